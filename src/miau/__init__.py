@@ -1,0 +1,1 @@
+"""Miau: a rule-rewriting grid puzzle engine and its tools."""

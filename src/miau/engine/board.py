@@ -1,0 +1,174 @@
+"""The mutable board a turn works on, with a journal that makes every change undoable.
+
+Every change to an entity first records the entity's previous position,
+noun and facing in the journal, then mutates. Reverting the journal restores
+the exact previous state; the game's undo history and the solver's search
+both rest on this one mechanism.
+
+Positions are cell indexes ``y * width + x``; a destroyed entity has
+position ``GONE``. Per-cell occupancy and a per-noun index are kept up to
+date as things change, so no phase of a turn has to scan the whole board.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import Final
+
+from miau.engine.level import Level
+from miau.engine.rules import RuleParser, RuleSet
+from miau.engine.vocabulary import PUSH
+
+GONE: Final = -1
+
+JournalEntry = tuple[int, int, str, int]
+"""``(id, previous position, previous noun, previous facing)``."""
+
+WORD_PROPERTIES: Final = frozenset({PUSH})
+"""Words are pushable by default and nothing else: no rule targets a word."""
+
+_NO_PROPERTIES: Final[frozenset[str]] = frozenset()
+
+
+class Board:
+    """The current entities of one level, their indexes, and the active rules."""
+
+    __slots__ = (
+        "by_noun",
+        "cells",
+        "control_lost",
+        "facing",
+        "is_word",
+        "journal",
+        "level",
+        "move_count",
+        "noun",
+        "parser",
+        "phases",
+        "pos",
+        "rules",
+        "width",
+        "won",
+        "words_dirty",
+    )
+
+    def __init__(self, level: Level, parser: RuleParser | None = None) -> None:
+        """Set up ``level`` as it starts, before the start-of-level transformations."""
+        self.level = level
+        self.width = level.width
+        self.is_word = level.is_word
+        self.parser = parser or RuleParser(
+            level.width, level.texts, level.word_ids, level.properties
+        )
+        self.pos: list[int] = list(level.start_positions)
+        self.noun: list[str] = list(level.texts)
+        self.facing: list[int] = list(level.start_facings)
+        self.phases: list[int] = [a.phase for a in level.automata]
+        self.move_count = 0
+        self.won = False
+        self.control_lost = False
+        self.journal: list[JournalEntry] = []
+        self.cells: list[list[int]] = []
+        self.by_noun: dict[str, list[int]] = {}
+        self.rebuild_indexes()
+        self.rules: RuleSet = self.parser.parse(self.word_positions())
+        self.words_dirty = False
+
+    def rebuild_indexes(self) -> None:
+        """Recompute occupancy and the noun index from ``pos`` and ``noun``."""
+        cells: list[list[int]] = [[] for _ in range(self.width * self.level.height)]
+        by_noun: dict[str, list[int]] = {}
+        for ident, position in enumerate(self.pos):
+            if position != GONE:
+                cells[position].append(ident)
+                if not self.is_word[ident]:
+                    by_noun.setdefault(self.noun[ident], []).append(ident)
+        self.cells = cells
+        self.by_noun = by_noun
+
+    def word_positions(self) -> tuple[int, ...]:
+        """Where every word is (``GONE`` for destroyed ones): the rule cache key."""
+        pos = self.pos
+        return tuple([pos[i] for i in self.level.word_ids])
+
+    def refresh_rules(self) -> None:
+        """Reparse the rules if a word moved or disappeared since the last parse."""
+        if self.words_dirty:
+            self.rules = self.parser.parse(self.word_positions())
+            self.words_dirty = False
+
+    def props(self, ident: int) -> frozenset[str]:
+        """The properties entity ``ident`` has under the active rules."""
+        if self.is_word[ident]:
+            return WORD_PROPERTIES
+        return self.rules.props.get(self.noun[ident], _NO_PROPERTIES)
+
+    def holders(self, prop: str) -> list[int]:
+        """Ids of the surviving objects that have ``prop``, in id order."""
+        nouns = self.rules.holders.get(prop)
+        if not nouns:
+            return []
+        by_noun = self.by_noun
+        if len(nouns) == 1:
+            return list(by_noun.get(nouns[0], ()))
+        found: list[int] = []
+        for noun in nouns:
+            found.extend(by_noun.get(noun, ()))
+        found.sort()
+        return found
+
+    def move(self, ident: int, target: int, facing: int) -> None:
+        """Move entity ``ident`` to cell ``target``, facing ``facing``."""
+        source = self.pos[ident]
+        self.journal.append((ident, source, self.noun[ident], self.facing[ident]))
+        self.cells[source].remove(ident)
+        insort(self.cells[target], ident)
+        self.pos[ident] = target
+        self.facing[ident] = facing
+        if self.is_word[ident]:
+            self.words_dirty = True
+
+    def set_noun(self, ident: int, noun: str) -> None:
+        """Turn object ``ident`` into a ``noun``."""
+        old = self.noun[ident]
+        self.journal.append((ident, self.pos[ident], old, self.facing[ident]))
+        self.by_noun[old].remove(ident)
+        insort(self.by_noun.setdefault(noun, []), ident)
+        self.noun[ident] = noun
+
+    def destroy(self, ident: int) -> None:
+        """Remove entity ``ident`` from the board."""
+        position = self.pos[ident]
+        self.journal.append((ident, position, self.noun[ident], self.facing[ident]))
+        self.cells[position].remove(ident)
+        self.pos[ident] = GONE
+        if self.is_word[ident]:
+            self.words_dirty = True
+        else:
+            self.by_noun[self.noun[ident]].remove(ident)
+
+    def revert(self, entries: list[JournalEntry]) -> None:
+        """Undo ``entries`` (taken from the journal) newest first, restoring each entity."""
+        pos, noun, cells, by_noun = self.pos, self.noun, self.cells, self.by_noun
+        is_word = self.is_word
+        for ident, old_pos, old_noun, old_facing in reversed(entries):
+            current = pos[ident]
+            if current != GONE:
+                cells[current].remove(ident)
+                if not is_word[ident]:
+                    by_noun[noun[ident]].remove(ident)
+            if old_pos != GONE:
+                insort(cells[old_pos], ident)
+                if not is_word[ident]:
+                    insort(by_noun.setdefault(old_noun, []), ident)
+            if is_word[ident] and current != old_pos:
+                self.words_dirty = True
+            pos[ident] = old_pos
+            noun[ident] = old_noun
+            self.facing[ident] = old_facing
+
+    def take_journal(self) -> list[JournalEntry]:
+        """Hand over the changes journalled so far and start a fresh journal."""
+        entries = self.journal
+        self.journal = []
+        return entries

@@ -1,0 +1,250 @@
+"""Settled states as values: what a caller, a test or the wire sees.
+
+A ``State`` is frozen when taken; later turns do not change it. Its JSON form
+follows the engine contract ("Events and state on the wire"), history
+included, and ``Game.restore`` reads that form back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from miau.engine.board import GONE, JournalEntry
+from miau.engine.level import Level
+from miau.engine.rules import Rule, RuleSet, Sentence
+from miau.engine.vocabulary import FACINGS, RESERVED_WORDS, TOKEN_PATTERN
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """What undo needs for one accepted turn: its journal and the scalars before it."""
+
+    changes: list[JournalEntry]
+    move_count: int
+    won: bool
+    control_lost: bool
+    phases: tuple[int, ...]
+    rules: RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything that can change during play, at one moment."""
+
+    positions: tuple[int, ...]
+    nouns: tuple[str, ...]
+    facings: tuple[int, ...]
+    phases: tuple[int, ...]
+    move_count: int
+    won: bool
+    control_lost: bool
+
+    def to_json(self, level: Level) -> dict[str, Any]:
+        """The snapshot as a history entry: entities, counters and automata phases."""
+        return {
+            "entities": entities_json(level, self.positions, self.nouns, self.facings),
+            "moveCount": self.move_count,
+            "won": self.won,
+            "controlLost": self.control_lost,
+            "automata": [
+                {"id": record.id, "phase": phase}
+                for record, phase in zip(level.automata, self.phases, strict=True)
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A settled state: the board, its derived rules, and the history behind it."""
+
+    level: Level
+    now: Snapshot
+    rules_table: RuleSet
+    history: tuple[Snapshot, ...]
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The active rule table, in table order."""
+        return self.rules_table.rules
+
+    @property
+    def sentences(self) -> tuple[Sentence, ...]:
+        """Every physical maximal sentence span, in span order."""
+        return self.rules_table.sentences
+
+    @property
+    def move_count(self) -> int:
+        """Accepted turns since the level started."""
+        return self.now.move_count
+
+    @property
+    def won(self) -> bool:
+        """Whether the level is won."""
+        return self.now.won
+
+    @property
+    def control_lost(self) -> bool:
+        """Whether nothing surviving is YOU."""
+        return self.now.control_lost
+
+    def position(self, ident: int) -> tuple[int, int] | None:
+        """Where entity ``ident`` is, or None when it has been destroyed."""
+        cell = self.now.positions[ident]
+        return None if cell == GONE else self.level.xy(cell)
+
+    def noun(self, ident: int) -> str:
+        """An object's current noun, or a word's text."""
+        return self.now.nouns[ident]
+
+    def automata_active(self) -> list[bool]:
+        """For each automaton record (in run order), whether a rule activates it now."""
+        active: list[bool] = []
+        for record in self.level.automata:
+            if record.subject is None:
+                active.append(record.property in self.rules_table.holders)
+            else:
+                active.append(record.property in self.rules_table.props.get(record.subject, ()))
+        return active
+
+    def to_json(self) -> dict[str, Any]:
+        """The settled state as the contract's JSON record."""
+        level, now = self.level, self.now
+        return {
+            "width": level.width,
+            "height": level.height,
+            "entities": entities_json(level, now.positions, now.nouns, now.facings),
+            "rules": self.rules_table.to_json(),
+            "sentences": [sentence.to_json() for sentence in self.sentences],
+            "moveCount": now.move_count,
+            "won": now.won,
+            "controlLost": now.control_lost,
+            "automata": [
+                {"id": record.id, "phase": phase, "active": active}
+                for record, phase, active in zip(
+                    level.automata, now.phases, self.automata_active(), strict=True
+                )
+            ],
+            "history": [snapshot.to_json(level) for snapshot in self.history],
+        }
+
+
+def entities_json(
+    level: Level, positions: tuple[int, ...], nouns: tuple[str, ...], facings: tuple[int, ...]
+) -> list[dict[str, Any]]:
+    """The surviving entities as ``{id, kind, noun | text, x, y, facing}``, in id order."""
+    out: list[dict[str, Any]] = []
+    for ident, cell in enumerate(positions):
+        if cell == GONE:
+            continue
+        x, y = level.xy(cell)
+        if level.is_word[ident]:
+            out.append({"id": ident, "kind": "word", "text": nouns[ident]})
+        else:
+            out.append({"id": ident, "kind": "object", "noun": nouns[ident]})
+        out[-1].update(x=x, y=y, facing=FACINGS[facings[ident]])
+    return out
+
+
+def rewind(now: Snapshot, records: list[TurnRecord]) -> tuple[Snapshot, ...]:
+    """The snapshots before each turn in ``records`` (oldest first), rebuilt from ``now``."""
+    positions, nouns, facings = list(now.positions), list(now.nouns), list(now.facings)
+    snapshots: list[Snapshot] = []
+    for record in reversed(records):
+        for ident, old_pos, old_noun, old_facing in reversed(record.changes):
+            positions[ident] = old_pos
+            nouns[ident] = old_noun
+            facings[ident] = old_facing
+        snapshots.append(
+            Snapshot(
+                tuple(positions),
+                tuple(nouns),
+                tuple(facings),
+                record.phases,
+                record.move_count,
+                record.won,
+                record.control_lost,
+            )
+        )
+    snapshots.reverse()
+    return tuple(snapshots)
+
+
+class SnapshotError(ValueError):
+    """A state or history entry that does not fit the level it is restored into."""
+
+
+def snapshot_from_json(level: Level, data: object, place: str = "state") -> Snapshot:
+    """Read a state or history entry back, checking it against ``level``.
+
+    :raises SnapshotError: naming the first field that does not fit.
+    """
+    if not isinstance(data, dict):
+        raise SnapshotError(f"{place} must be an object")
+    entities = data.get("entities")
+    if not isinstance(entities, list):
+        raise SnapshotError(f"{place}.entities must be a list")
+    count = level.entity_count
+    positions = [GONE] * count
+    nouns = list(level.texts)
+    facings = [0] * count
+    for index, entity in enumerate(entities):
+        where = f"{place}.entities[{index}]"
+        if not isinstance(entity, dict):
+            raise SnapshotError(f"{where} must be an object")
+        ident = entity.get("id")
+        if type(ident) is not int or not 0 <= ident < count or positions[ident] != GONE:
+            raise SnapshotError(f"{where}.id must be a distinct entity id of this level")
+        x, y = entity.get("x"), entity.get("y")
+        if type(x) is not int or type(y) is not int:
+            raise SnapshotError(f"{where} needs integer x and y")
+        if not (0 <= x < level.width and 0 <= y < level.height):
+            raise SnapshotError(f"{where} at ({x}, {y}) is outside the grid")
+        facing = entity.get("facing", "right")
+        if facing not in FACINGS:
+            raise SnapshotError(f"{where}.facing must be one of {', '.join(FACINGS)}")
+        if level.is_word[ident]:
+            if entity.get("kind") != "word" or entity.get("text") != level.texts[ident]:
+                raise SnapshotError(f"{where} must be the word {level.texts[ident]}")
+        else:
+            noun = entity.get("noun")
+            if entity.get("kind") != "object" or not isinstance(noun, str):
+                raise SnapshotError(f"{where} must be an object with a noun")
+            if not _is_noun(level, noun):
+                raise SnapshotError(f"{where}.noun {noun!r} is not a noun")
+            nouns[ident] = noun
+        positions[ident] = y * level.width + x
+        facings[ident] = FACINGS.index(facing)
+    move_count = data.get("moveCount")
+    if type(move_count) is not int or move_count < 0:
+        raise SnapshotError(f"{place}.moveCount must be a non-negative integer")
+    won = data.get("won")
+    if type(won) is not bool:
+        raise SnapshotError(f"{place}.won must be true or false")
+    return Snapshot(
+        tuple(positions),
+        tuple(nouns),
+        tuple(facings),
+        _phases_from_json(level, data.get("automata", []), place),
+        move_count,
+        won,
+        False,
+    )
+
+
+def _is_noun(level: Level, noun: str) -> bool:
+    return bool(TOKEN_PATTERN.match(noun)) and noun not in RESERVED_WORDS | level.properties
+
+
+def _phases_from_json(level: Level, data: object, place: str) -> tuple[int, ...]:
+    if not isinstance(data, list) or len(data) != len(level.automata):
+        raise SnapshotError(f"{place}.automata must list this level's {len(level.automata)}")
+    phases: list[int] = []
+    for record, entry in zip(level.automata, data, strict=True):
+        if not isinstance(entry, dict) or entry.get("id") != record.id:
+            raise SnapshotError(f"{place}.automata must list {record.id} in run order")
+        phase = entry.get("phase")
+        if type(phase) is not int or not 0 <= phase < len(record.pattern):
+            raise SnapshotError(f"{place}.automata {record.id} phase is out of range")
+        phases.append(phase)
+    return tuple(phases)
