@@ -1,0 +1,42 @@
+"""The ``miau`` command: one subcommand per module of this package.
+
+Each command module offers ``add_parser(subparsers)`` (which registers the
+subcommand and sets its handler with ``set_defaults(run=...)``); the handler
+takes the parsed arguments and returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+from miau.cli import replay
+
+
+def _command_modules() -> list[ModuleType]:
+    modules: list[ModuleType] = [replay]
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for ``miau`` and all its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="miau", description="Miau: push the words, change the rules."
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in _command_modules():
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``miau`` with ``argv`` (default: the process arguments); return the exit status."""
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

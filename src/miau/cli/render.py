@@ -1,0 +1,64 @@
+"""Text pictures of a board for the terminal: one fixed-width field per cell."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from miau.engine import Event, State
+
+CELL_WIDTH = 4
+
+
+def render_board(state: State, glyphs: Mapping[str, str] | None = None) -> str:
+    """The board as text: words in capitals, objects as glyphs (or lower-case nouns).
+
+    A cell holding several entities shows the newest and ends in ``+``.
+    """
+    level = state.level
+    grid: list[list[list[int]]] = [[[] for _ in range(level.width)] for _ in range(level.height)]
+    for ident in range(level.entity_count):
+        where = state.position(ident)
+        if where is not None:
+            grid[where[1]][where[0]].append(ident)
+    lines = []
+    for row in grid:
+        fields = []
+        for stack in row:
+            if not stack:
+                fields.append(".".ljust(CELL_WIDTH))
+                continue
+            top = stack[-1]
+            name = state.noun(top)
+            if level.is_word[top]:
+                label = name[: CELL_WIDTH - 1]
+            elif glyphs and name in glyphs:
+                label = glyphs[name] + " "  # emoji take two columns
+            else:
+                label = name[: CELL_WIDTH - 1].lower()
+            if len(stack) > 1:
+                label = label[: CELL_WIDTH - 2].ljust(CELL_WIDTH - 2) + "+"
+            fields.append(label.ljust(CELL_WIDTH))
+        lines.append("".join(fields).rstrip())
+    return "\n".join(lines)
+
+
+def describe_rules(state: State) -> str:
+    """The active rules, one per line."""
+    if not state.rules:
+        return "  (no rules)"
+    return "\n".join(f"  {rule.subject} IS {rule.predicate}" for rule in state.rules)
+
+
+def describe_event(event: Event) -> list[str]:
+    """Plain-language lines for the rule changes, transformations and destructions."""
+    record = event.to_json()
+    lines = [f"  + {r['subject']} IS {r['predicate']}" for r in record["rulesAdded"]]
+    lines += [f"  - {r['subject']} IS {r['predicate']}" for r in record["rulesRemoved"]]
+    lines += [f"  ~ #{t['id']} {t['from']} becomes {t['to']}" for t in record["transformed"]]
+    for gone in record["destroyed"]:
+        name = gone.get("noun") or gone.get("text")
+        x, y = gone["at"]
+        lines.append(f"  x #{gone['id']} {name} at ({x}, {y}) destroyed by {gone['cause']}")
+    if record["controlLost"]:
+        lines.append("  ! nothing is YOU: undo or restart")
+    return lines
