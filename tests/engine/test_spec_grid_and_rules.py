@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from miau.engine import Game
-
 from tests.engine.builders import level, rule_pairs, sentence, state_json, thing, word
 
 

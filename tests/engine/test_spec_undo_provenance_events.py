@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from miau.engine import Game
-
 from tests.engine.builders import level, rule_pairs, sentence, state_json, thing, word
 
 

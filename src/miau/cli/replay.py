@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from miau.cli.render import describe_event, describe_rules, render_board
-from miau.engine import Game, LevelError, MoveStringError, parse_moves
+from miau.engine import Game, LevelError, parse_moves
 
 
 def add_parser(subparsers: Any) -> None:
