@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from miau.engine import Game, MoveStringError, parse_moves, replay
-from tests.engine.builders import level, rule_pairs, sentence, state_json, thing
+from tests.engine.builders import level, rule_pairs, sentence, state_json, thing, word
 
 
 def test_overlapping_spans_that_do_not_contain_each_other_both_stay() -> None:
@@ -309,3 +309,17 @@ def test_replay_plays_a_move_string_on_a_fresh_game() -> None:
     )
     assert result.won is True
     assert [e.to_json()["accepted"] for e in result.events] == [True, True]
+
+
+def test_a_hostile_stack_of_words_is_parsed_in_bounded_time() -> None:
+    # 16 cells, each stacking a noun, IS, AND and a property: exponentially many paths.
+    stacked = [word(text, x, 0) for x in range(16) for text in ("MIAU", "IS", "AND", "PUSH")]
+    game = Game(level(16, 1, stacked))
+    assert 0 < len(game.state.sentences) <= 2 * 4096
+    assert game.wait().accepted
+
+
+def test_a_hostile_stack_that_never_forms_a_sentence_is_parsed_in_bounded_time() -> None:
+    stacked = [word(text, x, 0) for x in range(40) for text in ("MIAU", "AND")]
+    game = Game(level(40, 1, stacked))
+    assert game.state.sentences == ()

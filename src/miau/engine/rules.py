@@ -9,6 +9,13 @@ words are stacked, every path through consecutive cells that takes one word
 per cell is considered; a valid path is a *span*. A span strictly contained in
 another valid span on the same axis is dropped; overlapping spans that do not
 contain each other, and exact duplicates at different places, all stay.
+
+Stacks multiply paths, so a hostile level could ask for exponentially many
+spans. Word stacks never grow during play (a word enters a cell only by being
+pushed, and every unstepped word there is pushed on with it), so real levels
+stay tiny; still, the parser stops after ``MAX_SPANS`` spans or
+``MAX_PATH_STEPS`` extension steps per axis, keeping what its deterministic
+search order found first, rather than hang.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from typing import Any, Final
 
 from miau.engine.vocabulary import AND, IS
 
+MAX_SPANS: Final = 4096
+MAX_PATH_STEPS: Final = 1 << 16
 H: Final = "h"
 V: Final = "v"
 
@@ -157,10 +166,11 @@ class RuleParser:
         spans: list[tuple[int, int, int, tuple[int, ...], str]] = []
         for axis, (dx, dy) in ((H, (1, 0)), (V, (0, 1))):
             found: set[tuple[int, ...]] = set()
+            budget = [MAX_PATH_STEPS]
             for (x, y), stack in grid.items():
                 for ident in stack:
                     if self._classes[ident] == _NOUN:
-                        self._extend(grid, x, y, dx, dy, 0, [ident], found)
+                        self._extend(grid, x, y, dx, dy, 0, [ident], found, budget)
             contained: set[tuple[int, ...]] = set()
             for ids in found:
                 for start in range(len(ids)):
@@ -192,8 +202,12 @@ class RuleParser:
         state: int,
         path: list[int],
         found: set[tuple[int, ...]],
+        budget: list[int],
     ) -> None:
         state = _TRANSITIONS[state][self._classes[path[-1]]]
+        budget[0] -= 1
+        if len(found) >= MAX_SPANS or budget[0] <= 0:
+            return
         if state == _ACCEPT:
             found.add(tuple(path))
         stack = grid.get((x + dx, y + dy))
@@ -203,7 +217,7 @@ class RuleParser:
         for ident in stack:
             if self._classes[ident] in moves:
                 path.append(ident)
-                self._extend(grid, x + dx, y + dy, dx, dy, state, path, found)
+                self._extend(grid, x + dx, y + dy, dx, dy, state, path, found, budget)
                 path.pop()
 
     def _expand(self, sentence: Sentence) -> list[Rule]:
