@@ -12,11 +12,11 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import replay
+from miau.cli import play, replay
 
 
 def _command_modules() -> list[ModuleType]:
-    modules: list[ModuleType] = [replay]
+    modules: list[ModuleType] = [play, replay]
     return modules
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from miau.engine import Event, State
@@ -32,12 +33,13 @@ def render_board(state: State, glyphs: Mapping[str, str] | None = None) -> str:
             if level.is_word[top]:
                 label = name[: CELL_WIDTH - 1]
             elif glyphs and name in glyphs:
-                label = glyphs[name] + " "  # emoji take two columns
+                label = glyphs[name]
             else:
                 label = name[: CELL_WIDTH - 1].lower()
             if len(stack) > 1:
-                label = label[: CELL_WIDTH - 2].ljust(CELL_WIDTH - 2) + "+"
-            fields.append(label.ljust(CELL_WIDTH))
+                label = label[:2] if display_width(label[:2]) <= 2 else label[:1]
+                label += " " * (2 - display_width(label)) + "+"
+            fields.append(label + " " * (CELL_WIDTH - display_width(label)))
         lines.append("".join(fields).rstrip())
     return "\n".join(lines)
 
@@ -62,3 +64,15 @@ def describe_event(event: Event) -> list[str]:
     if record["controlLost"]:
         lines.append("  ! nothing is YOU: undo or restart")
     return lines
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: wide characters (most emoji) take two."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        if "\ufe00" <= char <= "\ufe0f":
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _load_level(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str], str]:
+def _load_level(args: argparse.Namespace) -> tuple[Mapping[str, Any], dict[str, str], str]:
     """The engine-level dict, glyphs and title for the requested level."""
     data = json.loads(args.file.read_text(encoding="utf-8"))
     if isinstance(data, dict) and "levels" in data:

@@ -140,7 +140,7 @@ def _grid_side(data: Mapping[str, Any], name: str) -> int:
 
 
 def _token(value: object, place: str) -> str:
-    if not isinstance(value, str) or not TOKEN_PATTERN.match(value.upper()):
+    if not isinstance(value, str) or not TOKEN_PATTERN.fullmatch(value.upper()):
         raise LevelError(f"{place} must be a word in capitals such as MIAU, not {value!r}")
     return value.upper()
 

@@ -233,7 +233,7 @@ def snapshot_from_json(level: Level, data: object, place: str = "state") -> Snap
 
 
 def _is_noun(level: Level, noun: str) -> bool:
-    return bool(TOKEN_PATTERN.match(noun)) and noun not in RESERVED_WORDS | level.properties
+    return bool(TOKEN_PATTERN.fullmatch(noun)) and noun not in RESERVED_WORDS | level.properties
 
 
 def _phases_from_json(level: Level, data: object, place: str) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ CORE_PROPERTIES: Final = (YOU, PUSH, STOP, WIN, SINK, DEFEAT)
 RESERVED_WORDS: Final = frozenset({*OPERATORS, *CORE_PROPERTIES})
 """Words a pack may not declare as its own property or use as a noun."""
 
-TOKEN_PATTERN: Final = re.compile(r"^[A-Z][A-Z0-9_-]{0,31}$")
+TOKEN_PATTERN: Final = re.compile(r"[A-Z][A-Z0-9_-]{0,31}")
 """Every word text, noun and declared property matches this."""
 
 DIRECTIONS: Final = {

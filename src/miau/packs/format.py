@@ -1,0 +1,119 @@
+"""The fixed vocabulary of the pack format: field names, patterns and limits.
+
+The validator, the model and the documentation all read these, so a limit
+is stated once. Limits shared with the engine come from
+:mod:`miau.engine.vocabulary`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+from miau.engine.vocabulary import (
+    MAX_AUTOMATA,
+    MAX_LEVEL_OBJECTS,
+    MAX_LEVEL_SIDE,
+    MAX_PAIRS,
+    MAX_PATTERN_STEPS,
+    PAIR_EFFECTS,
+)
+
+__all__ = [
+    "ACCENTS",
+    "AUTOMATON_FIELDS",
+    "ENGINE_VERSION",
+    "FACES",
+    "FACINGS",
+    "GLOSSARY_FIELDS",
+    "GLYPH_FIELDS",
+    "ID_WHAT",
+    "KNOWN_FEATURES",
+    "LEGEND_FIELDS",
+    "LEVEL_FIELDS",
+    "LEVEL_ID_PATTERN",
+    "MANIFEST_FIELDS",
+    "MAX_AUTOMATA",
+    "MAX_DESCRIBE_LENGTH",
+    "MAX_GLYPH_LENGTH",
+    "MAX_HINT_LENGTH",
+    "MAX_LEVEL_OBJECTS",
+    "MAX_LEVEL_SIDE",
+    "MAX_NAME_LENGTH",
+    "MAX_PACK_LEVELS",
+    "MAX_PAIRS",
+    "MAX_PATTERN_STEPS",
+    "MAX_SOLVER_MAX",
+    "OBJECT_FIELDS",
+    "PACK_FIELDS",
+    "PACK_ID_PATTERN",
+    "PAIR_EFFECTS",
+    "PAIR_FIELDS",
+    "SOLUTION_LETTERS",
+    "TIERS",
+    "VERSION_PATTERN",
+    "Accent",
+    "Faces",
+    "Facing",
+    "Tier",
+]
+
+ENGINE_VERSION: Final = 1
+"""The only ``manifest.engine`` this build plays."""
+
+KNOWN_FEATURES: Final = frozenset({"automata", "pairs"})
+"""Feature flags this build understands (Clockwork ask 8)."""
+
+MAX_PACK_LEVELS: Final = 64
+MAX_NAME_LENGTH: Final = 80
+"""Longest pack name and level title, in characters."""
+MAX_HINT_LENGTH: Final = 200
+MAX_DESCRIBE_LENGTH: Final = 80
+MAX_GLYPH_LENGTH: Final = 16
+"""Longest palette glyph: room for any emoji sequence, not for a sentence."""
+MAX_SOLVER_MAX: Final = 50_000_000
+
+# fullmatch is used with every pattern: "$" alone would accept a trailing newline.
+PACK_ID_PATTERN: Final = re.compile(r"[a-z][a-z0-9._-]{1,63}")
+LEVEL_ID_PATTERN: Final = re.compile(r"[a-z][a-z0-9-]{0,63}")
+ID_WHAT: Final = 'an id of 1 to 64 lowercase letters, digits and "-", starting with a letter'
+"""What a level or automaton id looks like, for messages."""
+VERSION_PATTERN: Final = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
+
+Accent = Literal["you", "push", "stop", "win", "sink", "defeat"]
+ACCENTS: Final[tuple[Accent, ...]] = ("you", "push", "stop", "win", "sink", "defeat")
+
+Tier = Literal["required", "optional", "challenge"]
+TIERS: Final[tuple[Tier, ...]] = ("required", "optional", "challenge")
+
+Faces = Literal["left", "right"]
+FACES: Final[tuple[Faces, ...]] = ("left", "right")
+
+Facing = Literal["right", "down", "left", "up"]
+FACINGS: Final[tuple[Facing, ...]] = ("right", "down", "left", "up")
+
+SOLUTION_LETTERS: Final = "UDLRW"
+
+PACK_FIELDS: Final = ("manifest", "palette", "vocabulary", "properties", "levels")
+MANIFEST_FIELDS: Final = ("id", "name", "version", "engine", "features", "author", "description")
+GLYPH_FIELDS: Final = ("glyph", "faces")
+GLOSSARY_FIELDS: Final = ("accent", "describe")
+LEVEL_FIELDS: Final = (
+    "id",
+    "title",
+    "hint",
+    "width",
+    "height",
+    "tier",
+    "objects",
+    "map",
+    "legend",
+    "automata",
+    "pairs",
+    "solution",
+    "solverMax",
+)
+OBJECT_FIELDS: Final = ("kind", "noun", "text", "x", "y", "facing")
+LEGEND_FIELDS: Final = ("word", "noun")
+AUTOMATON_FIELDS: Final = ("id", "subject", "property", "phase", "pattern")
+PAIR_FIELDS: Final = ("words", "effect", "enter")

@@ -1,0 +1,175 @@
+"""Check one level of a pack and build its :class:`PackLevel`.
+
+This module reads a level's own fields and hands its parts on: entities
+(objects, map and legend) to :mod:`miau.packs.entities`, automata and pairs
+to :mod:`miau.packs.declarations`. Checks that look across levels or at the
+pack's glossary live in :mod:`miau.packs.crosscheck`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from miau.packs.declarations import read_automata, read_pairs
+from miau.packs.entities import Placed, read_map, read_objects
+from miau.packs.expand import EMPTY_CELLS
+from miau.packs.format import (
+    ID_WHAT,
+    LEVEL_FIELDS,
+    LEVEL_ID_PATTERN,
+    MAX_HINT_LENGTH,
+    MAX_LEVEL_OBJECTS,
+    MAX_LEVEL_SIDE,
+    MAX_NAME_LENGTH,
+    MAX_SOLVER_MAX,
+    SOLUTION_LETTERS,
+    TIERS,
+    Tier,
+)
+from miau.packs.issues import IssueLog, Location
+from miau.packs.model import AutomatonData, LevelData, PackLevel
+from miau.packs.reading import (
+    read_choice,
+    read_integer,
+    read_matching,
+    read_string,
+    unsupported_fields,
+)
+from miau.packs.values import describe, is_array, is_record, quote
+
+__all__ = ["LevelDraft", "read_level"]
+
+
+@dataclass
+class LevelDraft:
+    """What could be read of one level, for the checks that span levels.
+
+    ``level`` is set only when this level alone had no errors.
+    """
+
+    loc: Location
+    id: str | None = None
+    entities: list[Placed] = field(default_factory=list)
+    automata: list[tuple[AutomatonData, Location]] = field(default_factory=list)
+    properties: dict[str, Location] = field(default_factory=dict)
+    """Declared property words of the level, each with its first declaration."""
+    uses_automata: bool = False
+    uses_pairs: bool = False
+    level: PackLevel | None = None
+
+
+def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
+    """Check one level and, when it is sound, build its :class:`PackLevel`."""
+    draft = LevelDraft(loc)
+    if not is_record(raw):
+        log.error(
+            loc, f"must be a level object with id, title, width and height; found {describe(raw)}"
+        )
+        return draft
+    errors_before = log.error_count
+    unsupported_fields(log, loc, raw, LEVEL_FIELDS)
+    draft.id = _read_level_id(log, loc, raw)
+    title = read_string(
+        log,
+        loc,
+        raw,
+        "title",
+        required=True,
+        max_length=MAX_NAME_LENGTH,
+        what=f"the level's title, 1 to {MAX_NAME_LENGTH} characters",
+    )
+    hint = read_string(
+        log,
+        loc,
+        raw,
+        "hint",
+        max_length=MAX_HINT_LENGTH,
+        non_blank=False,
+        what=f"a hint of at most {MAX_HINT_LENGTH} characters",
+    )
+    size = f"an integer from 1 to {MAX_LEVEL_SIDE}"
+    width = read_integer(
+        log, loc, raw, "width", low=1, high=MAX_LEVEL_SIDE, required=True, what=size
+    )
+    height = read_integer(
+        log, loc, raw, "height", low=1, high=MAX_LEVEL_SIDE, required=True, what=size
+    )
+    tier: Tier = read_choice(log, loc, raw, "tier", TIERS) or "required"
+
+    if "objects" not in raw and "map" not in raw:
+        log.error(loc, 'needs "objects", a "map", or both')
+    _check_entity_count(log, loc, raw)
+    entities = read_map(log, loc, raw, width, height)
+    entities += read_objects(log, loc, raw, width, height)
+    draft.entities = entities
+
+    automata = read_automata(log, loc, raw)
+    draft.automata = automata
+    draft.uses_automata = is_array(raw.get("automata")) and bool(raw.get("automata"))
+    for automaton, automaton_loc in automata:
+        draft.properties.setdefault(automaton["property"], (*automaton_loc, "property"))
+    pairs = read_pairs(log, loc, raw, draft.properties)
+    draft.uses_pairs = is_array(raw.get("pairs")) and bool(raw.get("pairs"))
+
+    solution = _read_solution(log, loc, raw)
+    solver_max = read_integer(log, loc, raw, "solverMax", low=1, high=MAX_SOLVER_MAX)
+
+    if log.error_count == errors_before and draft.id and title and width and height:
+        data: LevelData = {
+            "width": width,
+            "height": height,
+            "objects": [placed.entity for placed in entities],
+            "automata": [automaton for automaton, _ in automata],
+            "pairs": pairs,
+        }
+        draft.level = PackLevel(
+            id=draft.id,
+            title=title,
+            hint=hint,
+            tier=tier,
+            width=width,
+            height=height,
+            solution=solution,
+            solver_max=solver_max,
+            data=data,
+        )
+    return draft
+
+
+def _read_level_id(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> str | None:
+    return read_matching(log, loc, raw, "id", LEVEL_ID_PATTERN, what=ID_WHAT, required=True)
+
+
+def _check_entity_count(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> None:
+    """Check the limit on the level as the engine will see it, map included."""
+    rows = raw.get("map")
+    objects = raw.get("objects")
+    count = len(objects) if is_array(objects) else 0
+    if is_array(rows):
+        count += sum(
+            1 for row in rows if isinstance(row, str) for char in row if char not in EMPTY_CELLS
+        )
+    if count > MAX_LEVEL_OBJECTS:
+        log.error(
+            loc,
+            f"has {count} entities (map cells and objects together); "
+            f"a level holds at most {MAX_LEVEL_OBJECTS}",
+        )
+
+
+def _read_solution(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> str | None:
+    what = 'a move string such as "DRRL" over U, D, L, R and W'
+    solution = read_string(log, loc, raw, "solution", what=what)
+    if solution is None:
+        return None
+    upper = solution.upper()
+    for index, char in enumerate(solution):
+        if not char.isascii() or char.upper() not in SOLUTION_LETTERS:
+            log.error(
+                (*loc, "solution"),
+                f"has {quote(char)} at index {index}; a solution uses only the letters "
+                "U, D, L, R and W (in either case)",
+            )
+            return None
+    return upper
