@@ -16,7 +16,9 @@ from miau.cli import play, replay
 
 
 def _command_modules() -> list[ModuleType]:
-    modules: list[ModuleType] = [play, replay]
+    from miau.cli import check, solve
+
+    modules: list[ModuleType] = [play, replay, solve, check]
     return modules
 
 

@@ -1,0 +1,174 @@
+"""``miau solve``: find a shortest solution for every level of a pack.
+
+One line per level, e.g. ``mouse-keeps-time: solved in 11 moves
+(DRRRRRRRRRR), 118 states, 0.01 s``. The exit status is 1 when a level is
+UNSOLVABLE or cannot be run, 2 when the file cannot be read; a LIMIT is
+not a failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from miau.engine import LevelError
+from miau.packs import PackError
+from miau.solver import LevelFile, LevelSpec, Outcome, SearchResult, read_levels, run_all
+from miau.solver.search import Progress as ProgressCallback
+from miau.solver.search import solve
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``miau solve``."""
+    parser = subparsers.add_parser(
+        "solve",
+        help="find a shortest winning move string for each level",
+        description=(
+            "Breadth-first search over the moves U D L R (and W where waiting can matter) "
+            "for a shortest winning move string. LIMIT means the search gave up after the "
+            "expansion budget; UNSOLVABLE means every reachable state was tried."
+        ),
+    )
+    parser.add_argument("file", type=Path, help="a pack (.json with levels) or a single level")
+    parser.add_argument("--level", help="solve only the level with this id")
+    add_budget_options(parser)
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.set_defaults(run=run)
+
+
+def add_budget_options(parser: argparse.ArgumentParser) -> None:
+    """The ``--max`` and ``--jobs`` options that ``solve`` and ``check`` share."""
+    parser.add_argument(
+        "--max",
+        type=_positive,
+        metavar="N",
+        help="expanded states before giving up (default: the level's solverMax, else 300,000)",
+    )
+    parser.add_argument(
+        "--jobs", type=_positive, default=1, metavar="N", help="levels solved in parallel"
+    )
+
+
+def _positive(text: str) -> int:
+    value = int(text.replace(",", "").replace("_", ""))
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def solve_job(
+    spec: LevelSpec, max_expansions: int | None, progress: ProgressCallback | None = None
+) -> SearchResult | str:
+    """Solve one level; a level the engine cannot run gives its error message instead."""
+    try:
+        return solve(spec.data, max_expansions=spec.budget(max_expansions), progress=progress)
+    except LevelError as error:
+        return f"ERROR {error}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve the requested levels and print one line (or one JSON record) per level."""
+    try:
+        loaded = read_levels(args.file)
+        specs = _select(loaded, args.level)
+    except PackError as error:
+        print(f"miau solve: {args.file} does not load:\n{error}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError, LookupError) as error:
+        print(f"miau solve: {error}", file=sys.stderr)
+        return 2
+    if args.jobs > 1 and len(specs) > 1:
+        job = functools.partial(solve_job, max_expansions=args.max)
+        with level_bar(len(specs)) as advance:
+            results = run_all(job, specs, jobs=args.jobs, done=lambda _i, _r: advance())
+        if not args.json:
+            for spec, result in zip(specs, results, strict=True):
+                print(_line(spec, result), flush=True)
+    else:
+        results = []
+        for spec in specs:
+            with search_bar(spec.id, spec.budget(args.max)) as progress:
+                result = solve_job(spec, args.max, progress)
+            results.append(result)
+            if not args.json:
+                print(_line(spec, result), flush=True)
+    if args.json:
+        print(json.dumps(_json(loaded, specs, results), indent=2))
+    failed = any(isinstance(r, str) or r.outcome is Outcome.UNSOLVABLE for r in results)
+    return 1 if failed else 0
+
+
+def _select(loaded: LevelFile, level_id: str | None) -> list[LevelSpec]:
+    if level_id is None:
+        return list(loaded.levels)
+    for spec in loaded.levels:
+        if spec.id == level_id:
+            return [spec]
+    known = ", ".join(spec.id for spec in loaded.levels)
+    raise LookupError(f"{loaded.path} has no level {level_id!r}; its levels are: {known}")
+
+
+def _line(spec: LevelSpec, result: SearchResult | str) -> str:
+    text = result if isinstance(result, str) else result.summary()
+    return f"{spec.id}: {text}"
+
+
+def _json(
+    loaded: LevelFile, specs: Sequence[LevelSpec], results: Sequence[SearchResult | str]
+) -> dict[str, Any]:
+    levels: list[dict[str, Any]] = []
+    for spec, result in zip(specs, results, strict=True):
+        record: dict[str, Any] = {"id": spec.id, "title": spec.title}
+        if isinstance(result, str):
+            record["error"] = result.removeprefix("ERROR ")
+        else:
+            record.update(result.to_json())
+        levels.append(record)
+    return {"path": loaded.path, "pack": loaded.pack_id, "levels": levels}
+
+
+def _bar(columns: Sequence[Any]) -> Progress | None:
+    """A progress display on stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    return Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False)
+
+
+@contextmanager
+def search_bar(label: str, budget: int) -> Iterator[ProgressCallback | None]:
+    """A bar of expanded states against the budget, for one long search."""
+    bar = _bar(
+        [
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed:,.0f} states"),
+            TimeElapsedColumn(),
+        ]
+    )
+    if bar is None:
+        yield None
+        return
+    with bar:
+        task = bar.add_task(label, total=budget)
+        yield lambda expanded: bar.update(task, completed=expanded)
+
+
+@contextmanager
+def level_bar(count: int) -> Iterator[Callable[[], None]]:
+    """A bar of finished levels, for levels solved in parallel; yields ``advance()``."""
+    bar = _bar([TextColumn("levels"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()])
+    if bar is None:
+        yield lambda: None
+        return
+    with bar:
+        task = bar.add_task("levels", total=count)
+        yield lambda: bar.update(task, advance=1)

@@ -1,0 +1,130 @@
+"""The successor function: the engine's own turn, run on one reusable board.
+
+Every successor comes from ``resolve_turn(board, move, None)`` (no events
+are built) on the live board of a ``Game``, and is taken back with
+``Board.revert(journal)``; so the search agrees with the engine by
+construction. To expand a state the board first *jumps* to it: the keys of
+the current and the target state are compared and only the entities whose
+slots differ are changed, again through ``Board.revert``. In breadth-first
+order consecutive states are close relatives, so a jump touches a handful
+of entities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from miau.engine import Game
+from miau.engine.board import GONE, Board, JournalEntry
+from miau.engine.level import Level
+from miau.engine.turn import resolve_turn
+from miau.solver.keys import KeyCodec
+
+MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = (
+    ("U", (0, -1)),
+    ("D", (0, 1)),
+    ("L", (-1, 0)),
+    ("R", (1, 0)),
+    ("W", None),
+)
+"""The move alphabet in search order; the order makes the solution found deterministic."""
+
+Successor = tuple[str, bytes, bool]
+"""``(move letter, key after the move, whether the move wins)``."""
+
+
+class Expander:
+    """Generates the successors of states of one level, given by their keys."""
+
+    __slots__ = ("_slots", "board", "codec", "hands_off", "level", "root")
+
+    def __init__(self, level: Level | Mapping[str, Any], *, hands_off: bool = False) -> None:
+        """Set up the start of ``level``.
+
+        With ``hands_off``, moves in which any word tile moves are left out.
+
+        :raises LevelError: when the level cannot be run.
+        """
+        game = Game(level)
+        self.level: Level = game.level
+        self.board: Board = game.board
+        self.codec = KeyCodec(self.level)
+        self.hands_off = hands_off
+        self._slots = self.codec.values(self.board)
+        self.root: bytes = self.codec.pack(self._slots)
+
+    def successors(self, key: bytes) -> list[Successor]:
+        """Every accepted move from the state ``key``, with its result, in move order."""
+        self._jump(key)
+        board = self.board
+        codec = self.codec
+        saved_phases = list(board.phases)
+        saved_rules = board.rules
+        saved_control = board.control_lost
+        at_root = key == self.root
+        found: list[Successor] = []
+        for letter, vector in MOVES:
+            if vector is None and not at_root and not self._wait_can_change(board):
+                continue
+            accepted = resolve_turn(board, vector, None)
+            journal = board.take_journal()
+            if not accepted:
+                continue
+            if not (self.hands_off and _moves_a_word(board, journal)):
+                found.append((letter, codec.successor(board, self._slots, journal), board.won))
+            board.revert(journal)
+            board.phases[:] = saved_phases
+            board.rules = saved_rules
+            board.words_dirty = False
+            board.won = False
+            board.control_lost = saved_control
+            board.move_count = 0
+        return found
+
+    def _jump(self, key: bytes) -> None:
+        """Bring the board to the state ``key`` by changing only what differs."""
+        codec, board = self.codec, self.board
+        target = codec.unpack(key)
+        current = self._slots
+        if target == current:
+            return
+        entries = codec.changes(board, current, target)
+        if entries:
+            board.revert(entries)
+        board.phases[:] = codec.phases(target)
+        board.refresh_rules()
+        self._slots = target
+
+    def _wait_can_change(self, board: Board) -> bool:
+        """Whether a wait (W) may lead anywhere but back to this very state.
+
+        A wait is one beat for the automata, so on a level with automata it
+        always may. Without automata, a settled state (any state after a
+        turn) changes on a wait only through a transformation: the contact
+        pass already ran with these rules or with a superset of them (words
+        destroyed in the last contact pass can only remove rules), and fewer
+        rules never destroy more. So a wait is tried when some object on the
+        board has a transformation. The start is not settled (no contact
+        pass ran there), so ``successors`` always tries a wait at the start.
+        """
+        if board.level.automata:
+            return True
+        by_noun = board.by_noun
+        return any(by_noun.get(noun) for noun in board.rules.transforms)
+
+
+def _moves_a_word(board: Board, journal: list[JournalEntry]) -> bool:
+    """Whether the turn just journalled moved a word tile (destroying one is not moving it).
+
+    A word's first journal entry comes from a move or from its destruction;
+    a second entry, or a word still on the board, means it moved.
+    """
+    is_word, pos = board.is_word, board.pos
+    touched: set[int] = set()
+    for ident, _, _, _ in journal:
+        if is_word[ident]:
+            if ident in touched or pos[ident] != GONE:
+                return True
+            touched.add(ident)
+    return False

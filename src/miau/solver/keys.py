@@ -1,0 +1,169 @@
+"""Compact state keys: only what can change during play, packed into bytes.
+
+Two boards with the same key behave the same under every move string, so
+the search may treat them as one state. What a key holds, per level:
+
+* the position of every word (words are pushable, so any of them can move);
+* the position of every object that might ever move or be destroyed;
+* the noun of every object that might ever transform (0 while it is gone,
+  since a destroyed object's noun can no longer matter);
+* the phase of every automaton.
+
+Left out, because they cannot change or cannot matter: objects that no rule
+can ever reach (no word names their noun, and no SINK word exists to make
+something sink them), and every entity's ``facing`` (the contract keeps it out
+of rules and movement; it only steers how a glyph is drawn). Rules are not in
+the key: they follow from the word positions.
+
+The analysis is deliberately coarse, so it is obviously safe: a noun "might
+be reached" when an ``IS`` word and a word naming the noun both exist,
+whatever their positions.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+
+from miau.engine.board import GONE, Board, JournalEntry
+from miau.engine.level import Level
+from miau.engine.vocabulary import IS, OPERATORS, SINK
+
+_BYTE_LIMIT = 255
+
+
+class KeyCodec:
+    """Encodes boards of one level as keys and turns key differences into board changes."""
+
+    __slots__ = (
+        "noun_ids",
+        "noun_index",
+        "noun_slot",
+        "nouns",
+        "phase_count",
+        "pos_ids",
+        "pos_slot",
+        "slot_count",
+        "wide",
+    )
+
+    def __init__(self, level: Level) -> None:
+        """Decide, once per level, which entities and fields the keys carry."""
+        word_texts = {level.texts[i] for i in level.word_ids}
+        has_is = IS in word_texts
+        noun_words = {t for t in word_texts if t not in OPERATORS and t not in level.properties}
+        sink_possible = has_is and SINK in word_texts
+        transforms_possible = has_is and len(noun_words) >= 2
+
+        def reachable(ident: int) -> bool:
+            return has_is and level.texts[ident] in noun_words
+
+        objects = [i for i in range(level.entity_count) if not level.is_word[i]]
+        self.pos_ids: tuple[int, ...] = tuple(
+            i
+            for i in range(level.entity_count)
+            if level.is_word[i] or reachable(i) or sink_possible
+        )
+        self.noun_ids: tuple[int, ...] = tuple(
+            i for i in objects if transforms_possible and reachable(i)
+        )
+        object_nouns = {level.texts[i] for i in objects}
+        self.nouns: tuple[str, ...] = tuple(sorted(object_nouns | noun_words))
+        # Noun numbers start at 1: 0 stands for "gone", as position 0 does for GONE.
+        self.noun_index: dict[str, int] = {n: k + 1 for k, n in enumerate(self.nouns)}
+        self.phase_count = len(level.automata)
+        # Per entity, where its position and noun live in the slots (-1: not kept).
+        self.pos_slot = [-1] * level.entity_count
+        self.noun_slot = [-1] * level.entity_count
+        for slot, ident in enumerate(self.pos_ids):
+            self.pos_slot[ident] = slot
+        for slot, ident in enumerate(self.noun_ids, start=len(self.pos_ids)):
+            self.noun_slot[ident] = slot
+        self.slot_count = len(self.pos_ids) + len(self.noun_ids) + self.phase_count
+        cells = level.width * level.height
+        self.wide = cells + 1 > _BYTE_LIMIT or len(self.nouns) + 1 > _BYTE_LIMIT
+
+    def values(self, board: Board) -> list[int]:
+        """The key's slots for ``board``: positions + 1, noun numbers, phases."""
+        pos, noun, index = board.pos, board.noun, self.noun_index
+        slots = [pos[i] + 1 for i in self.pos_ids]
+        slots.extend(0 if pos[i] == GONE else index[noun[i]] for i in self.noun_ids)
+        slots.extend(board.phases)
+        return slots
+
+    def successor(
+        self, board: Board, before: Sequence[int], journal: Sequence[JournalEntry]
+    ) -> bytes:
+        """The key of ``board`` after a turn, from the slots ``before`` it and its journal.
+
+        Only the entities the turn touched are read again, which on a large
+        board is much cheaper than ``encode``.
+        """
+        pos, noun, index = board.pos, board.noun, self.noun_index
+        pos_slot, noun_slot = self.pos_slot, self.noun_slot
+        slots = list(before)
+        for ident, _, _, _ in journal:
+            slot = pos_slot[ident]
+            if slot >= 0:
+                slots[slot] = pos[ident] + 1
+            slot = noun_slot[ident]
+            if slot >= 0:
+                slots[slot] = 0 if pos[ident] == GONE else index[noun[ident]]
+        if self.phase_count:
+            slots[self.slot_count - self.phase_count :] = board.phases
+        return self.pack(slots)
+
+    def pack(self, slots: Sequence[int]) -> bytes:
+        """Slots as a key: one byte per slot, or two on levels too big for one."""
+        if self.wide:
+            return array("H", slots).tobytes()
+        return bytes(slots)
+
+    def unpack(self, key: bytes) -> list[int]:
+        """The slots a key was packed from."""
+        if self.wide:
+            slots = array("H")
+            slots.frombytes(key)
+            return slots.tolist()
+        return list(key)
+
+    def encode(self, board: Board) -> bytes:
+        """The key of ``board`` as it stands."""
+        return self.pack(self.values(board))
+
+    def changes(
+        self, board: Board, current: Sequence[int], target: Sequence[int]
+    ) -> list[JournalEntry]:
+        """Journal-style entries that take ``board`` from slots ``current`` to ``target``.
+
+        ``Board.revert`` applies them: each entry names an entity and the
+        position and noun it must have. Facings are kept as they are.
+        """
+        pos_ids, noun_ids = self.pos_ids, self.noun_ids
+        split = len(pos_ids)
+        end = split + len(noun_ids)
+        new_pos: dict[int, int] = {}
+        new_noun: dict[int, str] = {}
+        for slot in range(end):
+            value = target[slot]
+            if value == current[slot]:
+                continue
+            if slot < split:
+                new_pos[pos_ids[slot]] = value - 1
+            elif value:
+                new_noun[noun_ids[slot - split]] = self.nouns[value - 1]
+        entries: list[JournalEntry] = []
+        for ident in sorted(new_pos.keys() | new_noun.keys()):
+            entries.append(
+                (
+                    ident,
+                    new_pos.get(ident, board.pos[ident]),
+                    new_noun.get(ident, board.noun[ident]),
+                    board.facing[ident],
+                )
+            )
+        return entries
+
+    def phases(self, slots: Sequence[int]) -> list[int]:
+        """The automata phases held in ``slots``."""
+        return list(slots[self.slot_count - self.phase_count :])

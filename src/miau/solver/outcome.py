@@ -1,0 +1,85 @@
+"""What a search ends with: an outcome, whether the game or the budget ended it, and figures.
+
+Two kinds of end are kept apart, as in Gymnasium: a search *terminates* when
+the level itself settles the question (a win was found, or every reachable
+state was tried), and is *truncated* when an outside budget stopped it first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class Ending(Enum):
+    """Whether the level settled the search or the budget cut it short."""
+
+    TERMINATED = "terminated"
+    TRUNCATED = "truncated"
+
+
+class Outcome(Enum):
+    """How a search ended."""
+
+    SOLVED = "solved"
+    """A shortest winning move string was found."""
+    UNSOLVABLE = "unsolvable"
+    """Every reachable state was expanded and none wins."""
+    LIMIT = "limit"
+    """The expansion budget ran out first; the level may or may not be solvable."""
+
+    @property
+    def ending(self) -> Ending:
+        """``TRUNCATED`` for ``LIMIT``; the other outcomes are answers."""
+        return Ending.TRUNCATED if self is Outcome.LIMIT else Ending.TERMINATED
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The result of one search, with the figures that describe its cost."""
+
+    outcome: Outcome
+    moves: str | None
+    """The shortest winning move string (letters ``U D L R W``) when solved."""
+    expanded: int
+    """States whose every move was simulated."""
+    seen: int
+    """Distinct states reached, the start included."""
+    seconds: float
+    limit: int
+    """The expansion budget the search ran under."""
+
+    @property
+    def length(self) -> int | None:
+        """How many moves the solution takes, or None when there is none."""
+        return None if self.moves is None else len(self.moves)
+
+    @property
+    def rate(self) -> float:
+        """Expanded states per second (0 when the search took no measurable time)."""
+        return self.expanded / self.seconds if self.seconds > 0 else 0.0
+
+    def summary(self) -> str:
+        """One line for people, e.g. ``solved in 11 moves (DRRRRRRRRRR), 1,234 states, 0.05 s``."""
+        states = "state" if self.expanded == 1 else "states"
+        cost = f"{self.expanded:,} {states}, {self.seconds:.2f} s"
+        if self.outcome is Outcome.SOLVED:
+            plural = "" if self.length == 1 else "s"
+            return f"solved in {self.length} move{plural} ({self.moves}), {cost}"
+        if self.outcome is Outcome.UNSOLVABLE:
+            return f"UNSOLVABLE: every reachable state tried, {cost}"
+        return f"LIMIT after {self.expanded:,} expanded states, {self.seconds:.2f} s"
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON-ready record."""
+        return {
+            "outcome": self.outcome.value,
+            "ending": self.outcome.ending.value,
+            "moves": self.moves,
+            "length": self.length,
+            "expanded": self.expanded,
+            "seen": self.seen,
+            "seconds": round(self.seconds, 4),
+            "limit": self.limit,
+        }

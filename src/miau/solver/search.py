@@ -1,0 +1,107 @@
+"""Breadth-first search for a shortest winning move string.
+
+Exactness: every accepted turn (a wait included) is one move, and the
+search visits states in order of their distance from the start, so the
+first win it generates is a shortest one. States are merged only when
+their keys are equal (see ``miau.solver.keys``), which never merges states
+that play differently. Among shortest solutions the one returned is the
+first in move order ``U D L R W``, compared letter by letter.
+
+Moves are ``U D L R`` and, wherever a wait can change anything, ``W``: on
+every state of a level with automata, at the start of any level, and on a
+state where some object has a pending transformation. Elsewhere a wait
+provably leads back to the same state (see ``Expander``), so leaving it
+out loses no solution.
+
+Winning states are terminal (the engine rejects moves after a win) and are
+never expanded. A win is checked before the visited set: the start state
+has never been evaluated for a win, so the first move can reach a winning
+state with the start's own key.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from itertools import pairwise
+from typing import Any, Final
+
+from miau.engine.level import Level
+from miau.solver.expand import Expander
+from miau.solver.outcome import Outcome, SearchResult
+
+DEFAULT_MAX_EXPANSIONS: Final = 300_000
+"""The expansion budget when neither the caller nor the level's ``solverMax`` gives one."""
+
+PROGRESS_EVERY: Final = 1024
+"""How many expansions pass between two calls of the progress callback."""
+
+Progress = Callable[[int], None]
+"""Called with the number of expanded states so far."""
+
+
+def solve(
+    level: Level | Mapping[str, Any],
+    *,
+    max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+    hands_off: bool = False,
+    progress: Progress | None = None,
+) -> SearchResult:
+    """Find a shortest winning move string for ``level``.
+
+    ``max_expansions`` bounds how many states are expanded before the search
+    gives up with ``Outcome.LIMIT``. With ``hands_off``, only moves in which
+    no word tile moves are allowed (so ``SOLVED`` means the level can be won
+    without ever changing a rule by pushing).
+
+    :raises LevelError: when the level cannot be run.
+    """
+    started = time.perf_counter()
+    expander = Expander(level, hands_off=hands_off)
+    root = expander.root
+    parents: dict[bytes, bytes | None] = {root: None}
+    frontier = [root]
+    expanded = 0
+
+    def finish(outcome: Outcome, moves: str | None) -> SearchResult:
+        if progress is not None:
+            progress(expanded)
+        seconds = time.perf_counter() - started
+        return SearchResult(outcome, moves, expanded, len(parents), seconds, max_expansions)
+
+    while frontier:
+        layer: list[bytes] = []
+        for key in frontier:
+            if expanded >= max_expansions:
+                return finish(Outcome.LIMIT, None)
+            expanded += 1
+            if progress is not None and expanded % PROGRESS_EVERY == 0:
+                progress(expanded)
+            for letter, child, won in expander.successors(key):
+                if won:
+                    return finish(Outcome.SOLVED, _path(expander, parents, key) + letter)
+                if child not in parents:
+                    parents[child] = key
+                    layer.append(child)
+        frontier = layer
+    return finish(Outcome.UNSOLVABLE, None)
+
+
+def _path(expander: Expander, parents: Mapping[bytes, bytes | None], key: bytes) -> str:
+    """The moves from the start to ``key``, rebuilt from the parent links.
+
+    Only keys are stored while searching (it halves the memory); each link's
+    move is found again as the first move, in move order, that leads from
+    the parent to the child, which is the move the search took.
+    """
+    chain = [key]
+    parent = parents[key]
+    while parent is not None:
+        chain.append(parent)
+        parent = parents[parent]
+    chain.reverse()
+    letters: list[str] = []
+    for before, after in pairwise(chain):
+        letter = next(m for m, child, _ in expander.successors(before) if child == after)
+        letters.append(letter)
+    return "".join(letters)

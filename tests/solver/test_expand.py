@@ -1,0 +1,131 @@
+"""The solver's successor machinery against ``Game``, step by step.
+
+The expander reuses the engine's turn, but it moves its board between
+states by comparing keys, and builds child keys from the turn's journal.
+These tests play random games with ``Game`` (branching with ``undo``) and
+check at every step that the expander offers exactly the accepted moves,
+each leading to the key and win flag of the state ``Game`` reaches.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from miau.engine import Game
+from miau.solver import Expander, KeyCodec, read_levels, solve
+from tests.solver.builders import LEVELS, PACKS, SHIPPED_PACKS, level, sentence, thing
+from tests.solver.strategies import small_levels
+
+INTENTS = {"U": "up", "D": "down", "L": "left", "R": "right", "W": "wait"}
+
+
+def _every_level(paths: list[Path]) -> list[tuple[str, dict[str, Any]]]:
+    found = []
+    for path in paths:
+        for spec in read_levels(path).levels:
+            found.append((f"{path.stem}/{spec.id}", dict(spec.data)))
+    return found
+
+
+LOADABLE_TEST_PACKS = sorted(p for p in PACKS.glob("*.json") if p.name != "does-not-load.json")
+KNOWN_LEVELS = _every_level(SHIPPED_PACKS + LOADABLE_TEST_PACKS)
+KNOWN_LEVELS += _every_level(sorted(LEVELS.glob("*.json")))
+
+
+def _random_play(data: dict[str, Any], seed: int, steps: int) -> None:
+    rnd = random.Random(seed)
+    expander = Expander(data)
+    codec = expander.codec
+    game = Game(data)
+    key = expander.root
+    assert codec.encode(game.board) == key
+    for step in range(steps):
+        offered = {letter: (child, won) for letter, child, won in expander.successors(key)}
+        for letter, intent in INTENTS.items():
+            event = game.step(intent)
+            where = f"step {step}, move {letter}"
+            if letter in offered:
+                child, won = offered[letter]
+                assert event.accepted, where
+                assert codec.encode(game.board) == child, where
+                assert event.won == won, where
+            elif event.accepted:
+                # Only a wait may be left out, and only when it changes nothing.
+                assert letter == "W", where
+                assert codec.encode(game.board) == key and not event.won, where
+            if event.accepted:
+                assert game.undo().accepted
+        playable = sorted(m for m, (_, won) in offered.items() if not won)
+        if not playable:
+            return
+        letter = rnd.choice(playable)
+        game.step(INTENTS[letter])
+        key = offered[letter][0]
+
+
+@pytest.mark.parametrize(("name", "data"), KNOWN_LEVELS, ids=[n for n, _ in KNOWN_LEVELS])
+def test_expander_matches_game_on_random_play_over_known_levels(
+    name: str, data: dict[str, Any]
+) -> None:
+    for seed in range(3):
+        _random_play(data, seed, steps=60)
+
+
+@settings(max_examples=80, deadline=None)
+@given(small_levels(), st.integers(0, 1000))
+def test_expander_matches_game_on_random_play_over_generated_levels(
+    data: dict[str, Any], seed: int
+) -> None:
+    _random_play(data, seed, steps=25)
+
+
+def test_objects_no_rule_can_reach_are_left_out_of_the_key() -> None:
+    data = level(
+        5, 3, sentence("MIAU IS YOU", 0, 0), thing("MIAU", 0, 2), thing("ROCK", 3, 2),
+    )  # fmt: skip
+    codec = KeyCodec(Game(data).level)
+    assert codec.pos_ids == (0, 1, 2, 3)  # the words and the cat, not the rock
+    assert codec.noun_ids == ()  # one noun word: nothing can transform
+
+
+def test_with_a_sink_word_every_object_is_in_the_key() -> None:
+    data = level(
+        5, 3, sentence("MIAU IS SINK", 0, 0), thing("MIAU", 0, 2), thing("ROCK", 3, 2),
+    )  # fmt: skip
+    assert KeyCodec(Game(data).level).pos_ids == (0, 1, 2, 3, 4)
+
+
+def test_nouns_are_in_the_key_when_a_transformation_can_be_formed() -> None:
+    data = level(
+        5, 3, sentence("MIAU IS FLAG", 0, 0), thing("MIAU", 0, 2), thing("ROCK", 3, 2),
+    )  # fmt: skip
+    assert KeyCodec(Game(data).level).noun_ids == (3,)  # the cat, not the unreachable rock
+
+
+def test_facing_is_not_part_of_the_key() -> None:
+    data = level(5, 3, sentence("MIAU IS YOU", 0, 0), thing("MIAU", 1, 2))
+    game = Game(data)
+    codec = KeyCodec(game.level)
+    start = codec.encode(game.board)
+    game.play("RL")
+    assert game.state.to_json()["entities"][-1]["facing"] == "left"
+    assert codec.encode(game.board) == start
+
+
+def test_boards_of_more_than_254_cells_use_two_bytes_per_slot() -> None:
+    data = level(
+        20, 20, sentence("MIAU IS YOU", 0, 0), sentence("FLAG IS WIN", 0, 1),
+        thing("MIAU", 18, 18), thing("FLAG", 19, 19),
+    )  # fmt: skip
+    expander = Expander(data)
+    codec = expander.codec
+    assert codec.wide
+    assert len(expander.root) == 2 * codec.slot_count
+    assert codec.unpack(expander.root) == codec.values(expander.board)
+    assert solve(data).moves == "DR"
