@@ -72,6 +72,8 @@ class Level:
     """Sorted by id: the order in which automata run each turn."""
     pairs: tuple[PairDef, ...]
     """In declaration order: the order of the pair phases of the contact pass."""
+    enter_pairs: tuple[PairDef, ...]
+    """The pairs whose movers may enter their partner's cell, for the movement planner."""
     properties: frozenset[str]
     """Core properties plus the level's declared ones; every other word is a noun."""
     word_ids: tuple[int, ...]
@@ -127,6 +129,7 @@ class Level:
             start_facings=tuple(facings),
             automata=tuple(sorted(automata, key=lambda a: a.id)),
             pairs=pairs,
+            enter_pairs=tuple(pair for pair in pairs if pair.enter),
             properties=frozenset(CORE_PROPERTIES) | declared,
             word_ids=tuple(i for i, w in enumerate(is_word) if w),
         )

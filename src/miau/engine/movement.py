@@ -27,7 +27,9 @@ def move_group(board: Board, movers: list[int], dx: int, dy: int, log: TurnLog |
     """
     width = board.width
     pos = board.pos
-    if dx:
+    if len(movers) == 1:
+        ordered = movers
+    elif dx:
         ordered = sorted(movers, key=lambda i: (-(pos[i] % width) * dx, i))
     else:
         ordered = sorted(movers, key=lambda i: (-(pos[i] // width) * dy, i))
@@ -64,7 +66,7 @@ def _plan_chain(
     """
     width, height = board.width, board.level.height
     cells, props = board.cells, board.props
-    entering = _entering_pairs(board)
+    entering = board.level.enter_pairs
     chain: list[tuple[int, int | None]] = [(mover, None)]
     frontier = [mover]
     y, x = divmod(board.pos[mover], width)
@@ -91,16 +93,10 @@ def _plan_chain(
         frontier = pushed
 
 
-def _entering_pairs(board: Board) -> bool:
-    return any(pair.enter for pair in board.level.pairs)
-
-
 def _can_enter(board: Board, mover: int, occupant: int) -> bool:
     """Whether ``mover`` may walk into ``occupant``'s cell through an ``enter`` pair."""
     mine, theirs = board.props(mover), board.props(occupant)
-    for pair in board.level.pairs:
-        if not pair.enter:
-            continue
+    for pair in board.level.enter_pairs:
         first, second = pair.words
         if (first in mine and second in theirs) or (second in mine and first in theirs):
             return True

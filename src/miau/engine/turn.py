@@ -109,6 +109,8 @@ def resolve_contacts(board: Board, log: TurnLog | None) -> None:
 
 def _cells_holding(board: Board, prop: str) -> list[int]:
     """Row-major list of the cells that hold an object with ``prop``."""
+    if prop not in board.rules.holders:
+        return []
     pos = board.pos
     return sorted({pos[i] for i in board.holders(prop)})
 
