@@ -240,7 +240,9 @@ def test_the_player_move_comes_before_the_automata_and_a_pushed_actor_still_take
 ):
     game = _clock(["U"])
     mouse = 10
-    event = game.step("right").to_json()
+    step = game.step("right")
+    assert [entry[0] for entry in step.player_moved] == [9]
+    event = step.to_json()
     assert [(m["id"], m["pushedBy"]) for m in event["moved"]] == [(9, None), (mouse, None)]
     assert game.state.position(mouse) == (3, 3)
 

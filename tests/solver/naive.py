@@ -52,7 +52,7 @@ def naive_shortest(data: Mapping[str, Any], *, budget: int, hands_off: bool = Fa
                 event = game.step(intent)
                 if not event.accepted:
                     continue
-                word_moved = any(is_word[entry[0]] for entry in event.moved)
+                word_moved = any(is_word[entry[0]] for entry in event.player_moved)
                 if not (hands_off and word_moved):
                     if event.won:
                         return NaiveAnswer(depth, False, len(seen))

@@ -40,9 +40,30 @@ def test_hands_off_is_searched_on_its_own_when_the_shortest_win_pushes_a_word() 
 
 
 def test_a_level_whose_only_win_pushes_a_word_is_not_hands_off() -> None:
+    # The flag is walled in: the only win is pushing WIN into MIAU IS _.
+    walled = level(
+        6,
+        5,
+        sentence("MIAU IS YOU", 0, 0),
+        sentence("WALL IS STOP", 0, 1),
+        sentence("MIAU IS", 0, 2),
+        word("WIN", 3, 2),
+        thing("MIAU", 4, 2),
+        thing("MIAU", 5, 4),
+        [thing("WALL", 4, 3), thing("WALL", 5, 3), thing("WALL", 4, 4)],
+    )
+    report = check_level(LevelSpec("walled", "Walled", walled))
+    assert report.solver is not None and report.solver.moves == "L"
+    assert not report.is_hands_off
+    assert not report.failed
+
+
+def test_a_word_only_an_automaton_moves_leaves_the_level_hands_off() -> None:
+    # In mouse-keeps-time the mouse, not the player, pushes WIN into BELL IS _.
     report = check_level(LevelSpec("mouse", "Mouse", fixture_level("mouse-keeps-time")))
     assert report.solver is not None and report.solver.moves == "DRRRRRRRRRR"
-    assert not report.is_hands_off
+    assert not word_moves(fixture_level("mouse-keeps-time"), "DRRRRRRRRRR")
+    assert report.is_hands_off
     assert not report.failed
 
 

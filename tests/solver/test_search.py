@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from miau.engine import Game, replay
 from miau.solver import Ending, Outcome, solve
-from tests.solver.builders import fixture_level, level, sentence, thing
+from tests.solver.builders import fixture_level, level, sentence, thing, word
 
 WALLED_IN = level(
     7,
@@ -85,10 +85,24 @@ def test_waiting_for_a_swap_is_tried_on_a_level_without_automata() -> None:
     assert not replay(data, "W").won
 
 
-def test_hands_off_search_refuses_every_turn_that_moves_a_word() -> None:
-    # The mouse must push WIN into BELL IS _, so without word moves there is no win.
+def test_hands_off_search_refuses_every_turn_in_which_the_player_pushes_a_word() -> None:
+    # Only pushing WIN into FLAG IS _ makes a rule that wins.
+    data = level(
+        5,
+        2,
+        sentence("MIAU IS YOU", 0, 0),
+        sentence("FLAG IS", 0, 1),
+        word("WIN", 3, 1),
+        thing("FLAG", 4, 0),
+        thing("MIAU", 4, 1),
+    )
+    assert solve(data).moves == "LUR"
+    assert solve(data, hands_off=True).outcome is Outcome.UNSOLVABLE
+
+
+def test_hands_off_search_allows_words_that_an_automaton_pushes() -> None:
     result = solve(fixture_level("mouse-keeps-time"), hands_off=True)
-    assert result.outcome is Outcome.UNSOLVABLE
+    assert result.moves == "DRRRRRRRRRR"
 
 
 def test_the_same_level_gives_the_same_solution_and_counts_every_time() -> None:

@@ -2,7 +2,7 @@
 
 For each level: loader errors and warnings, the rules at the start, whether
 YOU can move, the stored solution replayed, the solver's answer, and the
-HANDS-OFF flag (winnable without any turn moving a word). The exit status is
+HANDS-OFF flag (winnable without the player ever pushing a word). The exit status is
 1 when a pack does not load, a level cannot be run, a stored solution does
 not win, or a level is UNSOLVABLE; warnings (a LIMIT among them) are not
 failures.
@@ -38,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Check every level of each pack: loader errors and warnings, the rules at the "
             "start, whether YOU can move, the stored solution, the solver's result, and "
-            "HANDS-OFF (the level can be won without moving a word)."
+            "HANDS-OFF (the level can be won without the player pushing a word)."
         ),
     )
     parser.add_argument("files", nargs="+", type=Path, metavar="PACK", help="pack files")
@@ -131,7 +131,7 @@ def describe_level(level: LevelReport) -> list[str]:
     if level.solver is not None:
         lines.append(f"    solver: {level.solver.summary()}")
     if level.is_hands_off and level.hands_off is not None:
-        lines.append(f"    HANDS-OFF: won without moving a word: {level.hands_off.moves}")
+        lines.append(f"    HANDS-OFF: won without pushing a word: {level.hands_off.moves}")
     elif level.hands_off is not None and level.hands_off.outcome is Outcome.LIMIT:
         lines.append("    hands-off: not known, the search without pushing words gave up")
     lines += [f"    warning: {warning}" for warning in level.warnings]

@@ -33,6 +33,8 @@ class TurnLog:
     transformed: list[Transformed] = field(default_factory=list)
     destroyed: list[Destroyed] = field(default_factory=list)
     restored: list[Restored] = field(default_factory=list)
+    player_moves: int = 0
+    """How many leading ``moved`` entries the player's own movement phase made."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,11 @@ class Event:
     def moved(self) -> list[Moved]:
         """Movement entries in resolution order."""
         return self.log.moved
+
+    @property
+    def player_moved(self) -> list[Moved]:
+        """The movement entries of the player's own move (step 3), before any automaton's."""
+        return self.log.moved[: self.log.player_moves]
 
     @property
     def destroyed(self) -> list[Destroyed]:

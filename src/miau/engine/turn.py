@@ -23,8 +23,17 @@ def resolve_turn(board: Board, direction: tuple[int, int] | None, log: TurnLog |
     Returns False, with the board unchanged and the blocks in ``log``, when
     the intent moves nothing: then it is not a turn.
     """
-    if direction is not None and not move_player(board, direction, log):
-        return False
+    if direction is not None:
+        if not move_player(board, direction, log):
+            return False
+        if log is not None:
+            log.player_moves = len(log.moved)
+    settle_turn(board, log)
+    return True
+
+
+def settle_turn(board: Board, log: TurnLog | None) -> None:
+    """Steps 4 to 10, everything after the player's movement."""
     transformed: set[int] = set()
     board.refresh_rules()
     apply_transformations(board, transformed, log)
@@ -36,7 +45,6 @@ def resolve_turn(board: Board, direction: tuple[int, int] | None, log: TurnLog |
     board.won = evaluate_win(board)
     board.control_lost = not has_control(board)
     board.move_count += 1
-    return True
 
 
 def move_player(board: Board, direction: tuple[int, int], log: TurnLog | None) -> bool:

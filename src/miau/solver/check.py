@@ -3,7 +3,8 @@
 ``check_level`` plays the level with the engine and the solver: the rules
 active at the start, which moves YOU can make from the start, the stored
 solution replayed, a shortest solution, and whether the level can be won
-without pushing a word at all (HANDS-OFF). A level *fails* when it cannot
+without the player ever pushing a word (HANDS-OFF; a word an automaton
+moves does not count). A level *fails* when it cannot
 be run, its stored solution does not win, or the solver proves it
 unsolvable; a LIMIT is only a warning.
 """
@@ -65,7 +66,7 @@ class LevelReport:
 
     @property
     def is_hands_off(self) -> bool:
-        """Whether the level can be won without any turn moving a word tile."""
+        """Whether the level can be won without the player ever pushing a word tile."""
         return self.hands_off is not None and self.hands_off.outcome is Outcome.SOLVED
 
     @property
@@ -183,12 +184,16 @@ def replay_solution(data: Mapping[str, Any], moves: str) -> SolutionCheck:
 
 
 def word_moves(data: Mapping[str, Any], moves: str) -> bool:
-    """Whether any accepted turn of ``moves`` (a valid move string) moves a word tile."""
+    """Whether the player pushes a word tile in any turn of ``moves`` (a valid move string).
+
+    Words an automaton moves do not count: HANDS-OFF asks whether the
+    player ever has to change a rule.
+    """
     game = Game(data)
     is_word = game.level.is_word
     for intent in parse_moves(moves):
         event = game.step(intent)
-        if any(is_word[entry[0]] for entry in event.moved):
+        if any(is_word[entry[0]] for entry in event.player_moved):
             return True
     return False
 

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from miau.engine import Game
-from miau.engine.board import GONE, Board, JournalEntry
+from miau.engine.board import Board, JournalEntry
 from miau.engine.level import Level
-from miau.engine.turn import resolve_turn
+from miau.engine.turn import move_player, settle_turn
 from miau.solver.keys import KeyCodec
 
 MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = (
@@ -42,7 +42,9 @@ class Expander:
     def __init__(self, level: Level | Mapping[str, Any], *, hands_off: bool = False) -> None:
         """Set up the start of ``level``.
 
-        With ``hands_off``, moves in which any word tile moves are left out.
+        With ``hands_off``, moves in which the player pushes a word tile are
+        left out (a word an automaton moves does not count: the player did
+        not change a rule).
 
         :raises LevelError: when the level cannot be run.
         """
@@ -67,12 +69,15 @@ class Expander:
         for letter, vector in MOVES:
             if vector is None and not at_root and not self._wait_can_change(board):
                 continue
-            accepted = resolve_turn(board, vector, None)
-            journal = board.take_journal()
-            if not accepted:
+            if vector is not None and not move_player(board, vector, None):
+                board.take_journal()
                 continue
-            if not (self.hands_off and _moves_a_word(board, journal)):
-                found.append((letter, codec.successor(board, self._slots, journal), board.won))
+            if self.hands_off and pushes_a_word(board, board.journal):
+                board.revert(board.take_journal())
+                continue
+            settle_turn(board, None)
+            journal = board.take_journal()
+            found.append((letter, codec.successor(board, self._slots, journal), board.won))
             board.revert(journal)
             board.phases[:] = saved_phases
             board.rules = saved_rules
@@ -114,17 +119,11 @@ class Expander:
         return any(by_noun.get(noun) for noun in board.rules.transforms)
 
 
-def _moves_a_word(board: Board, journal: list[JournalEntry]) -> bool:
-    """Whether the turn just journalled moved a word tile (destroying one is not moving it).
+def pushes_a_word(board: Board, journal: list[JournalEntry]) -> bool:
+    """Whether the player's movement just journalled moved a word tile.
 
-    A word's first journal entry comes from a move or from its destruction;
-    a second entry, or a word still on the board, means it moved.
+    Call it between ``move_player`` and ``settle_turn``: then every journal
+    entry is a move of the player's own phase.
     """
-    is_word, pos = board.is_word, board.pos
-    touched: set[int] = set()
-    for ident, _, _, _ in journal:
-        if is_word[ident]:
-            if ident in touched or pos[ident] != GONE:
-                return True
-            touched.add(ident)
-    return False
+    is_word = board.is_word
+    return any(is_word[entry[0]] for entry in journal)
