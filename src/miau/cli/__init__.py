@@ -8,6 +8,7 @@ takes the parsed arguments and returns the exit status.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -37,7 +38,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``miau`` with ``argv`` (default: the process arguments); return the exit status."""
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
-    return run(args)
+    try:
+        return run(args)
+    except BrokenPipeError:
+        # The reader went away (``miau solve ... | head``): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
