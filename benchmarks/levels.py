@@ -37,7 +37,7 @@ def clockwork_level() -> dict[str, Any]:
 
         return dict(load_pack(pack_path).level("mouse-keeps-time").data)
     data: dict[str, Any] = json.loads(
-        (ROOT / "tests" / "engine" / "levels" / "mouse-keeps-time.json").read_text()
+        (ROOT / "tests" / "solver" / "levels" / "mouse-keeps-time.json").read_text()
     )
     return data
 

@@ -11,7 +11,7 @@ import pytest
 from miau.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-LEVEL_FILE = ROOT / "tests" / "engine" / "levels" / "mouse-keeps-time.json"
+LEVEL_FILE = ROOT / "tests" / "solver" / "levels" / "mouse-keeps-time.json"
 PROOFS = ROOT / "packs" / "proofs.json"
 
 

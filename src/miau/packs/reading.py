@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Collection, Mapping, Sequence
-from typing import Final, Literal, TypeVar
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Final, Literal, TypeGuard, TypeVar
 
 from miau.engine.vocabulary import CORE_PROPERTIES, OPERATORS
 from miau.packs.issues import IssueLog, Location
@@ -23,6 +23,8 @@ from miau.packs.values import (
     normal_token,
     quote,
 )
+
+_Shape = TypeVar("_Shape")
 
 __all__ = [
     "TOKEN_RULE",
@@ -207,13 +209,7 @@ def read_array(
     required: bool = False,
 ) -> Sequence[object] | None:
     """Read a field that must be a JSON array (its items are checked by the caller)."""
-    value = _get(log, loc, record, key, required, what)
-    if value is _MISSING:
-        return None
-    if not is_array(value):
-        log.error((*loc, key), f"must be {what}; found {describe(value)}")
-        return None
-    return value
+    return _read_shaped(log, loc, record, key, is_array, what=what, required=required)
 
 
 def read_record(
@@ -226,10 +222,24 @@ def read_record(
     required: bool = False,
 ) -> Mapping[object, object] | None:
     """Read a field that must be a JSON object."""
+    return _read_shaped(log, loc, record, key, is_record, what=what, required=required)
+
+
+def _read_shaped(
+    log: IssueLog,
+    loc: Location,
+    record: Mapping[object, object],
+    key: str,
+    shape: Callable[[object], TypeGuard[_Shape]],
+    *,
+    what: str,
+    required: bool,
+) -> _Shape | None:
+    """Read a field whose JSON type ``shape`` tells apart (an array or an object)."""
     value = _get(log, loc, record, key, required, what)
     if value is _MISSING:
         return None
-    if not is_record(value):
+    if not shape(value):
         log.error((*loc, key), f"must be {what}; found {describe(value)}")
         return None
     return value
