@@ -325,3 +325,73 @@ def test_a_hostile_stack_that_never_forms_a_sentence_is_parsed_in_bounded_time()
     stacked = [word(text, x, 0) for x in range(40) for text in ("MIAU", "AND")]
     game = Game(level(40, 1, stacked))
     assert game.state.sentences == ()
+
+
+def test_the_level_start_is_not_a_turn_so_the_first_wait_settles_contacts_and_win() -> None:
+    game = Game(
+        level(
+            6,
+            4,
+            sentence("MIAU IS YOU", 0, 0),
+            sentence("FLAG IS WIN", 0, 1),
+            sentence("LAVA IS DEFEAT", 0, 2),
+            thing("MIAU", 0, 3),
+            thing("FLAG", 0, 3),
+            thing("LAVA", 4, 3),
+            thing("MIAU", 4, 3),
+        )
+    )
+    start = state_json(game)
+    assert start["won"] is False
+    assert len(start["entities"]) == 13
+    event = game.wait().to_json()
+    assert event["destroyed"] == [{"id": 12, "noun": "MIAU", "at": [4, 3], "cause": "defeat"}]
+    assert event["won"] is True
+
+
+def test_the_lowest_id_of_a_pushed_stack_is_the_pusher_of_what_it_pushes() -> None:
+    game = Game(
+        level(
+            6,
+            2,
+            sentence("MIAU IS YOU", 0, 0),
+            sentence("ROCK IS PUSH", 3, 0),
+            thing("MIAU", 0, 1),
+            thing("ROCK", 1, 1),
+            thing("ROCK", 1, 1),
+            thing("ROCK", 2, 1),
+        )
+    )
+    event = game.step("right").to_json()
+    assert [(m["id"], m["pushedBy"]) for m in event["moved"]] == [
+        (6, None),
+        (7, 6),
+        (8, 6),
+        (9, 7),
+    ]
+
+
+def test_a_pair_occupant_is_passed_through_only_when_every_entrant_may_enter() -> None:
+    def build(rock_is_open: bool) -> Game:
+        rules = "KEY AND ROCK IS OPEN AND PUSH" if rock_is_open else "KEY IS OPEN AND PUSH"
+        return Game(
+            level(
+                8,
+                5,
+                sentence("MIAU IS YOU", 0, 0),
+                sentence(rules, 0, 1),
+                sentence("DOOR IS SHUT AND STOP", 0, 2),
+                sentence("ROCK IS PUSH", 0, 3) if not rock_is_open else [],
+                thing("MIAU", 2, 4),
+                thing("KEY", 3, 4),
+                thing("ROCK", 3, 4),
+                thing("DOOR", 4, 4),
+                pairs=[{"words": ["OPEN", "SHUT"], "effect": "destroy-both", "enter": True}],
+            )
+        )
+
+    # The key may enter the door's cell but the rock beside it may not: the door blocks both.
+    assert build(rock_is_open=False).step("right").to_json()["accepted"] is False
+    both = build(rock_is_open=True).step("right").to_json()
+    assert both["accepted"] is True
+    assert [d["cause"] for d in both["destroyed"]] == ["open", "open"]

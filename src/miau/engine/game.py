@@ -130,7 +130,7 @@ class Game:
         board.rules = record.rules
         board.words_dirty = False
         touched = sorted({entry[0] for entry in record.changes})
-        return self._event("undo", self._difference(undone, touched), rules_before)
+        return self._event("undo", self._difference("undo", undone, touched), rules_before)
 
     def reset(self) -> Event:
         """Return to the level start: initial entities and rules, no history, not won."""
@@ -138,7 +138,7 @@ class Game:
         self._board = self._start_board()
         self._history.clear()
         every = range(self.level.entity_count)
-        return self._event("reset", self._difference(before, every), rules_before)
+        return self._event("reset", self._difference("reset", before, every), rules_before)
 
     def restore(self, snapshot: Mapping[str, Any]) -> Event:
         """Continue from a state in its JSON form (``state.to_json()``), history included.
@@ -161,7 +161,7 @@ class Game:
         self._board = self._board_from(now)
         self._history = self._records_from(history, now)
         every = range(self.level.entity_count)
-        return self._event("restore", self._difference(before, every), rules_before)
+        return self._event("restore", self._difference("restore", before, every), rules_before)
 
     def play(self, moves: str) -> list[Event]:
         """Take every move of a move string (``U D L R W``, any case) in order.
@@ -218,8 +218,12 @@ class Game:
             board.control_lost,
         )
 
-    def _difference(self, before: Snapshot, ids: Iterable[int]) -> TurnLog:
-        """Entries for every entity in ``ids`` whose position, noun or existence changed."""
+    def _difference(self, kind: str, before: Snapshot, ids: Iterable[int]) -> TurnLog:
+        """Entries for every entity in ``ids`` whose position, noun or existence changed.
+
+        An entity that exists before but not after (only a restore can do
+        that) is listed as destroyed with the action's ``kind`` as cause.
+        """
         board, log = self._board, TurnLog()
         for ident in ids:
             old, new = before.positions[ident], board.pos[ident]
@@ -229,7 +233,7 @@ class Game:
                 continue
             if new == GONE:
                 if old != GONE:
-                    log.destroyed.append((ident, old_noun, old, "undo"))
+                    log.destroyed.append((ident, old_noun, old, kind))
                 continue
             if old != new:
                 log.moved.append((ident, old, new, None))
