@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from miau.engine import Event, State
+from miau.engine.vocabulary import YOU
 
 CELL_WIDTH = 4
 
@@ -13,7 +14,8 @@ CELL_WIDTH = 4
 def render_board(state: State, glyphs: Mapping[str, str] | None = None) -> str:
     """The board as text: words in capitals, objects as glyphs (or lower-case nouns).
 
-    A cell holding several entities shows the newest and ends in ``+``.
+    A cell holding several entities shows a YOU among them if there is one
+    (else the newest) and ends in ``+``.
     """
     level = state.level
     grid: list[list[list[int]]] = [[[] for _ in range(level.width)] for _ in range(level.height)]
@@ -28,7 +30,8 @@ def render_board(state: State, glyphs: Mapping[str, str] | None = None) -> str:
             if not stack:
                 fields.append(".".ljust(CELL_WIDTH))
                 continue
-            top = stack[-1]
+            you = [i for i in stack if not level.is_word[i] and _is_you(state, i)]
+            top = you[-1] if you else stack[-1]
             name = state.noun(top)
             if level.is_word[top]:
                 label = name[: CELL_WIDTH - 1]
@@ -42,6 +45,10 @@ def render_board(state: State, glyphs: Mapping[str, str] | None = None) -> str:
             fields.append(label + " " * (CELL_WIDTH - display_width(label)))
         lines.append("".join(fields).rstrip())
     return "\n".join(lines)
+
+
+def _is_you(state: State, ident: int) -> bool:
+    return YOU in state.rules_table.props.get(state.noun(ident), ())
 
 
 def describe_rules(state: State) -> str:
