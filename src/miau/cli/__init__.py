@@ -13,13 +13,13 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import play, replay
+from miau.cli import replay, tui
 
 
 def _command_modules() -> list[ModuleType]:
     from miau.cli import check, solve
 
-    modules: list[ModuleType] = [play, replay, solve, check]
+    modules: list[ModuleType] = [tui, replay, solve, check]
     return modules
 
 

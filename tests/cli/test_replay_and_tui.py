@@ -1,4 +1,4 @@
-"""``miau replay`` and ``miau play``: what an author and a terminal player see."""
+"""``miau replay`` and ``miau tui``: what an author and a terminal player see."""
 
 from __future__ import annotations
 
@@ -59,14 +59,14 @@ def test_replay_reports_a_bad_move_string_or_level_without_a_traceback(
     assert "nope" in capsys.readouterr().err
 
 
-def test_play_reads_scripted_moves_and_goes_on_to_the_next_level(
+def test_tui_reads_scripted_moves_and_goes_on_to_the_next_level(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pack = json.loads(PROOFS.read_text(encoding="utf-8"))
     first, second = pack["levels"][0], pack["levels"][1]
     script = f"{first['solution']}\nN\nL Z X {second['solution']}\nQ\n"
     monkeypatch.setattr("sys.stdin", io.StringIO(script))
-    assert main(["play", str(PROOFS)]) == 0
+    assert main(["tui", str(PROOFS)]) == 0
     out = capsys.readouterr().out
     assert out.count("*** You win!") == 2
     assert f"== {second['title']} ==" in out

@@ -1,4 +1,4 @@
-"""``miau play``: play a pack in the terminal until the browser game arrives.
+"""``miau tui``: play a pack in the terminal (the browser game is ``miau play``).
 
 Keys: arrows or WASD move, space waits, Z undoes, R restarts, N goes to the
 next level once this one is won, Q quits. Without a terminal (input from a
@@ -35,9 +35,9 @@ _KEYS = {
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``miau play``."""
+    """Register ``miau tui``."""
     parser = subparsers.add_parser(
-        "play",
+        "tui",
         help="play a pack in the terminal",
         description="Play a pack in the terminal: arrows/WASD move, space waits, "
         "Z undoes, R restarts, N next level, Q quits.",
@@ -86,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
         pack = load_pack(args.pack)
         index = 0 if args.level is None else [lv.id for lv in pack.levels].index(args.level)
     except (OSError, PackError) as error:
-        print(f"miau play: {error}", file=sys.stderr)
+        print(f"miau tui: {error}", file=sys.stderr)
         return 2
     except ValueError:
-        print(f"miau play: no level {args.level!r} in {args.pack}", file=sys.stderr)
+        print(f"miau tui: no level {args.level!r} in {args.pack}", file=sys.stderr)
         return 2
     glyphs = {noun: glyph.glyph for noun, glyph in pack.palette.items()}
     actions = _terminal_actions(sys.stdin) if sys.stdin.isatty() else _scripted_actions(sys.stdin)
