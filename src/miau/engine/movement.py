@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from miau.engine.board import Board
 from miau.engine.events import TurnLog
-from miau.engine.vocabulary import PUSH, STOP
+from miau.engine.vocabulary import FACING_OF_VECTOR, PUSH, STOP
 
 STOP_REASON = "stop"
 BOUNDS_REASON = "bounds"
-
-_FACING_OF = {(1, 0): 0, (0, 1): 1, (-1, 0): 2, (0, -1): 3}
 
 
 def move_group(board: Board, movers: list[int], dx: int, dy: int, log: TurnLog | None) -> bool:
@@ -33,7 +31,7 @@ def move_group(board: Board, movers: list[int], dx: int, dy: int, log: TurnLog |
         ordered = sorted(movers, key=lambda i: (-(pos[i] % width) * dx, i))
     else:
         ordered = sorted(movers, key=lambda i: (-(pos[i] // width) * dy, i))
-    facing = _FACING_OF[(dx, dy)]
+    facing = FACING_OF_VECTOR[(dx, dy)]
     offset = dx + dy * width
     stepped: set[int] = set()
     any_moved = False

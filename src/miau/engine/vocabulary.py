@@ -7,7 +7,8 @@ declared exactly once.
 from __future__ import annotations
 
 import re
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, Literal
 
 IS: Final = "IS"
 AND: Final = "AND"
@@ -28,18 +29,53 @@ RESERVED_WORDS: Final = frozenset({*OPERATORS, *CORE_PROPERTIES})
 TOKEN_PATTERN: Final = re.compile(r"[A-Z][A-Z0-9_-]{0,31}")
 """Every word text, noun and declared property matches this."""
 
-DIRECTIONS: Final = {
-    "up": (0, -1),
-    "down": (0, 1),
-    "left": (-1, 0),
-    "right": (1, 0),
+
+@dataclass(frozen=True, slots=True)
+class Direction:
+    """One intent of the move alphabet: its name, its letter, its vector and its facing.
+
+    ``facing`` is the index into ``FACINGS`` an entity takes when it moves
+    this way; the wait has none.
+    """
+
+    name: str
+    letter: str
+    vector: tuple[int, int] | None
+    facing: int | None
+
+
+Facing = Literal["right", "down", "left", "up"]
+FACINGS: Final[tuple[Facing, ...]] = ("right", "down", "left", "up")
+"""The facings an entity can have, indexed as ``Direction.facing`` and in snapshots."""
+
+UP: Final = Direction("up", "U", (0, -1), 3)
+DOWN: Final = Direction("down", "D", (0, 1), 1)
+LEFT: Final = Direction("left", "L", (-1, 0), 2)
+RIGHT: Final = Direction("right", "R", (1, 0), 0)
+WAIT: Final = Direction("wait", "W", None, None)
+
+MOVE_ALPHABET: Final[tuple[Direction, ...]] = (UP, DOWN, LEFT, RIGHT, WAIT)
+"""The one table of intents, in the order the solver tries them (``U D L R W``).
+
+Everything else (the engine's intents, pattern steps, move strings, the
+pack format's solution letters, the solver, the command line) derives from it.
+"""
+
+DIRECTIONS: Final[dict[str, tuple[int, int]]] = {
+    d.name: d.vector for d in MOVE_ALPHABET if d.vector is not None
 }
 """Cardinal intents and their unit vectors (x grows right, y grows down)."""
 
-MOVE_LETTERS: Final = {"U": "up", "D": "down", "L": "left", "R": "right", "W": "wait"}
-"""The move alphabet of replays and solutions; W is a wait."""
+MOVE_LETTERS: Final[dict[str, str]] = {d.letter: d.name for d in MOVE_ALPHABET}
+"""The move alphabet of replays and solutions: letter to intent name; W is a wait."""
 
-FACINGS: Final = ("right", "down", "left", "up")
+MOVE_LETTER_STRING: Final = "".join(d.letter for d in MOVE_ALPHABET)
+"""``"UDLRW"``: the letters of move strings and stored solutions."""
+
+FACING_OF_VECTOR: Final[dict[tuple[int, int], int]] = {
+    d.vector: d.facing for d in MOVE_ALPHABET if d.vector is not None and d.facing is not None
+}
+"""The facing index an entity takes when it moves by a unit vector."""
 
 MAX_AUTOMATA: Final = 32
 MAX_PATTERN_STEPS: Final = 32
@@ -54,11 +90,7 @@ AutomatonStep = tuple[int, int]
 WAIT_STEP: Final[AutomatonStep] = (0, 0)
 
 _STEP_LETTERS: Final[dict[str, AutomatonStep]] = {
-    "U": (0, -1),
-    "D": (0, 1),
-    "L": (-1, 0),
-    "R": (1, 0),
-    "W": WAIT_STEP,
+    d.letter: d.vector or WAIT_STEP for d in MOVE_ALPHABET
 }
 
 

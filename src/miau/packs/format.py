@@ -11,12 +11,15 @@ import re
 from typing import Final, Literal
 
 from miau.engine.vocabulary import (
+    FACINGS,
     MAX_AUTOMATA,
     MAX_LEVEL_OBJECTS,
     MAX_LEVEL_SIDE,
     MAX_PAIRS,
     MAX_PATTERN_STEPS,
+    MOVE_LETTER_STRING,
     PAIR_EFFECTS,
+    Facing,
 )
 
 __all__ = [
@@ -89,10 +92,7 @@ TIERS: Final[tuple[Tier, ...]] = ("required", "optional", "challenge")
 Faces = Literal["left", "right"]
 FACES: Final[tuple[Faces, ...]] = ("left", "right")
 
-Facing = Literal["right", "down", "left", "up"]
-FACINGS: Final[tuple[Facing, ...]] = ("right", "down", "left", "up")
-
-SOLUTION_LETTERS: Final = "UDLRW"
+SOLUTION_LETTERS: Final = MOVE_LETTER_STRING
 
 PACK_FIELDS: Final = ("manifest", "palette", "vocabulary", "properties", "levels")
 MANIFEST_FIELDS: Final = ("id", "name", "version", "engine", "features", "author", "description")

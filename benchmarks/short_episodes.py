@@ -1,0 +1,121 @@
+"""Engine speed from the first step: short episodes, as players and tools use it.
+
+Run: ``.venv/bin/python benchmarks/short_episodes.py [--repeats N]``.
+
+Two workloads, both building and serialising every event (``to_json``):
+
+- **shipped solutions**: every stored solution of every shipped pack is
+  replayed from a fresh ``Game``. The rate is shown without construction
+  (only the steps are timed) and with it (the ``Game(...)`` call timed too).
+- **reset-heavy play**: random intents (fixed seed) on each shipped level
+  in turn, with a ``reset()`` every 20 to 40 steps, as an agent or an editor
+  would play.
+
+Figures are the median over ``--repeats`` runs (the machines are shared and
+noisy). ``benchmarks/engine_speed.py`` prints these lines beside its table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from miau.engine import Game, parse_moves
+from miau.packs import load_pack
+
+ROOT = Path(__file__).resolve().parent.parent
+INTENTS = ("up", "down", "left", "right", "wait")
+
+
+def shipped_levels() -> list[tuple[dict[str, Any], list[str]]]:
+    """Every shipped level with a stored solution: its engine dict and its intents."""
+    found: list[tuple[dict[str, Any], list[str]]] = []
+    for path in sorted((ROOT / "packs").glob("*.json")):
+        for level in load_pack(path).levels:
+            if level.solution:
+                found.append((dict(level.data), parse_moves(level.solution)))
+    return found
+
+
+def replay_solutions(levels: list[tuple[dict[str, Any], list[str]]]) -> tuple[int, float, float]:
+    """Replay every solution from a fresh game; return steps, step seconds, total seconds."""
+    steps = 0
+    stepping = 0.0
+    total_start = time.perf_counter()
+    for data, intents in levels:
+        game = Game(data)
+        start = time.perf_counter()
+        for intent in intents:
+            game.step(intent).to_json()
+        stepping += time.perf_counter() - start
+        steps += len(intents)
+    return steps, stepping, time.perf_counter() - total_start
+
+
+def reset_heavy(levels: list[tuple[dict[str, Any], list[str]]], steps: int) -> tuple[int, float]:
+    """Random play with a reset every 20 to 40 steps; return accepted steps and seconds."""
+    rng = random.Random(7)
+    plan = [(rng.choice(INTENTS), rng.randint(20, 40)) for _ in range(steps)]
+    games = [Game(data) for data, _ in levels]
+    accepted = 0
+    start = time.perf_counter()
+    index = 0
+    for number, game in enumerate(games):
+        budget = steps // len(games) + (1 if number < steps % len(games) else 0)
+        since_reset = 0
+        for _ in range(budget):
+            intent, reset_after = plan[index]
+            index += 1
+            event = game.step(intent)
+            event.to_json()
+            accepted += event.accepted
+            since_reset += 1
+            if since_reset >= reset_after or event.won:
+                game.reset().to_json()
+                since_reset = 0
+    return accepted, time.perf_counter() - start
+
+
+def measure(repeats: int) -> list[tuple[str, float]]:
+    """The median rates of every workload, as ``(label, steps per second)``."""
+    levels = shipped_levels()
+    without, with_construction, resets = [], [], []
+    for _ in range(repeats):
+        steps, stepping, total = replay_solutions(levels)
+        without.append(steps / stepping)
+        with_construction.append(steps / total)
+        accepted, seconds = reset_heavy(levels, 20_000)
+        resets.append(accepted / seconds)
+    count = sum(len(intents) for _, intents in levels)
+    return [
+        (f"shipped solutions, fresh games ({len(levels)} levels, {count} steps)", 0.0),
+        ("  steps only", statistics.median(without)),
+        ("  with Game() construction", statistics.median(with_construction)),
+        ("reset-heavy random play (reset every 20-40 steps)", statistics.median(resets)),
+    ]
+
+
+def print_rates(rows: list[tuple[str, float]]) -> None:
+    """Print the rows as a small table (a zero rate is a heading)."""
+    for label, rate in rows:
+        print(f"{label:56} {rate:>10,.0f}" if rate else label)
+
+
+def main() -> None:
+    """Print the short-episode rates."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    print(f"{'short episodes, events serialised':56} {'steps/s':>10}")
+    print_rates(measure(args.repeats))
+
+
+if __name__ == "__main__":
+    main()
