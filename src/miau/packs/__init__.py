@@ -9,10 +9,10 @@ the same problems without raising. The format is described in
 Only the standard library is used, so the loader also runs in Pyodide.
 """
 
-from miau.packs.expand import expand_map
 from miau.packs.format import KNOWN_FEATURES
 from miau.packs.issues import PackError, PackIssue, Severity
 from miau.packs.load import load_pack, load_pack_text
+from miau.packs.maps import expand_map
 from miau.packs.model import (
     AutomatonData,
     EntityData,

@@ -10,9 +10,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from miau.packs.expand import EMPTY_CELLS, expand_map, map_cells
 from miau.packs.format import FACINGS, LEGEND_FIELDS, OBJECT_FIELDS
 from miau.packs.issues import IssueLog, Location
+from miau.packs.maps import EMPTY_CELLS, expand_map, map_cells
 from miau.packs.model import EntityData
 from miau.packs.reading import (
     check_token,

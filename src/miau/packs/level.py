@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from miau.packs.declarations import read_automata, read_pairs
 from miau.packs.entities import Placed, read_map, read_objects
-from miau.packs.expand import EMPTY_CELLS
 from miau.packs.format import (
     ID_WHAT,
     LEVEL_FIELDS,
@@ -28,6 +27,7 @@ from miau.packs.format import (
     Tier,
 )
 from miau.packs.issues import IssueLog, Location
+from miau.packs.maps import EMPTY_CELLS
 from miau.packs.model import AutomatonData, LevelData, PackLevel
 from miau.packs.reading import (
     read_choice,

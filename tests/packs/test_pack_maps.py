@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from miau.packs import expand_map, load_pack
-from miau.packs.expand import LegendEntry
+from miau.packs.maps import LegendEntry
 
 
 def test_cells_expand_row_by_row_left_to_right() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
-from miau.engine.vocabulary import AND, CORE_PROPERTIES, IS
+from miau.engine.vocabulary import RESERVED_WORDS
 from miau.packs.model import EntityData
 from miau.packs.values import normal_token
 
@@ -20,8 +20,6 @@ EMPTY_CELLS: Final = frozenset({".", " "})
 
 LegendEntry = str | Mapping[str, str]
 """A noun (``"WALL"``), a word tile (``{"word": "WALL"}``) or ``{"noun": "WALL"}``."""
-
-_NOT_NOUNS: Final = frozenset({IS, AND, *CORE_PROPERTIES})
 
 
 def map_cells(rows: Sequence[str]) -> Iterator[tuple[int, int, str]]:
@@ -50,7 +48,7 @@ def legend_entity(entry: object) -> EntityData | None:
 
 
 def _object(noun: str | None) -> EntityData | None:
-    if noun is None or noun in _NOT_NOUNS:
+    if noun is None or noun in RESERVED_WORDS:
         return None
     return {"kind": "object", "noun": noun, "x": 0, "y": 0}
 
