@@ -13,13 +13,13 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import replay, tui
+from miau.cli import play, replay, tui
 
 
 def _command_modules() -> list[ModuleType]:
     from miau.cli import check, solve
 
-    modules: list[ModuleType] = [tui, replay, solve, check]
+    modules: list[ModuleType] = [play, tui, replay, solve, check]
     return modules
 
 

@@ -1,0 +1,130 @@
+"""``miau play``: the browser game, served on this machine, with saved progress."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORT = 8765
+DEFAULT_HOST = "127.0.0.1"
+MAX_WEBSOCKET_FRAME = 1024 * 1024
+"""Frames up to this size reach the game, which answers anything over 64 KiB with an error;
+larger ones make uvicorn close the connection."""
+
+
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/miau/miau.db``, or ``~/.local/share/miau/miau.db``."""
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "miau" / "miau.db"
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``miau play``."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play in the browser (starts the game server on this machine)",
+        description=(
+            "Start the Miau game server with the shipped worlds and open the game in the "
+            "browser. Progress and games in progress are saved in a SQLite database."
+        ),
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="the database file (default: $XDG_DATA_HOME/miau/miau.db or ~/.local/share/miau/miau.db)",
+    )
+    parser.add_argument(
+        "--no-browser", action="store_true", help="do not open a browser (headless machines)"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the game until interrupted; exit 0, or non-zero when it cannot start."""
+    # Imported here so that the other subcommands start without the server stack.
+    import uvicorn
+
+    from miau.server.app import create_app
+    from miau.server.store import StoreError
+
+    db_path: Path = args.db if args.db is not None else default_db_path()
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        app = create_app(db_path=db_path)
+    except (OSError, StoreError) as error:
+        print(f"miau play: cannot open the database {db_path}: {error}", file=sys.stderr)
+        return 2
+    try:
+        listener = _listen(args.host, args.port)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            print(
+                f"miau play: port {args.port} is already in use (is Miau already running? "
+                f"then open http://{args.host}:{args.port}/). "
+                f"Choose another port with --port, e.g. --port {args.port + 1}.",
+                file=sys.stderr,
+            )
+        else:
+            print(f"miau play: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    port = listener.getsockname()[1]
+    url = f"http://{args.host}:{port}/"
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME)
+    )
+    threading.Thread(
+        target=_announce, args=(server, url, db_path, not args.no_browser), daemon=True
+    ).start()
+    try:
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        listener.close()
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket, bound before the server starts so "port taken" is reported plainly."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError:
+        listener.close()
+        raise
+    listener.set_inheritable(True)
+    return listener
+
+
+def _announce(server: Any, url: str, db_path: Path, open_browser: bool) -> None:
+    """Once the server answers: print the address and open the browser."""
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or server.should_exit:
+            return
+        time.sleep(0.02)
+    print(f"Miau is running at {url}", flush=True)
+    print(f"Progress is saved in {db_path}. Press Ctrl+C to stop.", flush=True)
+    if open_browser:
+        try:
+            webbrowser.open(url)
+        except webbrowser.Error as error:
+            print(f"Could not open a browser ({error}); open {url} yourself.", flush=True)

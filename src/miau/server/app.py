@@ -1,0 +1,266 @@
+"""The ASGI application: the HTTP JSON API, the play WebSocket and the web client's files.
+
+Routes (``docs/protocol.md`` describes each exactly):
+
+- ``GET /api/worlds``, ``GET /api/worlds/{pack}``,
+  ``GET /api/worlds/{pack}/levels/{level}``, ``GET /api/progress``;
+- ``/ws``: one play session per connection (``miau.server.session``);
+- everything else: the files of ``src/miau/web/`` (``/`` is ``index.html``).
+
+Every player is a random token in the ``miau_player`` cookie, set on the
+first response to a browser that lacks it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import secrets
+from collections.abc import AsyncIterator
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from miau.server.session import PlaySession
+from miau.server.store import SqliteStore, StoreRunner
+from miau.server.worlds import Worlds
+
+__all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
+
+COOKIE_NAME = "miau_player"
+COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+"""Ten years: progress should outlive any browser session."""
+
+DEFAULT_WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+"""The web client's files, ``src/miau/web/``."""
+
+PLAYER_KEY = "miau.player"
+"""Where the middleware leaves the player's token in the ASGI scope."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+logger = logging.getLogger(__name__)
+
+
+def create_app(
+    *, db_path: str | Path, packs_dir: Path | None = None, web_dir: Path | None = None
+) -> Starlette:
+    """The Miau game server on the SQLite database ``db_path`` (created on first use).
+
+    ``packs_dir`` holds the worlds (default: the repository's ``packs/``);
+    ``web_dir`` the client's files (default: ``src/miau/web/``; it may be
+    missing, and then only the API and the WebSocket answer).
+    """
+    worlds = Worlds.load(packs_dir)
+    store = SqliteStore(db_path)
+    runner = StoreRunner(store)
+    api = _Api(worlds, runner)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    routes = [
+        Route("/api/worlds", api.list_worlds),
+        Route("/api/worlds/{pack}", api.show_world),
+        Route("/api/worlds/{pack}/levels/{level}", api.show_level),
+        Route("/api/progress", api.show_progress),
+        Route("/api/{rest:path}", api.not_found),
+        WebSocketRoute("/ws", api.play),
+        Mount(
+            "/",
+            app=ClientFiles(directory=web_dir or DEFAULT_WEB_DIR, html=True, check_dir=False),
+            name="web",
+        ),
+    ]
+    app = Starlette(
+        routes=routes, middleware=[Middleware(PlayerCookieMiddleware)], lifespan=lifespan
+    )
+    app.state.worlds = worlds
+    app.state.store = store
+    return app
+
+
+class ClientFiles(StaticFiles):
+    """The web client's files, always revalidated, JavaScript as ``text/javascript``."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        """The file's response, with ``Cache-Control: no-cache`` so a reload gets fresh files."""
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        if os.fspath(full_path).endswith((".js", ".mjs")):
+            # ES modules need a JavaScript type; some systems' MIME tables say otherwise.
+            response.headers["Content-Type"] = "text/javascript; charset=utf-8"
+        return response
+
+
+class PlayerCookieMiddleware:
+    """Gives every browser a player token: reads ``miau_player``, or makes one and sets it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap ``app``."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Put the player's token in the scope; set the cookie on the response if it was new."""
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        token = _cookie_token(scope)
+        if token is not None:
+            scope[PLAYER_KEY] = token
+            await self.app(scope, receive, send)
+            return
+        token = secrets.token_urlsafe(24)
+        scope[PLAYER_KEY] = token
+        cookie = (
+            f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; SameSite=Strict; HttpOnly"
+        ).encode("latin-1")
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] in ("http.response.start", "websocket.accept"):
+                headers = [*message.get("headers", []), (b"set-cookie", cookie)]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def _cookie_token(scope: Scope) -> str | None:
+    """The well-formed ``miau_player`` token the request carries, or None."""
+    for name, value in scope.get("headers", []):
+        if name != b"cookie":
+            continue
+        cookies: SimpleCookie = SimpleCookie()
+        with contextlib.suppress(Exception):
+            cookies.load(value.decode("latin-1"))
+        morsel = cookies.get(COOKIE_NAME)
+        if morsel is not None and _TOKEN.fullmatch(morsel.value):
+            return morsel.value
+    return None
+
+
+def player_of(scope: Scope) -> str:
+    """The player's token, as the middleware left it."""
+    token: str = scope[PLAYER_KEY]
+    return token
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return _json({"error": message}, status)
+
+
+def _json(body: dict[str, Any], status: int = 200) -> JSONResponse:
+    # Progress changes as the player wins: never let a browser keep an old answer.
+    return JSONResponse(body, status, headers={"Cache-Control": "no-store"})
+
+
+class _Api:
+    """The HTTP and WebSocket endpoints, sharing the worlds and the store."""
+
+    def __init__(self, worlds: Worlds, store: StoreRunner) -> None:
+        self.worlds = worlds
+        self.store = store
+
+    async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
+        progress = await self.store(self.store.store.progress, player)
+        return {
+            (entry.pack, entry.level): entry.best_moves
+            for entry in progress
+            if entry.won and entry.best_moves is not None
+        }
+
+    async def list_worlds(self, request: Request) -> Response:
+        """``GET /api/worlds``."""
+        best = await self._best_moves(player_of(request.scope))
+        return _json(self.worlds.world_list(best.keys()))
+
+    async def show_world(self, request: Request) -> Response:
+        """``GET /api/worlds/{pack}``."""
+        pack = self.worlds.pack(request.path_params["pack"])
+        if pack is None:
+            return _error(404, f"There is no world {request.path_params['pack']!r}.")
+        best = await self._best_moves(player_of(request.scope))
+        return _json(self.worlds.world_detail(pack, best))
+
+    async def show_level(self, request: Request) -> Response:
+        """``GET /api/worlds/{pack}/levels/{level}``."""
+        pack_id, level_id = request.path_params["pack"], request.path_params["level"]
+        pack = self.worlds.pack(pack_id)
+        if pack is None:
+            return _error(404, f"There is no world {pack_id!r}.")
+        level = self.worlds.level(pack_id, level_id)
+        if level is None:
+            return _error(404, f"The world {pack_id!r} has no level {level_id!r}.")
+        return _json(self.worlds.level_detail(pack, level))
+
+    async def show_progress(self, request: Request) -> Response:
+        """``GET /api/progress``."""
+        progress = await self.store(self.store.store.progress, player_of(request.scope))
+        return _json(
+            {
+                "levels": [
+                    {
+                        "pack": entry.pack,
+                        "level": entry.level,
+                        "won": entry.won,
+                        "bestMoves": entry.best_moves,
+                        "bestSolution": entry.best_solution,
+                    }
+                    for entry in progress
+                ]
+            }
+        )
+
+    async def not_found(self, request: Request) -> Response:
+        """Any other ``/api/`` path."""
+        return _error(404, f"There is nothing at {request.url.path}.")
+
+    async def play(self, websocket: WebSocket) -> None:
+        """``/ws``: one play session, a reply frame for every client frame."""
+        if not _same_origin(websocket):
+            # Another site's page must not drive this player's games.
+            await websocket.close(code=1008, reason="cross-origin")
+            return
+        player = player_of(websocket.scope)
+        await websocket.accept()
+        await self.store(self.store.store.ensure_player, player)
+        session = PlaySession(player, self.worlds, self.store)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                frame = message.get("text")
+                reply = await session.handle(frame if frame is not None else message.get("bytes"))
+                await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+        except WebSocketDisconnect:
+            return
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """Whether the handshake comes from a page of this server (or from a non-browser client)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == websocket.headers.get("host")

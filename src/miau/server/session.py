@@ -1,0 +1,263 @@
+"""One play session: the WebSocket of one page, playing one level at a time.
+
+The engine is the single source of truth. An ``open`` loads the player's
+stored game on that level and replays its intent log on a fresh ``Game``
+(or starts a new one); each accepted intent is appended to the log and
+committed before the reply goes out, so a reload or a server restart resumes
+exactly there, undo history included. A rejected intent is answered and not
+stored. A win updates the player's progress and finishes the stored game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from miau.engine import Event, Game
+from miau.packs import Pack, PackLevel
+from miau.server.protocol import ErrorCode, Intent, OpenLevel, ProtocolError, parse_message
+from miau.server.store import StaleGameError, StoredIntent, StoreRunner
+from miau.server.worlds import Worlds
+
+__all__ = ["PlaySession", "apply_stored", "event_json", "state_json"]
+
+logger = logging.getLogger(__name__)
+
+STEP_LETTERS = {"up": "U", "down": "D", "left": "L", "right": "R", "wait": "W"}
+"""The log letter of each accepted step or wait (the move alphabet of solutions)."""
+
+UNDO, RESET, RESTORE = "Z", "X", "S"
+"""The log letters of the other intents."""
+
+_LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The settled state for the wire: the history as a count (``historyLength``), not snapshots."""
+    state = game.state.to_json()
+    history = state.pop("history", None)
+    if "historyLength" not in state:
+        state["historyLength"] = len(history) if isinstance(history, list) else 0
+    return state
+
+
+def event_json(event: Event, state: dict[str, Any]) -> dict[str, Any]:
+    """The event record for the wire, with ``historyLength`` taken from ``state`` if missing."""
+    record = event.to_json()
+    record.setdefault("historyLength", state["historyLength"])
+    return record
+
+
+def apply_stored(game: Game, intent: StoredIntent) -> Event:
+    """Apply one stored log entry to ``game``.
+
+    :raises ValueError: for a letter that is not a log letter, or a restore
+        whose payload is not JSON.
+    """
+    if intent.letter in _LETTER_STEPS:
+        return game.step(_LETTER_STEPS[intent.letter])
+    if intent.letter == UNDO:
+        return game.undo()
+    if intent.letter == RESET:
+        return game.reset()
+    if intent.letter == RESTORE and intent.payload is not None:
+        return game.restore(json.loads(intent.payload))
+    raise ValueError(f"not a log entry: {intent!r}")
+
+
+@dataclass(slots=True)
+class OpenGame:
+    """The level this session plays, its live game and how it stands in the store.
+
+    ``game_id`` is None before the first accepted intent and after a win
+    (the stored game is then finished); the next accepted intent starts a
+    new stored game holding ``log`` and itself. ``moves`` is the move string
+    that leads from the start to the present board (what a win records), or
+    None after a restore, which makes it unknown.
+    """
+
+    pack: Pack
+    level: PackLevel
+    game: Game
+    game_id: int | None = None
+    log: list[StoredIntent] = field(default_factory=list)
+    moves: list[str] | None = field(default_factory=list)
+
+    def apply(self, intent: StoredIntent) -> Event:
+        """Apply a log entry to the live game and follow the move string."""
+        event = apply_stored(self.game, intent)
+        if event.accepted:
+            self._follow_moves(intent.letter)
+        return event
+
+    def _follow_moves(self, letter: str) -> None:
+        if letter == RESET:
+            self.moves = []
+        elif letter == RESTORE:
+            self.moves = None
+        elif self.moves is None:
+            return
+        elif letter == UNDO:
+            if self.moves:
+                self.moves.pop()
+        else:
+            self.moves.append(letter)
+
+
+class PlaySession:
+    """The game state of one WebSocket: answers each client frame with one reply frame."""
+
+    def __init__(self, player: str, worlds: Worlds, store: StoreRunner) -> None:
+        """A session for ``player`` on ``worlds``, persisting through ``store``."""
+        self.player = player
+        self.worlds = worlds
+        self.store = store
+        self.current: OpenGame | None = None
+
+    async def handle(self, frame: str | bytes | None) -> dict[str, Any]:
+        """The reply to one client frame; never raises for anything the client sends."""
+        seq: int | None = None
+        try:
+            message = parse_message(frame)
+            seq = message.seq
+            if isinstance(message, OpenLevel):
+                return await self.open(message)
+            return await self.intent(message)
+        except ProtocolError as error:
+            return error.reply()
+        except Exception:
+            logger.exception("play session of %s failed", self.player)
+            # The live game may be ahead of the store now: drop it; the client re-opens.
+            self.current = None
+            return ProtocolError(
+                ErrorCode.SERVER_ERROR,
+                "Something went wrong on the server; open the level again.",
+                seq,
+            ).reply()
+
+    async def open(self, message: OpenLevel) -> dict[str, Any]:
+        """Resume the player's game on a level, or start one."""
+        pack = self.worlds.pack(message.pack)
+        level = self.worlds.level(message.pack, message.level)
+        if pack is None or level is None:
+            what = "world" if pack is None else "level"
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"There is no {what} {message.pack if pack is None else message.level!r}.",
+                message.seq,
+            )
+        opened = await self._load(pack, level)
+        self.current = opened
+        reply: dict[str, Any] = {
+            "type": "opened",
+            "pack": pack.manifest.id,
+            "level": level.id,
+            "state": state_json(opened.game),
+            "resumed": opened.game_id is not None,
+        }
+        if message.seq is not None:
+            reply["seq"] = message.seq
+        return reply
+
+    async def _load(self, pack: Pack, level: PackLevel) -> OpenGame:
+        """The stored game on this level replayed on a fresh ``Game``, or a new one."""
+        pack_id = pack.manifest.id
+        stored = await self.store(self.store.store.current_game, self.player, pack_id, level.id)
+        opened = OpenGame(pack, level, Game(level.data))
+        if stored is None:
+            return opened
+        for entry in stored.intents:
+            if not opened.apply(entry).accepted:
+                logger.warning(
+                    "%s/%s game %d: stored %r was rejected on replay",
+                    pack_id,
+                    level.id,
+                    stored.game_id,
+                    entry,
+                )
+        opened.game_id, opened.log = stored.game_id, list(stored.intents)
+        if opened.game.won:
+            # The win was stored but not recorded (the server stopped in between): record it now.
+            await self._record_win(opened)
+            return OpenGame(pack, level, Game(level.data))
+        return opened
+
+    async def intent(self, message: Intent) -> dict[str, Any]:
+        """Apply one intent to the open game; store it if the engine accepted it."""
+        current = self.current
+        if current is None:
+            raise ProtocolError(
+                ErrorCode.NO_GAME, 'Open a level first: send {"type": "open", ...}.', message.seq
+            )
+        entry = _log_entry(message)
+        # A direction the engine does not know (no entry): it says no, and nothing is stored.
+        event = current.game.step(message.direction) if entry is None else current.apply(entry)
+        progress: dict[str, Any] | None = None
+        if event.accepted and entry is not None:
+            try:
+                await self._append(current, entry)
+            except StaleGameError:
+                # Another page of this player moved this game on: continue from the stored one.
+                current = self.current = await self._load(current.pack, current.level)
+                event = current.apply(entry)
+                if event.accepted:
+                    await self._append(current, entry)
+            if event.accepted and event.won and entry.letter in _LETTER_STEPS:
+                progress = await self._record_win(current)
+        state = state_json(current.game)
+        return {
+            "type": "result",
+            "seq": message.seq,
+            "event": event_json(event, state),
+            "state": state,
+            "progress": progress,
+        }
+
+    async def _append(self, current: OpenGame, entry: StoredIntent) -> None:
+        """Commit an accepted entry: a new stored game on the first one (or after a win)."""
+        pack_id, level_id = current.pack.manifest.id, current.level.id
+        # After a reset or a restore nothing before it matters to the board or to undo,
+        # so it starts a new stored game: a log never grows past the last restart.
+        fresh_start = entry.letter in (RESET, RESTORE)
+        if current.game_id is None or fresh_start:
+            log = [entry] if fresh_start else [*current.log, entry]
+            current.game_id = await self.store(
+                self.store.store.start_game, self.player, pack_id, level_id, tuple(log)
+            )
+            current.log = log
+            return
+        await self.store(self.store.store.append_intent, current.game_id, len(current.log), entry)
+        current.log.append(entry)
+
+    async def _record_win(self, current: OpenGame) -> dict[str, Any]:
+        """Keep the win in the player's progress and finish the stored game."""
+        if current.game_id is None:
+            raise RuntimeError("a win needs a stored game")
+        moves = "".join(current.moves) if current.moves is not None else None
+        progress = await self.store(
+            self.store.store.record_win,
+            current.game_id,
+            self.player,
+            current.pack.manifest.id,
+            current.level.id,
+            current.game.state.move_count,
+            moves,
+        )
+        current.game_id = None
+        return {"won": True, "bestMoves": progress.best_moves}
+
+
+def _log_entry(message: Intent) -> StoredIntent | None:
+    """The log entry an intent is stored as if accepted; None for a direction no engine knows."""
+    if message.kind == "step":
+        letter = STEP_LETTERS.get(message.direction or "")
+        return None if letter is None else StoredIntent(letter)
+    if message.kind == "wait":
+        return StoredIntent("W")
+    if message.kind == "undo":
+        return StoredIntent(UNDO)
+    if message.kind == "reset":
+        return StoredIntent(RESET)
+    return StoredIntent(RESTORE, json.dumps(message.state, separators=(",", ":")))

@@ -1,0 +1,351 @@
+"""Where players, games in progress and progress live: the ``Store`` protocol and SQLite.
+
+A game is (player, pack, level) plus its intent log, one row per accepted
+intent. The game code speaks only to :class:`Store`, so a store for another
+database (PostgreSQL, for several server processes) can replace
+:class:`SqliteStore` without touching it.
+
+Every method is synchronous and commits before it returns; the server calls
+them from a worker thread so that a disk flush never stalls the event loop.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol, TypeVar, TypeVarTuple
+
+import anyio
+import anyio.to_thread
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "LevelProgress",
+    "SqliteStore",
+    "StaleGameError",
+    "Store",
+    "StoreError",
+    "StoreRunner",
+    "StoredGame",
+    "StoredIntent",
+]
+
+Result = TypeVar("Result")
+Arguments = TypeVarTuple("Arguments")
+
+SCHEMA_VERSION = 1
+"""The schema this code writes; a database with a higher version is refused."""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (for example, a newer Miau made it)."""
+
+
+class StaleGameError(StoreError):
+    """The game was moved on elsewhere (another tab) or finished since it was loaded."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredIntent:
+    """One accepted intent as stored: its letter, and the state JSON of a restore.
+
+    Letters: ``U D L R`` steps, ``W`` wait, ``Z`` undo, ``X`` reset, ``S``
+    restore (with ``payload``).
+    """
+
+    letter: str
+    payload: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """An unfinished game: its id and its intent log, oldest first."""
+
+    game_id: int
+    intents: tuple[StoredIntent, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LevelProgress:
+    """What a player has achieved on one level."""
+
+    pack: str
+    level: str
+    won: bool
+    best_moves: int | None
+    best_solution: str | None
+
+
+class Store(Protocol):
+    """Storage of players, games in progress and progress; every call commits."""
+
+    def ensure_player(self, token: str) -> None:
+        """Record the player ``token`` if it is new."""
+        ...
+
+    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log, or None."""
+        ...
+
+    def start_game(
+        self, player: str, pack: str, level: str, intents: Sequence[StoredIntent] = ()
+    ) -> int:
+        """Start a game (finishing any unfinished one on this level) with ``intents``; its id."""
+        ...
+
+    def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
+        """Append ``intent`` as entry ``seq`` (0-based) of the game's log.
+
+        :raises StaleGameError: when entry ``seq`` exists already or the game is finished.
+        """
+        ...
+
+    def record_win(
+        self, game_id: int, player: str, pack: str, level: str, moves: int, solution: str | None
+    ) -> LevelProgress:
+        """Finish the game and keep the win (the best move count and its moves); the new progress."""
+        ...
+
+    def progress(self, player: str) -> list[LevelProgress]:
+        """Every level the player has won, by pack and level id."""
+        ...
+
+    def close(self) -> None:
+        """Release the database."""
+        ...
+
+
+_SCHEMA = """
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE players (
+    token TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    player TEXT NOT NULL REFERENCES players(token),
+    pack TEXT NOT NULL,
+    level TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    finished_at TEXT
+);
+CREATE UNIQUE INDEX games_unfinished ON games(player, pack, level) WHERE finished_at IS NULL;
+CREATE TABLE intents (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    letter TEXT NOT NULL,
+    payload TEXT,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE progress (
+    player TEXT NOT NULL REFERENCES players(token),
+    pack TEXT NOT NULL,
+    level TEXT NOT NULL,
+    wins INTEGER NOT NULL,
+    best_moves INTEGER NOT NULL,
+    best_solution TEXT,
+    first_won_at TEXT NOT NULL,
+    PRIMARY KEY (player, pack, level)
+);
+"""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class SqliteStore:
+    """The :class:`Store` on one SQLite file, in WAL mode.
+
+    ``synchronous=FULL`` (the default here) flushes the log on every commit,
+    so an intent the player saw accepted survives a power cut; ``NORMAL``
+    may lose the last few commits on power loss (never on a crash of the
+    process) and is faster on slow disks. One connection serves every
+    thread, one call at a time.
+    """
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        """Open (and on first use create) the database at ``path``.
+
+        :raises StoreError: when the file holds a schema newer than this Miau knows.
+        """
+        if synchronous not in {"FULL", "NORMAL"}:
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={synchronous}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self._transaction() as db:
+            exists = db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+            ).fetchone()
+            if exists is None:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+                return
+            row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            version = row[0] if row else None
+            if version != SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} has database schema version {version}; this Miau knows "
+                    f"version {SCHEMA_VERSION} (a newer Miau made it?)"
+                )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def ensure_player(self, token: str) -> None:
+        """Record the player ``token`` if it is new."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO players (token, created_at) VALUES (?, ?)", (token, _now())
+            )
+
+    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM games WHERE player = ? AND pack = ? AND level = ? "
+                "AND finished_at IS NULL",
+                (player, pack, level),
+            ).fetchone()
+            if row is None:
+                return None
+            game_id = int(row[0])
+            intents = tuple(
+                StoredIntent(letter, payload)
+                for letter, payload in self._db.execute(
+                    "SELECT letter, payload FROM intents WHERE game_id = ? ORDER BY seq",
+                    (game_id,),
+                )
+            )
+        return StoredGame(game_id, intents)
+
+    def start_game(
+        self, player: str, pack: str, level: str, intents: Sequence[StoredIntent] = ()
+    ) -> int:
+        """Start a game (finishing any unfinished one on this level) with ``intents``; its id."""
+        now = _now()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO players (token, created_at) VALUES (?, ?)", (player, now)
+            )
+            db.execute(
+                "UPDATE games SET finished_at = ? WHERE player = ? AND pack = ? AND level = ? "
+                "AND finished_at IS NULL",
+                (now, player, pack, level),
+            )
+            cursor = db.execute(
+                "INSERT INTO games (player, pack, level, started_at) VALUES (?, ?, ?, ?)",
+                (player, pack, level, now),
+            )
+            game_id = cursor.lastrowid
+            if game_id is None:
+                raise StoreError("SQLite gave the new game no id")
+            db.executemany(
+                "INSERT INTO intents (game_id, seq, letter, payload) VALUES (?, ?, ?, ?)",
+                [
+                    (game_id, seq, intent.letter, intent.payload)
+                    for seq, intent in enumerate(intents)
+                ],
+            )
+        return game_id
+
+    def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
+        """Append ``intent`` as entry ``seq`` (0-based) of the game's log.
+
+        :raises StaleGameError: when entry ``seq`` exists already or the game is finished.
+        """
+        with self._transaction() as db:
+            try:
+                cursor = db.execute(
+                    "INSERT INTO intents (game_id, seq, letter, payload) "
+                    "SELECT ?, ?, ?, ? WHERE EXISTS "
+                    "(SELECT 1 FROM games WHERE id = ? AND finished_at IS NULL)",
+                    (game_id, seq, intent.letter, intent.payload, game_id),
+                )
+            except sqlite3.IntegrityError as error:
+                raise StaleGameError(f"game {game_id} already has entry {seq}") from error
+            if cursor.rowcount != 1:
+                raise StaleGameError(f"game {game_id} is finished")
+
+    def record_win(
+        self, game_id: int, player: str, pack: str, level: str, moves: int, solution: str | None
+    ) -> LevelProgress:
+        """Finish the game and keep the win (the best move count and its moves); the new progress."""
+        now = _now()
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                (now, game_id),
+            )
+            db.execute(
+                "INSERT INTO progress "
+                "(player, pack, level, wins, best_moves, best_solution, first_won_at) "
+                "VALUES (?, ?, ?, 1, ?, ?, ?) "
+                "ON CONFLICT (player, pack, level) DO UPDATE SET wins = wins + 1, "
+                "best_solution = CASE WHEN excluded.best_moves < best_moves "
+                "THEN excluded.best_solution ELSE best_solution END, "
+                "best_moves = MIN(best_moves, excluded.best_moves)",
+                (player, pack, level, moves, solution, now),
+            )
+            best_moves, best_solution = db.execute(
+                "SELECT best_moves, best_solution FROM progress "
+                "WHERE player = ? AND pack = ? AND level = ?",
+                (player, pack, level),
+            ).fetchone()
+        return LevelProgress(pack, level, True, int(best_moves), best_solution)
+
+    def progress(self, player: str) -> list[LevelProgress]:
+        """Every level the player has won, by pack and level id."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT pack, level, best_moves, best_solution FROM progress "
+                "WHERE player = ? ORDER BY pack, level",
+                (player,),
+            ).fetchall()
+        return [
+            LevelProgress(pack, level, True, int(moves), sol) for pack, level, moves, sol in rows
+        ]
+
+    def close(self) -> None:
+        """Release the database."""
+        with self._lock:
+            self._db.close()
+
+
+class StoreRunner:
+    """Runs store calls on a worker thread, one at a time, so commits never block the event loop."""
+
+    def __init__(self, store: Store) -> None:
+        """Serve calls to ``store``."""
+        self.store = store
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def __call__(self, call: Callable[[*Arguments], Result], *args: *Arguments) -> Result:
+        """``call(*args)`` on a worker thread; its result."""
+        if self._limiter is None:
+            # Made on first use: a limiter belongs to the event loop that runs it.
+            self._limiter = anyio.CapacityLimiter(1)
+        return await anyio.to_thread.run_sync(call, *args, limiter=self._limiter)

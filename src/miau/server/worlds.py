@@ -1,0 +1,240 @@
+"""The worlds the server offers: the shipped packs, loaded once, and what the API says of them.
+
+Unlock rules, within a world (tiers as the pack declares them):
+
+- a required level is open when every required level before it is won (so
+  the first required level is always open);
+- an optional level opens with the required level just before it (one with
+  no required level before it is always open);
+- a challenge level opens once every required level of its world is won.
+
+Challenge and optional levels therefore never block a required one. A world
+opens when every required level of the world before it is won; the first
+world is always open. Locks are advice for the player's map: the server
+does not refuse to open a locked level.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from miau.engine.vocabulary import CORE_PROPERTIES
+from miau.packs import Pack, PackError, PackLevel, load_pack
+
+__all__ = [
+    "DEFAULT_PACKS_DIR",
+    "SHIPPED_ORDER",
+    "LevelLock",
+    "Worlds",
+    "level_locks",
+    "level_properties",
+]
+
+DEFAULT_PACKS_DIR = Path(__file__).resolve().parents[3] / "packs"
+"""The repository's ``packs/`` folder."""
+
+SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "proofs")
+"""The order of the shipped worlds; any other pack comes after them, by id."""
+
+logger = logging.getLogger(__name__)
+
+Won = Collection[tuple[str, str]]
+"""The (pack, level) pairs a player has won."""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelLock:
+    """Whether a level is locked and, if so, what opens it, in plain words."""
+
+    locked: bool
+    unlocked_by: str | None
+
+
+def level_locks(levels: Iterable[PackLevel], won_ids: Collection[str]) -> list[LevelLock]:
+    """The lock of each level of one world, in its order, given the ids of the levels won."""
+    levels = list(levels)
+    required = [level for level in levels if level.tier == "required"]
+    locks: list[LevelLock] = []
+    required_lock = LevelLock(False, None)  # the lock of the last required level seen
+    seen_required = 0
+    for level in levels:
+        if level.tier == "required":
+            unwon = [earlier for earlier in required[:seen_required] if earlier.id not in won_ids]
+            required_lock = _lock_waiting_for(unwon)
+            seen_required += 1
+            locks.append(required_lock)
+        elif level.tier == "optional":
+            locks.append(required_lock)
+        else:
+            unwon = [each for each in required if each.id not in won_ids]
+            locks.append(
+                LevelLock(True, "Win every required level of this world first")
+                if unwon
+                else LevelLock(False, None)
+            )
+    return locks
+
+
+def _lock_waiting_for(unwon: list[PackLevel]) -> LevelLock:
+    if not unwon:
+        return LevelLock(False, None)
+    first = f"\u201c{unwon[0].title}\u201d"
+    if len(unwon) == 1:
+        return LevelLock(True, f"Win {first} first")
+    more = len(unwon) - 1
+    return LevelLock(True, f"Win {first} and {more} more level{'s' if more > 1 else ''} first")
+
+
+def level_properties(level: PackLevel) -> list[str]:
+    """Every property word of a level: the six core ones, then its declared ones in order."""
+    words = list(CORE_PROPERTIES)
+    declared = [record["property"] for record in level.data["automata"]]
+    for pair in level.data["pairs"]:
+        declared.extend(pair["words"])
+    for word in declared:
+        if word not in words:
+            words.append(word)
+    return words
+
+
+class Worlds:
+    """The packs on offer, in world order, and the JSON the HTTP API serves about them."""
+
+    def __init__(self, packs: Iterable[Pack]) -> None:
+        """Offer ``packs`` in the order given (see :meth:`load` for the shipped order)."""
+        self._packs: dict[str, Pack] = {}
+        for pack in packs:
+            self._packs.setdefault(pack.manifest.id, pack)
+
+    @classmethod
+    def load(cls, packs_dir: Path | None = None) -> Worlds:
+        """Load every pack in ``packs_dir`` (default: the shipped ones), in world order.
+
+        A file that is not a valid pack is skipped with a logged warning, so
+        one broken pack does not take the others down.
+        """
+        folder = DEFAULT_PACKS_DIR if packs_dir is None else packs_dir
+        packs: list[Pack] = []
+        for path in sorted(folder.glob("*.json")):
+            try:
+                packs.append(load_pack(path))
+            except (OSError, ValueError, PackError) as error:
+                logger.warning("skipping %s: %s", path, error)
+        rank = {pack_id: index for index, pack_id in enumerate(SHIPPED_ORDER)}
+        packs.sort(key=lambda pack: (rank.get(pack.manifest.id, len(rank)), pack.manifest.id))
+        return cls(packs)
+
+    @property
+    def packs(self) -> list[Pack]:
+        """The packs in world order."""
+        return list(self._packs.values())
+
+    def pack(self, pack_id: str) -> Pack | None:
+        """The pack with this id, or None."""
+        return self._packs.get(pack_id)
+
+    def level(self, pack_id: str, level_id: str) -> PackLevel | None:
+        """The level with these ids, or None."""
+        pack = self._packs.get(pack_id)
+        if pack is None:
+            return None
+        return next((level for level in pack.levels if level.id == level_id), None)
+
+    def world_list(self, won: Won) -> dict[str, Any]:
+        """``GET /api/worlds``: every world with its counts and whether it is open."""
+        worlds: list[dict[str, Any]] = []
+        previous: Pack | None = None
+        for pack in self._packs.values():
+            won_here = sum(1 for level in pack.levels if (pack.manifest.id, level.id) in won)
+            required = [level for level in pack.levels if level.tier == "required"]
+            unlocked_by = None
+            if previous is not None and not _all_required_won(previous, won):
+                unlocked_by = f"Win every required level of {previous.manifest.name} first"
+            worlds.append(
+                {
+                    "id": pack.manifest.id,
+                    "name": pack.manifest.name,
+                    "description": pack.manifest.description or "",
+                    "levels": len(pack.levels),
+                    "required": len(required),
+                    "won": won_here,
+                    "requiredWon": sum(
+                        1 for level in required if (pack.manifest.id, level.id) in won
+                    ),
+                    "unlocked": unlocked_by is None,
+                    "unlockedBy": unlocked_by,
+                }
+            )
+            previous = pack
+        return {"worlds": worlds}
+
+    def world_detail(self, pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
+        """``GET /api/worlds/{pack}``: the world, its palette and glossary, its levels' state."""
+        pack_id = pack.manifest.id
+        won_ids = {level for (pack_key, level) in best_moves if pack_key == pack_id}
+        levels = []
+        for level, lock in zip(pack.levels, level_locks(pack.levels, won_ids), strict=True):
+            levels.append(
+                {
+                    "id": level.id,
+                    "title": level.title,
+                    "hint": level.hint,
+                    "tier": level.tier,
+                    "width": level.width,
+                    "height": level.height,
+                    "won": level.id in won_ids,
+                    "bestMoves": best_moves.get((pack_id, level.id)),
+                    "locked": lock.locked,
+                    "unlockedBy": lock.unlocked_by,
+                }
+            )
+        return {
+            "id": pack_id,
+            "name": pack.manifest.name,
+            "description": pack.manifest.description or "",
+            "palette": {
+                noun: {"glyph": glyph.glyph, "faces": glyph.faces}
+                for noun, glyph in pack.palette.items()
+            },
+            "glossary": {word: entry.to_json() for word, entry in pack.glossary.items()},
+            "levels": levels,
+        }
+
+    def level_detail(self, pack: Pack, level: PackLevel) -> dict[str, Any]:
+        """``GET /api/worlds/{pack}/levels/{level}``: what the client needs to draw the level."""
+        return {
+            "pack": pack.manifest.id,
+            "id": level.id,
+            "title": level.title,
+            "hint": level.hint,
+            "tier": level.tier,
+            "width": level.width,
+            "height": level.height,
+            "objects": level.data["objects"],
+            "automata": level.data["automata"],
+            "pairs": level.data["pairs"],
+            "properties": level_properties(level),
+            "next": self.next_level(pack, level),
+        }
+
+    def next_level(self, pack: Pack, level: PackLevel) -> dict[str, str] | None:
+        """The level after this one: the next in its world, else the next world's first."""
+        packs = list(self._packs.values())
+        index = next(i for i, each in enumerate(pack.levels) if each.id == level.id)
+        if index + 1 < len(pack.levels):
+            return {"pack": pack.manifest.id, "level": pack.levels[index + 1].id}
+        position = next(i for i, each in enumerate(packs) if each.manifest.id == pack.manifest.id)
+        for later in packs[position + 1 :]:
+            if later.levels:
+                return {"pack": later.manifest.id, "level": later.levels[0].id}
+        return None
+
+
+def _all_required_won(pack: Pack, won: Won) -> bool:
+    return all(
+        (pack.manifest.id, level.id) in won for level in pack.levels if level.tier == "required"
+    )
