@@ -37,7 +37,8 @@ def rule_pairs(game: Game) -> list[tuple[str, str]]:
 
 
 def state_json(game: Game) -> dict[str, Any]:
-    return game.state.to_json()
+    """The settled state with its full history, so comparisons cover undo too."""
+    return game.state.to_json(history=True)
 
 
 def moved_ids(event: Event) -> list[int]:

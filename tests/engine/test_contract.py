@@ -148,8 +148,8 @@ def test_a_pair_destroys_one_for_one_in_id_order_with_the_first_word_as_cause() 
     # The second door has no partner left and survives.
     assert game.state.position(16) == (4, 4)
     assert game.undo().to_json()["restored"] == [
-        {"id": 14, "noun": "KEY", "at": [3, 4]},
-        {"id": 15, "noun": "DOOR", "at": [4, 4]},
+        {"id": 14, "noun": "KEY", "at": [3, 4], "facing": "right"},
+        {"id": 15, "noun": "DOOR", "at": [4, 4], "facing": "right"},
     ]
 
 

@@ -21,7 +21,7 @@ def _act(game: Game, action: object) -> Event:
 
 
 def _settled(game: Game) -> dict[str, Any]:
-    return game.state.to_json()
+    return game.state.to_json(history=True)
 
 
 @settings(max_examples=150, deadline=None)

@@ -120,8 +120,8 @@ def test_breaking_a_rule_produces_a_rule_delta() -> None:
     game = _edit_level()
     event = game.step("up").to_json()
     assert event["moved"] == [
-        {"id": 6, "from": [3, 2], "to": [3, 1], "pushedBy": None},
-        {"id": 5, "from": [3, 1], "to": [3, 0], "pushedBy": 6},
+        {"id": 6, "from": [3, 2], "to": [3, 1], "pushedBy": None, "facing": "up"},
+        {"id": 5, "from": [3, 1], "to": [3, 0], "pushedBy": 6, "facing": "up"},
     ]
     assert event["rulesRemoved"] == [
         {"subject": "WALL", "predicate": "STOP", "sourceIds": [3, 4, 5], "axis": "h"}
@@ -159,8 +159,8 @@ def test_undo_reports_a_restored_state() -> None:
     assert event["kind"] == "undo"
     assert event["accepted"] is True
     assert event["moved"] == [
-        {"id": 5, "from": [3, 0], "to": [3, 1], "pushedBy": None},
-        {"id": 6, "from": [3, 1], "to": [3, 2], "pushedBy": None},
+        {"id": 5, "from": [3, 0], "to": [3, 1], "pushedBy": None, "facing": "right"},
+        {"id": 6, "from": [3, 1], "to": [3, 2], "pushedBy": None, "facing": "right"},
     ]
     assert event["rulesAdded"] == [
         {"subject": "WALL", "predicate": "STOP", "sourceIds": [3, 4, 5], "axis": "h"}
@@ -261,4 +261,10 @@ def test_event_arrays_preserve_resolution_order() -> None:
         "controlLost",
         "won",
         "moveCount",
+        "reason",
+        "sentencesFormed",
+        "sentencesBroken",
+        "rules",
+        "automata",
+        "historyLength",
     ]

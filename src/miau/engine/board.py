@@ -13,6 +13,7 @@ date as things change, so no phase of a turn has to scan the whole board.
 from __future__ import annotations
 
 from bisect import insort
+from dataclasses import dataclass
 from typing import Final
 
 from miau.engine.level import Level
@@ -28,6 +29,17 @@ WORD_PROPERTIES: Final = frozenset({PUSH})
 """Words are pushable by default and nothing else: no rule targets a word."""
 
 _NO_PROPERTIES: Final[frozenset[str]] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The board's scalars at one moment; with a journal it takes the board back there."""
+
+    move_count: int
+    won: bool
+    control_lost: bool
+    phases: tuple[int, ...]
+    rules: RuleSet
 
 
 class Board:
@@ -57,9 +69,7 @@ class Board:
         self.level = level
         self.width = level.width
         self.is_word = level.is_word
-        self.parser = parser or RuleParser(
-            level.width, level.texts, level.word_ids, level.properties
-        )
+        self.parser = parser or RuleParser.for_level(level)
         self.pos: list[int] = list(level.start_positions)
         self.noun: list[str] = list(level.texts)
         self.facing: list[int] = list(level.start_facings)
@@ -166,6 +176,26 @@ class Board:
             pos[ident] = old_pos
             noun[ident] = old_noun
             self.facing[ident] = old_facing
+
+    def checkpoint(self) -> Checkpoint:
+        """The scalars to come back to: counters, flags, automata phases and rules.
+
+        Together with the journal taken after it, ``rewind`` restores the
+        board exactly; undo and the solver both rest on this pair.
+        """
+        return Checkpoint(
+            self.move_count, self.won, self.control_lost, tuple(self.phases), self.rules
+        )
+
+    def rewind(self, checkpoint: Checkpoint, entries: list[JournalEntry]) -> None:
+        """Go back to ``checkpoint``, undoing ``entries`` (the journal taken since it)."""
+        self.revert(entries)
+        self.move_count = checkpoint.move_count
+        self.won = checkpoint.won
+        self.control_lost = checkpoint.control_lost
+        self.phases[:] = checkpoint.phases
+        self.rules = checkpoint.rules
+        self.words_dirty = False
 
     def take_journal(self) -> list[JournalEntry]:
         """Hand over the changes journalled so far and start a fresh journal."""

@@ -9,19 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from miau.engine.level import Level
-from miau.engine.rules import Rule
+from miau.engine.level import AutomatonDef, Level
+from miau.engine.rules import Rule, RuleSet
+from miau.engine.vocabulary import FACINGS
 
-Moved = tuple[int, int, int, int | None]
-"""``(id, from cell, to cell, pushedBy)``."""
+Moved = tuple[int, int, int, int | None, int]
+"""``(id, from cell, to cell, pushedBy, facing after)``."""
 Blocked = tuple[int, tuple[int, int], int | None, str]
 """``(mover id, (dx, dy), blockerId, reason)``."""
 Transformed = tuple[int, str, str]
 """``(id, from noun, to noun)``."""
 Destroyed = tuple[int, str, int, str]
 """``(id, noun or text, cell, cause)``."""
-Restored = tuple[int, str, int]
-"""``(id, noun or text, cell)``: an entity that comes back on undo, reset or restore."""
+Restored = tuple[int, str, int, int]
+"""``(id, noun or text, cell, facing)``: an entity that comes back on undo, reset or restore."""
 
 
 @dataclass(slots=True)
@@ -39,17 +40,28 @@ class TurnLog:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """The settled record of one action (``kind`` is step, undo, reset or restore)."""
+    """The settled record of one action (``kind`` is step, undo, reset or restore).
+
+    The board's rule tables and automata phases from before and after the
+    action are kept as they are; the deltas a client animates from (rules and
+    sentences formed and broken, automata that changed) are worked out only
+    when the event is serialised.
+    """
 
     level: Level
     kind: str
     accepted: bool
     log: TurnLog
-    rules_added: tuple[Rule, ...]
-    rules_removed: tuple[Rule, ...]
+    rules_before: RuleSet
+    rules_after: RuleSet
+    phases_before: tuple[int, ...]
+    phases_after: tuple[int, ...]
     control_lost: bool
     won: bool
     move_count: int
+    history_length: int
+    reason: str | None = None
+    """Why a rejected action was rejected, in plain words; None when accepted."""
 
     @property
     def moved(self) -> list[Moved]:
@@ -66,34 +78,115 @@ class Event:
         """Destruction entries in contact order."""
         return self.log.destroyed
 
+    @property
+    def rules_added(self) -> tuple[Rule, ...]:
+        """Rules in the table after the action and not before, in table order."""
+        return rule_delta(self.rules_before, self.rules_after)[0]
+
+    @property
+    def rules_removed(self) -> tuple[Rule, ...]:
+        """Rules in the table before the action and not after, in their old table order."""
+        return rule_delta(self.rules_before, self.rules_after)[1]
+
     def to_json(self) -> dict[str, Any]:
-        """The event as the contract's JSON record."""
+        """The event as the contract's JSON record, with the deltas a client needs.
+
+        Beyond the contract's keys: ``reason`` (why a rejected action was
+        rejected), ``facing`` on ``moved`` and ``restored`` entries,
+        ``sentencesFormed`` and ``sentencesBroken``, ``rules`` (the whole new
+        table when it changed, else null), ``automata`` (the records whose
+        phase or activity changed) and ``historyLength``.
+        """
         level, log = self.level, self.log
+        before, after = self.rules_before, self.rules_after
+        xy = level.xy
+        if before is after:
+            added: tuple[Rule, ...] = ()
+            removed: tuple[Rule, ...] = ()
+            formed: list[dict[str, Any]] = []
+            broken: list[dict[str, Any]] = []
+            table = None
+        else:
+            added, removed = rule_delta(before, after)
+            formed, broken = sentence_delta(before, after)
+            table = None if before.rules == after.rules else after.to_json()
         return {
             "kind": self.kind,
             "accepted": self.accepted,
             "moved": [
-                {"id": i, "from": list(level.xy(a)), "to": list(level.xy(b)), "pushedBy": p}
-                for i, a, b, p in log.moved
+                {
+                    "id": i,
+                    "from": list(xy(a)),
+                    "to": list(xy(b)),
+                    "pushedBy": p,
+                    "facing": FACINGS[f],
+                }
+                for i, a, b, p, f in log.moved
             ],
             "blocked": [
                 {"id": i, "dir": list(d), "blockerId": b, "reason": r} for i, d, b, r in log.blocked
             ],
-            "rulesAdded": [rule.to_json() for rule in self.rules_added],
-            "rulesRemoved": [rule.to_json() for rule in self.rules_removed],
+            "rulesAdded": [rule.to_json() for rule in added],
+            "rulesRemoved": [rule.to_json() for rule in removed],
             "transformed": [{"id": i, "from": a, "to": b} for i, a, b in log.transformed],
             "destroyed": [
-                {"id": i, _name_key(level, i): n, "at": list(level.xy(c)), "cause": cause}
+                {"id": i, _name_key(level, i): n, "at": list(xy(c)), "cause": cause}
                 for i, n, c, cause in log.destroyed
             ],
             "restored": [
-                {"id": i, _name_key(level, i): n, "at": list(level.xy(c))}
-                for i, n, c in log.restored
+                {"id": i, _name_key(level, i): n, "at": list(xy(c)), "facing": FACINGS[f]}
+                for i, n, c, f in log.restored
             ],
             "controlLost": self.control_lost,
             "won": self.won,
             "moveCount": self.move_count,
+            "reason": self.reason,
+            "sentencesFormed": formed,
+            "sentencesBroken": broken,
+            "rules": table,
+            "automata": self._automata_changes() if level.automata else [],
+            "historyLength": self.history_length,
         }
+
+    def _automata_changes(self) -> list[dict[str, Any]]:
+        """``{id, phase, active}`` for every automaton whose phase or activity changed."""
+        changes: list[dict[str, Any]] = []
+        rules_changed = self.rules_before is not self.rules_after
+        for record, old, new in zip(
+            self.level.automata, self.phases_before, self.phases_after, strict=True
+        ):
+            active = automaton_active(record, self.rules_after)
+            if old != new or (
+                rules_changed and active != automaton_active(record, self.rules_before)
+            ):
+                changes.append({"id": record.id, "phase": new, "active": active})
+        return changes
+
+
+def automaton_active(record: AutomatonDef, rules: RuleSet) -> bool:
+    """Whether a rule ``X IS <property>`` activates ``record`` under ``rules``."""
+    if record.subject is None:
+        return record.property in rules.holders
+    return record.property in rules.props.get(record.subject, ())
+
+
+def rule_delta(before: RuleSet, after: RuleSet) -> tuple[tuple[Rule, ...], tuple[Rule, ...]]:
+    """Rules added and removed between two tables, by semantic identity, in table order."""
+    if before is after:
+        return (), ()
+    added = tuple(rule for rule in after.rules if rule.key not in before.keys)
+    removed = tuple(rule for rule in before.rules if rule.key not in after.keys)
+    return added, removed
+
+
+def sentence_delta(
+    before: RuleSet, after: RuleSet
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Sentences formed and broken between two tables, as wire records in span order."""
+    old, new = set(before.sentences), set(after.sentences)
+    formed = [sentence.to_json() for sentence in after.sentences if sentence not in old]
+    broken = [sentence.to_json() for sentence in before.sentences if sentence not in new]
+    return formed, broken
 
 
 def _name_key(level: Level, ident: int) -> str:

@@ -10,28 +10,37 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from miau.engine.board import GONE, Board, JournalEntry
+from miau.engine.board import GONE, Board, Checkpoint, JournalEntry
 from miau.engine.events import Event, TurnLog
 from miau.engine.level import Level
-from miau.engine.rules import Rule, RuleParser, RuleSet
+from miau.engine.rules import RuleParser, RuleSet
 from miau.engine.state import (
     Snapshot,
     SnapshotError,
     State,
     TurnRecord,
-    rewind,
+    history_records,
     snapshot_from_json,
 )
-from miau.engine.turn import apply_transformations, has_control, resolve_turn
-from miau.engine.vocabulary import DIRECTIONS, MOVE_LETTERS
+from miau.engine.turn import has_control, resolve_turn, start_board
+from miau.engine.vocabulary import MOVE_ALPHABET, MOVE_LETTERS, WAIT, YOU, Direction
 
-WAIT = "wait"
+MAX_RESTORE_HISTORY: Final = 1000
+"""The longest history ``restore`` takes: a longer one is rejected, not read."""
+
+NOT_AN_INTENT: Final = "not an intent: use up, down, left, right or wait"
+ALREADY_WON: Final = "the level is won: undo or restart to play on"
+NOTHING_IS_YOU: Final = "nothing is YOU"
+BLOCKED: Final = "everything that is YOU is blocked"
+NOTHING_TO_UNDO: Final = "there is nothing to undo"
+
+_INTENTS: Final[dict[str, Direction]] = {d.name: d for d in MOVE_ALPHABET}
 
 
 class MoveStringError(ValueError):
-    """A move string with a letter outside ``U D L R W``."""
+    """A move string with a letter outside the move alphabet (``U D L R W``)."""
 
 
 class Game:
@@ -43,18 +52,9 @@ class Game:
         :raises LevelError: when the dict is not a level the engine can run.
         """
         self.level = level if isinstance(level, Level) else Level.from_dict(level)
-        self._parser = RuleParser(
-            self.level.width, self.level.texts, self.level.word_ids, self.level.properties
-        )
-        self._board = self._start_board()
-        self._history: list[TurnRecord] = []
-
-    def _start_board(self) -> Board:
-        board = Board(self.level, self._parser)
-        apply_transformations(board, set(), None)
-        board.take_journal()
-        board.control_lost = not has_control(board)
-        return board
+        self._parser = RuleParser.for_level(self.level)
+        self._board = start_board(self.level, self._parser)
+        self._last_turn: TurnRecord | None = None
 
     @property
     def board(self) -> Board:
@@ -63,9 +63,8 @@ class Game:
 
     @property
     def state(self) -> State:
-        """The settled state now, history included."""
-        now = self._snapshot()
-        return State(self.level, now, self._board.rules, rewind(now, self._history))
+        """The settled state now; its history is a reference, so taking it is cheap."""
+        return State(self.level, self._snapshot(), self._board.rules, self._last_turn)
 
     @property
     def won(self) -> bool:
@@ -75,93 +74,96 @@ class Game:
     @property
     def can_undo(self) -> bool:
         """Whether there is a turn to undo."""
-        return bool(self._history)
+        return self._last_turn is not None
+
+    @property
+    def history_length(self) -> int:
+        """How many turns can be undone."""
+        return 0 if self._last_turn is None else self._last_turn.depth
+
+    @property
+    def moves(self) -> str | None:
+        """The move string of the turns that can be undone, oldest first.
+
+        Replaying it on a fresh game gives this exact state, history included
+        (the compact save of ``miau.engine.save``). None when part of the
+        history came from ``restore``, whose turns have no letters.
+        """
+        letters = [record.letter for record in history_records(self._last_turn)]
+        if any(letter is None for letter in letters):
+            return None
+        return "".join(letter for letter in letters if letter is not None)
 
     def step(self, direction: object) -> Event:
         """Take one intent: ``up``, ``down``, ``left``, ``right`` or ``wait``.
 
         Anything else, or any intent once the level is won, gives a rejected
-        ``step`` event and changes nothing.
+        ``step`` event (its ``reason`` says why) and changes nothing.
         """
-        if direction == WAIT:
-            return self.wait()
-        vector = DIRECTIONS.get(direction) if isinstance(direction, str) else None
-        if vector is None or self._board.won:
-            return self._rejected("step", TurnLog())
-        return self._turn(vector)
+        intent = _INTENTS.get(direction) if isinstance(direction, str) else None
+        if intent is None:
+            return self._rejected("step", TurnLog(), NOT_AN_INTENT)
+        if self._board.won:
+            return self._rejected("step", TurnLog(), ALREADY_WON)
+        return self._turn(intent)
 
     def wait(self) -> Event:
         """Let one turn pass without moving: automata take their beat."""
-        if self._board.won:
-            return self._rejected("step", TurnLog())
-        return self._turn(None)
+        return self.step(WAIT.name)
 
-    def _turn(self, vector: tuple[int, int] | None) -> Event:
+    def _turn(self, intent: Direction) -> Event:
         board = self._board
-        record = TurnRecord(
-            [],
-            board.move_count,
-            board.won,
-            board.control_lost,
-            tuple(board.phases),
-            board.rules,
-        )
+        before = board.checkpoint()
         log = TurnLog()
-        if not resolve_turn(board, vector, log):
+        if not resolve_turn(board, intent.vector, log):
             board.take_journal()
-            return self._rejected("step", log)
-        record.changes.extend(board.take_journal())
-        self._history.append(record)
-        return self._event("step", log, record.rules)
+            return self._rejected("step", log, BLOCKED if log.blocked else NOTHING_IS_YOU)
+        last = self._last_turn
+        depth = 1 if last is None else last.depth + 1
+        self._last_turn = TurnRecord(board.take_journal(), before, intent.letter, last, depth)
+        return self._event("step", log, before.rules, before.phases)
 
     def undo(self) -> Event:
         """Restore the state before the last accepted turn; a no-op without history."""
-        if not self._history:
-            return self._rejected("undo", TurnLog())
-        record = self._history.pop()
+        record = self._last_turn
+        if record is None:
+            return self._rejected("undo", TurnLog(), NOTHING_TO_UNDO)
         board = self._board
-        undone = self._snapshot()
-        rules_before = board.rules
-        board.revert(record.changes)
-        board.move_count = record.move_count
-        board.won = record.won
-        board.control_lost = record.control_lost
-        board.phases[:] = record.phases
-        board.rules = record.rules
-        board.words_dirty = False
+        undone, rules_before = self._snapshot(), board.rules
+        board.rewind(record.before, record.changes)
+        self._last_turn = record.previous
         touched = sorted({entry[0] for entry in record.changes})
-        return self._event("undo", self._difference("undo", undone, touched), rules_before)
+        log = self._difference("undo", undone, touched)
+        return self._event("undo", log, rules_before, undone.phases)
 
     def reset(self) -> Event:
         """Return to the level start: initial entities and rules, no history, not won."""
         before, rules_before = self._snapshot(), self._board.rules
-        self._board = self._start_board()
-        self._history.clear()
+        self._board = start_board(self.level, self._parser)
+        self._last_turn = None
         every = range(self.level.entity_count)
-        return self._event("reset", self._difference("reset", before, every), rules_before)
+        log = self._difference("reset", before, every)
+        return self._event("reset", log, rules_before, before.phases)
 
     def restore(self, snapshot: Mapping[str, Any]) -> Event:
-        """Continue from a state in its JSON form (``state.to_json()``), history included.
+        """Continue from a state in its JSON form (``state.to_json(history=True)``).
 
-        Rules are derived from the restored words. A snapshot that does not
-        fit this level gives a rejected ``restore`` event and changes nothing.
+        Rules are derived from the restored words; a state without
+        ``history`` restores with nothing to undo. A snapshot that does not
+        fit this level, or a history longer than ``MAX_RESTORE_HISTORY``,
+        gives a rejected ``restore`` event whose ``reason`` names the
+        problem, and changes nothing.
         """
         try:
-            now = snapshot_from_json(self.level, snapshot)
-            history_raw = snapshot.get("history", [])
-            if not isinstance(history_raw, list):
-                raise SnapshotError("state.history must be a list")
-            history = [
-                snapshot_from_json(self.level, entry, f"state.history[{index}]")
-                for index, entry in enumerate(history_raw)
-            ]
-        except SnapshotError:
-            return self._rejected("restore", TurnLog())
+            now, history = self._read_snapshot(snapshot)
+        except SnapshotError as error:
+            return self._rejected("restore", TurnLog(), str(error))
         before, rules_before = self._snapshot(), self._board.rules
         self._board = self._board_from(now)
-        self._history = self._records_from(history, now)
+        self._last_turn = self._records_from(history, now)
         every = range(self.level.entity_count)
-        return self._event("restore", self._difference("restore", before, every), rules_before)
+        log = self._difference("restore", before, every)
+        return self._event("restore", log, rules_before, before.phases)
 
     def play(self, moves: str) -> list[Event]:
         """Take every move of a move string (``U D L R W``, any case) in order.
@@ -169,6 +171,28 @@ class Game:
         :raises MoveStringError: before any move is taken, if a letter is not a move.
         """
         return [self.step(intent) for intent in parse_moves(moves)]
+
+    def _read_snapshot(self, snapshot: object) -> tuple[Snapshot, list[Snapshot]]:
+        """The state and its history from their JSON form.
+
+        :raises SnapshotError: naming the first field that does not fit.
+        """
+        if not isinstance(snapshot, Mapping):
+            raise SnapshotError("state must be an object")
+        now = snapshot_from_json(self.level, snapshot)
+        history_raw = snapshot.get("history", [])
+        if not isinstance(history_raw, list):
+            raise SnapshotError("state.history must be a list")
+        if len(history_raw) > MAX_RESTORE_HISTORY:
+            raise SnapshotError(
+                f"state.history holds {len(history_raw)} entries; "
+                f"a restore takes at most {MAX_RESTORE_HISTORY}"
+            )
+        history = [
+            snapshot_from_json(self.level, entry, f"state.history[{index}]")
+            for index, entry in enumerate(history_raw)
+        ]
+        return now, history
 
     def _board_from(self, snapshot: Snapshot) -> Board:
         board = Board(self.level, self._parser)
@@ -183,28 +207,30 @@ class Game:
         board.control_lost = not has_control(board)
         return board
 
-    def _records_from(self, history: list[Snapshot], now: Snapshot) -> list[TurnRecord]:
-        records: list[TurnRecord] = []
+    def _records_from(self, history: list[Snapshot], now: Snapshot) -> TurnRecord | None:
+        """Turn records for a restored history: journals rebuilt by comparing snapshots."""
+        level = self.level
+        last: TurnRecord | None = None
         for index, before in enumerate(history):
             after = history[index + 1] if index + 1 < len(history) else now
             changes: list[JournalEntry] = [
                 (ident, before.positions[ident], before.nouns[ident], before.facings[ident])
-                for ident in range(self.level.entity_count)
+                for ident in range(level.entity_count)
                 if (before.positions[ident], before.nouns[ident], before.facings[ident])
                 != (after.positions[ident], after.nouns[ident], after.facings[ident])
             ]
-            board = self._board_from(before)
-            records.append(
-                TurnRecord(
-                    changes,
-                    before.move_count,
-                    before.won,
-                    board.control_lost,
-                    before.phases,
-                    board.rules,
-                )
+            rules = self._parser.parse(tuple(before.positions[i] for i in level.word_ids))
+            you = set(rules.holders.get(YOU, ()))
+            control_lost = not any(
+                before.nouns[ident] in you
+                for ident, cell in enumerate(before.positions)
+                if cell != GONE and not level.is_word[ident]
             )
-        return records
+            checkpoint = Checkpoint(
+                before.move_count, before.won, control_lost, before.phases, rules
+            )
+            last = TurnRecord(changes, checkpoint, None, last, index + 1)
+        return last
 
     def _snapshot(self) -> Snapshot:
         board = self._board
@@ -219,57 +245,68 @@ class Game:
         )
 
     def _difference(self, kind: str, before: Snapshot, ids: Iterable[int]) -> TurnLog:
-        """Entries for every entity in ``ids`` whose position, noun or existence changed.
+        """Entries for every entity in ``ids`` whose position, facing, noun or existence changed.
 
-        An entity that exists before but not after (only a restore can do
-        that) is listed as destroyed with the action's ``kind`` as cause.
+        An entity that only turned is listed under ``moved`` with ``from``
+        equal to ``to``. An entity that exists before but not after (only a
+        restore can do that) is listed as destroyed with the action's
+        ``kind`` as cause.
         """
         board, log = self._board, TurnLog()
         for ident in ids:
             old, new = before.positions[ident], board.pos[ident]
             old_noun, new_noun = before.nouns[ident], board.noun[ident]
+            facing = board.facing[ident]
             if old == GONE and new != GONE:
-                log.restored.append((ident, new_noun, new))
+                log.restored.append((ident, new_noun, new, facing))
                 continue
             if new == GONE:
                 if old != GONE:
                     log.destroyed.append((ident, old_noun, old, kind))
                 continue
-            if old != new:
-                log.moved.append((ident, old, new, None))
+            if old != new or before.facings[ident] != facing:
+                log.moved.append((ident, old, new, None, facing))
             if old_noun != new_noun:
                 log.transformed.append((ident, old_noun, new_noun))
         return log
 
-    def _event(self, kind: str, log: TurnLog, rules_before: RuleSet) -> Event:
+    def _event(
+        self, kind: str, log: TurnLog, rules_before: RuleSet, phases_before: tuple[int, ...]
+    ) -> Event:
         board = self._board
-        added, removed = rule_delta(rules_before, board.rules)
         return Event(
             self.level,
             kind,
             True,
             log,
-            added,
-            removed,
+            rules_before,
+            board.rules,
+            phases_before,
+            tuple(board.phases),
             board.control_lost,
             board.won,
             board.move_count,
+            self.history_length,
         )
 
-    def _rejected(self, kind: str, log: TurnLog) -> Event:
+    def _rejected(self, kind: str, log: TurnLog, reason: str) -> Event:
         board = self._board
+        phases = tuple(board.phases)
         return Event(
-            self.level, kind, False, log, (), (), board.control_lost, board.won, board.move_count
+            self.level,
+            kind,
+            False,
+            log,
+            board.rules,
+            board.rules,
+            phases,
+            phases,
+            board.control_lost,
+            board.won,
+            board.move_count,
+            self.history_length,
+            reason,
         )
-
-
-def rule_delta(before: RuleSet, after: RuleSet) -> tuple[tuple[Rule, ...], tuple[Rule, ...]]:
-    """Rules added and removed between two tables, by semantic identity, in table order."""
-    if before is after:
-        return (), ()
-    added = tuple(rule for rule in after.rules if rule.key not in before.keys)
-    removed = tuple(rule for rule in before.rules if rule.key not in after.keys)
-    return added, removed
 
 
 def parse_moves(moves: str) -> list[str]:

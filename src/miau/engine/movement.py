@@ -49,7 +49,7 @@ def move_group(board: Board, movers: list[int], dx: int, dy: int, log: TurnLog |
             board.move(ident, source + offset, facing)
             stepped.add(ident)
             if log is not None:
-                log.moved.append((ident, source, source + offset, pusher))
+                log.moved.append((ident, source, source + offset, pusher, facing))
     return any_moved
 
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from miau.engine.level import Level
 from miau.engine.vocabulary import AND, IS
 
 MAX_SPANS: Final = 4096
@@ -143,6 +144,11 @@ class RuleParser:
         self._properties = properties
         self._classes = {i: _word_class(texts[i], properties) for i in word_ids}
         self._cache: dict[tuple[int, ...], RuleSet] = {}
+
+    @classmethod
+    def for_level(cls, level: Level) -> RuleParser:
+        """A parser for the words of ``level``."""
+        return cls(level.width, level.texts, level.word_ids, level.properties)
 
     def parse(self, word_positions: tuple[int, ...]) -> RuleSet:
         """The rule table for words at ``word_positions`` (aligned with ``word_ids``, -1 = gone)."""

@@ -1,16 +1,20 @@
 """Settled states as values: what a caller, a test or the wire sees.
 
 A ``State`` is frozen when taken; later turns do not change it. Its JSON form
-follows the engine contract ("Events and state on the wire"), history
-included, and ``Game.restore`` reads that form back.
+follows the engine contract ("Events and state on the wire"), with one
+change made for the wire: history is a count (``historyLength``) unless it
+is asked for, and ``Game.restore`` reads either form back
+(``docs/wire-format.md``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from miau.engine.board import GONE, JournalEntry
+from miau.engine.board import GONE, Checkpoint, JournalEntry
+from miau.engine.events import automaton_active
 from miau.engine.level import Level
 from miau.engine.rules import Rule, RuleSet, Sentence
 from miau.engine.vocabulary import FACINGS, RESERVED_WORDS, TOKEN_PATTERN
@@ -18,14 +22,29 @@ from miau.engine.vocabulary import FACINGS, RESERVED_WORDS, TOKEN_PATTERN
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
-    """What undo needs for one accepted turn: its journal and the scalars before it."""
+    """What undo needs for one accepted turn: its journal and the board before it.
+
+    Records form a persistent list through ``previous``, newest first, so a
+    ``State`` can hold the whole history by one reference, however long it is.
+    """
 
     changes: list[JournalEntry]
-    move_count: int
-    won: bool
-    control_lost: bool
-    phases: tuple[int, ...]
-    rules: RuleSet
+    before: Checkpoint
+    letter: str | None
+    """The move letter that made this turn, or None for a turn read from a restored history."""
+    previous: TurnRecord | None
+    depth: int
+    """How many turns the history holds up to and including this one."""
+
+
+def history_records(last: TurnRecord | None) -> list[TurnRecord]:
+    """The records of a history, oldest first."""
+    records: list[TurnRecord] = []
+    while last is not None:
+        records.append(last)
+        last = last.previous
+    records.reverse()
+    return records
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +75,27 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """A settled state: the board, its derived rules, and the history behind it."""
+    """A settled state: the board, its derived rules, and the history behind it.
+
+    Taking a state costs the same after two turns as after two thousand: the
+    history is kept as a reference to the newest turn record, and snapshots
+    are rebuilt from the journals only when ``history`` is asked for.
+    """
 
     level: Level
     now: Snapshot
     rules_table: RuleSet
-    history: tuple[Snapshot, ...]
+    last_turn: TurnRecord | None
+
+    @property
+    def history_length(self) -> int:
+        """How many turns can be undone."""
+        return 0 if self.last_turn is None else self.last_turn.depth
+
+    @property
+    def history(self) -> tuple[Snapshot, ...]:
+        """The snapshot before each turn that can be undone, oldest first."""
+        return rewind(self.now, history_records(self.last_turn))
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -99,18 +133,17 @@ class State:
 
     def automata_active(self) -> list[bool]:
         """For each automaton record (in run order), whether a rule activates it now."""
-        active: list[bool] = []
-        for record in self.level.automata:
-            if record.subject is None:
-                active.append(record.property in self.rules_table.holders)
-            else:
-                active.append(record.property in self.rules_table.props.get(record.subject, ()))
-        return active
+        return [automaton_active(record, self.rules_table) for record in self.level.automata]
 
-    def to_json(self) -> dict[str, Any]:
-        """The settled state as the contract's JSON record."""
+    def to_json(self, *, history: bool = False) -> dict[str, Any]:
+        """The settled state as the contract's JSON record.
+
+        The wire form carries ``historyLength`` only; with ``history=True``
+        it also carries ``history``, the snapshot before every turn that can
+        be undone (what ``Game.restore`` needs to keep undo working).
+        """
         level, now = self.level, self.now
-        return {
+        out = {
             "width": level.width,
             "height": level.height,
             "entities": entities_json(level, now.positions, now.nouns, now.facings),
@@ -119,14 +152,20 @@ class State:
             "moveCount": now.move_count,
             "won": now.won,
             "controlLost": now.control_lost,
-            "automata": [
-                {"id": record.id, "phase": phase, "active": active}
-                for record, phase, active in zip(
-                    level.automata, now.phases, self.automata_active(), strict=True
-                )
-            ],
-            "history": [snapshot.to_json(level) for snapshot in self.history],
+            "automata": automata_json(level, now.phases, self.rules_table),
+            "historyLength": self.history_length,
         }
+        if history:
+            out["history"] = [snapshot.to_json(level) for snapshot in self.history]
+        return out
+
+
+def automata_json(level: Level, phases: Sequence[int], rules: RuleSet) -> list[dict[str, Any]]:
+    """Every automaton record as ``{id, phase, active}``, in run order."""
+    return [
+        {"id": record.id, "phase": phase, "active": automaton_active(record, rules)}
+        for record, phase in zip(level.automata, phases, strict=True)
+    ]
 
 
 def entities_json(
@@ -155,15 +194,16 @@ def rewind(now: Snapshot, records: list[TurnRecord]) -> tuple[Snapshot, ...]:
             positions[ident] = old_pos
             nouns[ident] = old_noun
             facings[ident] = old_facing
+        before = record.before
         snapshots.append(
             Snapshot(
                 tuple(positions),
                 tuple(nouns),
                 tuple(facings),
-                record.phases,
-                record.move_count,
-                record.won,
-                record.control_lost,
+                before.phases,
+                before.move_count,
+                before.won,
+                before.control_lost,
             )
         )
     snapshots.reverse()

@@ -10,11 +10,26 @@ from __future__ import annotations
 
 from miau.engine.board import Board
 from miau.engine.events import TurnLog
+from miau.engine.level import Level
 from miau.engine.movement import move_group
+from miau.engine.rules import RuleParser
 from miau.engine.vocabulary import DEFEAT, SINK, WAIT_STEP, WIN, YOU
 
 SINK_CAUSE = "sink"
 DEFEAT_CAUSE = "defeat"
+
+
+def start_board(level: Level, parser: RuleParser | None = None) -> Board:
+    """The board of ``level`` as play starts: start-of-level transformations applied.
+
+    The start is not a turn, so no contact pass or win check runs; the
+    journal is empty.
+    """
+    board = Board(level, parser)
+    apply_transformations(board, set(), None)
+    board.take_journal()
+    board.control_lost = not has_control(board)
+    return board
 
 
 def resolve_turn(board: Board, direction: tuple[int, int] | None, log: TurnLog | None) -> bool:
