@@ -15,11 +15,11 @@ from miau.solver.check import (
     replay_solution,
     word_moves,
 )
-from miau.solver.expand import MOVES, Expander
 from miau.solver.keys import KeyCodec
-from miau.solver.levels import LevelFile, LevelSpec, read_levels, solve_spec
+from miau.solver.levels import LevelFile, LevelSpec, read_levels
 from miau.solver.outcome import Ending, Outcome, SearchResult
 from miau.solver.search import DEFAULT_MAX_EXPANSIONS, solve
+from miau.solver.successors import MOVES, Expander
 
 __all__ = [
     "DEFAULT_MAX_EXPANSIONS",
@@ -39,6 +39,5 @@ __all__ = [
     "replay_solution",
     "run_all",
     "solve",
-    "solve_spec",
     "word_moves",
 ]

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from miau.packs import load_pack
-from miau.solver.outcome import SearchResult
-from miau.solver.search import DEFAULT_MAX_EXPANSIONS, Progress, solve
+from miau.solver.search import DEFAULT_MAX_EXPANSIONS
 
 _LEVEL_PLACE: Final = re.compile(r"levels\[(\d+)\]")
 
@@ -85,13 +84,3 @@ def read_levels(path: str | Path) -> LevelFile:
         for index, level in enumerate(pack.levels)
     )
     return LevelFile(str(path), pack.manifest.id, levels, tuple(general))
-
-
-def solve_spec(
-    spec: LevelSpec, max_expansions: int | None = None, progress: Progress | None = None
-) -> SearchResult:
-    """Solve ``spec`` under its budget (see ``LevelSpec.budget``).
-
-    :raises LevelError: when the level cannot be run.
-    """
-    return solve(spec.data, max_expansions=spec.budget(max_expansions), progress=progress)

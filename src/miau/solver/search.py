@@ -27,8 +27,8 @@ from itertools import pairwise
 from typing import Any, Final
 
 from miau.engine.level import Level
-from miau.solver.expand import Expander
 from miau.solver.outcome import Outcome, SearchResult
+from miau.solver.successors import Expander
 
 DEFAULT_MAX_EXPANSIONS: Final = 300_000
 """The expansion budget when neither the caller nor the level's ``solverMax`` gives one."""

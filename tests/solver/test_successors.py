@@ -18,11 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from miau.engine import Game
+from miau.engine.vocabulary import MOVE_LETTERS
 from miau.solver import Expander, KeyCodec, read_levels, solve
 from tests.solver.builders import LEVELS, PACKS, SHIPPED_PACKS, level, sentence, thing
 from tests.solver.strategies import small_levels
 
-INTENTS = {"U": "up", "D": "down", "L": "left", "R": "right", "W": "wait"}
+INTENTS = MOVE_LETTERS
 
 
 def _every_level(paths: list[Path]) -> list[tuple[str, dict[str, Any]]]:

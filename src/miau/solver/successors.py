@@ -19,16 +19,16 @@ from miau.engine import Game
 from miau.engine.board import Board, JournalEntry
 from miau.engine.level import Level
 from miau.engine.turn import move_player, settle_turn
+from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.solver.keys import KeyCodec
 
-MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = (
-    ("U", (0, -1)),
-    ("D", (0, 1)),
-    ("L", (-1, 0)),
-    ("R", (1, 0)),
-    ("W", None),
+MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = tuple(
+    (direction.letter, direction.vector) for direction in MOVE_ALPHABET
 )
-"""The move alphabet in search order; the order makes the solution found deterministic."""
+"""``(letter, vector)`` of the move alphabet in search order (a wait has no vector).
+
+The order makes the solution found deterministic.
+"""
 
 Successor = tuple[str, bytes, bool]
 """``(move letter, key after the move, whether the move wins)``."""
