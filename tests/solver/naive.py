@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from miau.engine import Game
+from miau.engine.vocabulary import MOVE_ALPHABET
 
-INTENTS = ("up", "down", "left", "right", "wait")
-LETTERS = {"up": "U", "down": "D", "left": "L", "right": "R", "wait": "W"}
+INTENTS = tuple(direction.name for direction in MOVE_ALPHABET)
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,10 @@ class NaiveAnswer:
 
 def naive_key(game: Game) -> str:
     state = game.state.to_json()
-    del state["history"], state["moveCount"]
+    # The history (a list, or the wire's count) and the move count say how a
+    # state was reached, not what it is.
+    for name in ("history", "historyLength", "moveCount"):
+        state.pop(name, None)
     for entity in state["entities"]:
         del entity["facing"]
     return json.dumps(state, sort_keys=True)

@@ -18,6 +18,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from miau.engine.vocabulary import MOVE_LETTER_STRING
+
 NOUNS = ["MIAU", "ROCK", "FLAG", "WALL"]
 VALUES = ["WIN", "PUSH", "PUSH", "STOP", "SINK", "DEFEAT", "YOU", "ROCK", "FLAG"]
 LOOSE = ["IS", "AND", "YOU", "WIN", "PUSH", "ROCK", "FLAG"]
@@ -68,7 +70,7 @@ def small_levels(draw: st.DrawFn) -> dict[str, Any]:
         record: dict[str, Any] = {
             "id": "clock",
             "property": "TICK",
-            "pattern": [rnd.choice("UDLRW") for _ in range(rnd.randint(1, 3))],
+            "pattern": [rnd.choice(MOVE_LETTER_STRING) for _ in range(rnd.randint(1, 3))],
         }
         subject = rnd.choice([None, "ROCK", "FLAG"])
         if subject is not None:

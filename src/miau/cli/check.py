@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from miau.cli.solve import add_budget_options, level_bar, search_bar
+from miau.cli.progress import level_bar, search_bar
+from miau.cli.solve import add_budget_options
 from miau.packs import PackError
 from miau.solver import (
     LevelFile,

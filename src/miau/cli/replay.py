@@ -11,6 +11,7 @@ from typing import Any
 
 from miau.cli.render import describe_event, describe_rules, render_board
 from miau.engine import Game, LevelError, parse_moves
+from miau.engine.vocabulary import CARDINALS, MOVE_LETTER_STRING, WAIT
 
 
 def add_parser(subparsers: Any) -> None:
@@ -19,13 +20,17 @@ def add_parser(subparsers: Any) -> None:
         "replay",
         help="play a move string on a level and print each turn",
         description=(
-            "Play MOVES (letters U D L R W) on a level file or on one level of a pack, "
-            "printing the board after each move, rule changes and destructions, and the result."
+            f"Play MOVES (letters {' '.join(MOVE_LETTER_STRING)}) on a level file or on one "
+            "level of a pack, printing the board after each move, rule changes and "
+            "destructions, and the result."
         ),
     )
     parser.add_argument("file", type=Path, help="a pack (.json with levels) or a single level")
     parser.add_argument("--level", help="the level id, when FILE is a pack")
-    parser.add_argument("--moves", default="", help="moves: U D L R, W to wait (any case)")
+    cardinals = " ".join(direction.letter for direction in CARDINALS)
+    parser.add_argument(
+        "--moves", default="", help=f"moves: {cardinals}, {WAIT.letter} to wait (any case)"
+    )
     parser.add_argument("--json", action="store_true", help="print events and final state as JSON")
     parser.set_defaults(run=run)
 

@@ -12,15 +12,13 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+from miau.cli.progress import level_bar, search_bar
 from miau.engine import LevelError
+from miau.engine.vocabulary import CARDINALS, WAIT
 from miau.packs import PackError
 from miau.solver import LevelFile, LevelSpec, Outcome, SearchResult, read_levels, run_all
 from miau.solver.search import Progress as ProgressCallback
@@ -33,7 +31,8 @@ def add_parser(subparsers: Any) -> None:
         "solve",
         help="find a shortest winning move string for each level",
         description=(
-            "Breadth-first search over the moves U D L R (and W where waiting can matter) "
+            f"Breadth-first search over the moves {' '.join(d.letter for d in CARDINALS)} "
+            f"(and {WAIT.letter} where waiting can matter) "
             "for a shortest winning move string. LIMIT means the search gave up after the "
             "expansion budget; UNSOLVABLE means every reachable state was tried."
         ),
@@ -134,41 +133,3 @@ def _json(
             record.update(result.to_json())
         levels.append(record)
     return {"path": loaded.path, "pack": loaded.pack_id, "levels": levels}
-
-
-def _bar(columns: Sequence[Any]) -> Progress | None:
-    """A progress display on stderr, or None when stderr is not a terminal."""
-    if not sys.stderr.isatty():
-        return None
-    return Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False)
-
-
-@contextmanager
-def search_bar(label: str, budget: int) -> Iterator[ProgressCallback | None]:
-    """A bar of expanded states against the budget, for one long search."""
-    bar = _bar(
-        [
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.completed:,.0f} states"),
-            TimeElapsedColumn(),
-        ]
-    )
-    if bar is None:
-        yield None
-        return
-    with bar:
-        task = bar.add_task(label, total=budget)
-        yield lambda expanded: bar.update(task, completed=expanded)
-
-
-@contextmanager
-def level_bar(count: int) -> Iterator[Callable[[], None]]:
-    """A bar of finished levels, for levels solved in parallel; yields ``advance()``."""
-    bar = _bar([TextColumn("levels"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()])
-    if bar is None:
-        yield lambda: None
-        return
-    with bar:
-        task = bar.add_task("levels", total=count)
-        yield lambda: bar.update(task, advance=1)

@@ -15,18 +15,18 @@ from typing import Any, TextIO
 
 from miau.cli.render import describe_event, describe_rules, render_board
 from miau.engine import Event, Game
-from miau.engine.vocabulary import MOVE_LETTERS
+from miau.engine.vocabulary import DOWN, LEFT, MOVE_LETTERS, RIGHT, UP, WAIT
 
 _KEYS = {
-    "w": "up",
-    "a": "left",
-    "s": "down",
-    "d": "right",
-    " ": "wait",
-    "\x1b[A": "up",
-    "\x1b[B": "down",
-    "\x1b[C": "right",
-    "\x1b[D": "left",
+    "w": UP.name,
+    "a": LEFT.name,
+    "s": DOWN.name,
+    "d": RIGHT.name,
+    " ": WAIT.name,
+    "\x1b[A": UP.name,
+    "\x1b[B": DOWN.name,
+    "\x1b[C": RIGHT.name,
+    "\x1b[D": LEFT.name,
     "z": "undo",
     "r": "restart",
     "n": "next",

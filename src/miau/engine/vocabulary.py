@@ -61,6 +61,9 @@ Everything else (the engine's intents, pattern steps, move strings, the
 pack format's solution letters, the solver, the command line) derives from it.
 """
 
+CARDINALS: Final[tuple[Direction, ...]] = tuple(d for d in MOVE_ALPHABET if d.vector is not None)
+"""The four moves that have a vector (``U D L R``): the alphabet without the wait."""
+
 DIRECTIONS: Final[dict[str, tuple[int, int]]] = {
     d.name: d.vector for d in MOVE_ALPHABET if d.vector is not None
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from miau.engine.vocabulary import parse_pattern_step
+from miau.engine.vocabulary import MOVE_LETTER_STRING, parse_pattern_step
 from miau.packs.format import (
     AUTOMATON_FIELDS,
     ID_WHAT,
@@ -36,7 +36,8 @@ from miau.packs.values import describe, integer_text, is_record, plural
 __all__ = ["read_automata", "read_pairs"]
 
 _STEP_WHAT: Final = (
-    'U, D, L, R, W, {"action": "wait"} or {"action": "move", "dx": DX, "dy": DY} '
+    f"{', '.join(MOVE_LETTER_STRING)}, "
+    '{"action": "wait"} or {"action": "move", "dx": DX, "dy": DY} '
     "with one of DX, DY equal to 1 or -1 and the other 0"
 )
 

@@ -36,7 +36,7 @@ from miau.packs.reading import (
     read_string,
     unsupported_fields,
 )
-from miau.packs.values import describe, is_array, is_record, quote
+from miau.packs.values import describe, is_array, is_record, listing, quote
 
 __all__ = ["LevelDraft", "read_level"]
 
@@ -159,7 +159,8 @@ def _check_entity_count(log: IssueLog, loc: Location, raw: Mapping[object, objec
 
 
 def _read_solution(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> str | None:
-    what = 'a move string such as "DRRL" over U, D, L, R and W'
+    letters = listing(SOLUTION_LETTERS)
+    what = f'a move string such as "DRRL" over {letters}'
     solution = read_string(log, loc, raw, "solution", what=what)
     if solution is None:
         return None
@@ -169,7 +170,7 @@ def _read_solution(log: IssueLog, loc: Location, raw: Mapping[object, object]) -
             log.error(
                 (*loc, "solution"),
                 f"has {quote(char)} at index {index}; a solution uses only the letters "
-                "U, D, L, R and W (in either case)",
+                f"{letters} (in either case)",
             )
             return None
     return upper

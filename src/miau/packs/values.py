@@ -19,6 +19,7 @@ __all__ = [
     "is_array",
     "is_integer",
     "is_record",
+    "listing",
     "normal_token",
     "plural",
     "quote",
@@ -67,6 +68,13 @@ def integer_text(value: int) -> str:
 def plural(count: int, noun: str) -> str:
     """Write ``3 rows`` or ``1 row``."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def listing(items: Sequence[str]) -> str:
+    """Write ``U, D, L and R``: items joined by commas, the last by "and"."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def quote(text: str) -> str:

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from miau.engine import Game, LevelError, MoveStringError, parse_moves
+from miau.engine.vocabulary import CARDINALS
+from miau.packs.values import listing
 from miau.solver.levels import LevelSpec
 from miau.solver.outcome import Outcome, SearchResult
 from miau.solver.search import Progress, solve
 
-START_MOVES = ("U", "D", "L", "R")
+START_MOVES: Final = tuple(direction.letter for direction in CARDINALS)
+"""The moves that show whether YOU can move from the start: ``U D L R``."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class LevelReport:
     rules: tuple[str, ...] = ()
     """The rules active at the start, as ``MIAU IS YOU``."""
     start_moves: str = ""
-    """Which of ``U D L R`` the start accepts; empty when no YOU can move."""
+    """Which of ``START_MOVES`` the start accepts; empty when no YOU can move."""
     solution: SolutionCheck | None = None
     solver: SearchResult | None = None
     hands_off: SearchResult | None = None
@@ -139,7 +142,8 @@ def check_level(
     rules = tuple(f"{rule.subject} IS {rule.predicate}" for rule in game.state.rules)
     start_moves = _start_moves(spec.data)
     if not start_moves:
-        warnings.append("no YOU can move from the start (U, D, L and R are all refused)")
+        refused = listing(START_MOVES)
+        warnings.append(f"no YOU can move from the start ({refused} are all refused)")
     budget = spec.budget(max_expansions)
     result = solve(spec.data, max_expansions=budget, progress=progress)
     if result.outcome is Outcome.LIMIT:
