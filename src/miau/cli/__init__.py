@@ -13,14 +13,10 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import play, replay, tui
+from miau.cli import check, play, replay, solve, tui
 
-
-def _command_modules() -> list[ModuleType]:
-    from miau.cli import check, solve
-
-    modules: list[ModuleType] = [play, tui, replay, solve, check]
-    return modules
+_COMMAND_MODULES: tuple[ModuleType, ...] = (play, tui, replay, solve, check)
+"""The subcommands, in the order ``miau --help`` lists them."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="miau", description="Miau: push the words, change the rules."
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in _command_modules():
+    for module in _COMMAND_MODULES:
         module.add_parser(subparsers)
     return parser
 

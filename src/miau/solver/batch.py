@@ -8,9 +8,7 @@ behaves the same on every platform.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -35,6 +33,12 @@ def run_all(
             if done is not None:
                 done(index, results[-1])
         return results
+    # Imported here so that ``import miau.solver`` stays light (and works where
+    # processes cannot be started, as in the browser's Python) until a
+    # parallel batch is asked for.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     slots: dict[int, R] = {}
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=context) as pool:
