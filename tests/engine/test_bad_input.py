@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from miau.engine import Game, LevelError
+from miau.engine.game import MAX_RESTORE_HISTORY
 from tests.engine.builders import level, sentence, state_json, thing
 
 
@@ -102,3 +103,30 @@ def test_a_hostile_snapshot_is_rejected_and_changes_nothing(change: Any) -> None
     assert event["kind"] == "restore"
     assert event["accepted"] is False
     assert state_json(game) == before
+
+
+def test_a_rejected_restore_says_why() -> None:
+    game = Game(_good())
+    event = game.restore({"entities": "none", "moveCount": 0, "won": False}).to_json()
+    assert event["accepted"] is False
+    assert event["reason"] == "state.entities must be a list"
+
+
+def test_a_restore_with_a_history_past_the_cap_is_refused_unread() -> None:
+    game = Game(_good())
+    game.step("right")
+    snapshot = game.state.to_json(history=True)
+    snapshot["history"] = snapshot["history"] * (MAX_RESTORE_HISTORY + 1)
+    before = game.state.to_json(history=True)
+    event = game.restore(snapshot).to_json()
+    assert event["accepted"] is False
+    assert f"at most {MAX_RESTORE_HISTORY}" in event["reason"]
+    assert game.state.to_json(history=True) == before
+
+
+def test_a_history_at_the_cap_restores() -> None:
+    game = Game(_good())
+    game.step("right")
+    snapshot = game.state.to_json(history=True)
+    snapshot["history"] = snapshot["history"] * MAX_RESTORE_HISTORY
+    assert Game(_good()).restore(snapshot).accepted
