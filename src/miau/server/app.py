@@ -98,6 +98,11 @@ def create_app(
 class ClientFiles(StaticFiles):
     """The web client's files, always revalidated, JavaScript as ``text/javascript``."""
 
+    async def check_config(self) -> None:
+        """Accept a missing folder: then every file is a 404 and the API still answers."""
+        if self.directory is not None and Path(self.directory).is_dir():
+            await super().check_config()
+
     def file_response(
         self,
         full_path: str | os.PathLike[str],

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from miau.engine import Event, Game
@@ -32,6 +33,9 @@ UNDO, RESET, RESTORE = "Z", "X", "S"
 """The log letters of the other intents."""
 
 _LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
+
+_COMMIT_ATTEMPTS = 3
+"""How often an intent is replayed on a stored game that other pages keep moving on."""
 
 
 def state_json(game: Game) -> dict[str, Any]:
@@ -196,14 +200,7 @@ class PlaySession:
         event = current.game.step(message.direction) if entry is None else current.apply(entry)
         progress: dict[str, Any] | None = None
         if event.accepted and entry is not None:
-            try:
-                await self._append(current, entry)
-            except StaleGameError:
-                # Another page of this player moved this game on: continue from the stored one.
-                current = self.current = await self._load(current.pack, current.level)
-                event = current.apply(entry)
-                if event.accepted:
-                    await self._append(current, entry)
+            current, event = await self._commit(current, entry, event)
             if event.accepted and event.won and entry.letter in _LETTER_STEPS:
                 progress = await self._record_win(current)
         state = state_json(current.game)
@@ -215,8 +212,31 @@ class PlaySession:
             "progress": progress,
         }
 
+    async def _commit(
+        self, current: OpenGame, entry: StoredIntent, event: Event
+    ) -> tuple[OpenGame, Event]:
+        """Store an accepted entry; if the stored game moved on elsewhere, replay it and retry.
+
+        Another page of the same player may have played this level since it
+        was loaded here: the stored game is the truth, so the intent is
+        applied to it instead. Returns the game and event that hold.
+        """
+        for _ in range(_COMMIT_ATTEMPTS):
+            try:
+                await self._append(current, entry)
+                return current, event
+            except StaleGameError:
+                current = self.current = await self._load(current.pack, current.level)
+                event = current.apply(entry)
+                if not event.accepted:
+                    return current, event
+        raise StaleGameError("the stored game kept changing under this session")
+
     async def _append(self, current: OpenGame, entry: StoredIntent) -> None:
-        """Commit an accepted entry: a new stored game on the first one (or after a win)."""
+        """Commit an accepted entry: a new stored game on the first one (or after a win).
+
+        :raises StaleGameError: when the stored game moved on since it was loaded.
+        """
         pack_id, level_id = current.pack.manifest.id, current.level.id
         # After a reset or a restore nothing before it matters to the board or to undo,
         # so it starts a new stored game: a log never grows past the last restart.
@@ -224,7 +244,11 @@ class PlaySession:
         if current.game_id is None or fresh_start:
             log = [entry] if fresh_start else [*current.log, entry]
             current.game_id = await self.store(
-                self.store.store.start_game, self.player, pack_id, level_id, tuple(log)
+                partial(self.store.store.start_game, replace=fresh_start),
+                self.player,
+                pack_id,
+                level_id,
+                tuple(log),
             )
             current.log = log
             return

@@ -93,9 +93,20 @@ class Store(Protocol):
         ...
 
     def start_game(
-        self, player: str, pack: str, level: str, intents: Sequence[StoredIntent] = ()
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        intents: Sequence[StoredIntent] = (),
+        *,
+        replace: bool = False,
     ) -> int:
-        """Start a game (finishing any unfinished one on this level) with ``intents``; its id."""
+        """Start a game on this level with the log ``intents``; its id.
+
+        With ``replace``, an unfinished game on the level is finished first.
+
+        :raises StaleGameError: without ``replace``, when there is an unfinished game.
+        """
         ...
 
     def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
@@ -243,23 +254,40 @@ class SqliteStore:
         return StoredGame(game_id, intents)
 
     def start_game(
-        self, player: str, pack: str, level: str, intents: Sequence[StoredIntent] = ()
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        intents: Sequence[StoredIntent] = (),
+        *,
+        replace: bool = False,
     ) -> int:
-        """Start a game (finishing any unfinished one on this level) with ``intents``; its id."""
+        """Start a game on this level with the log ``intents``; its id.
+
+        With ``replace``, an unfinished game on the level is finished first.
+
+        :raises StaleGameError: without ``replace``, when there is an unfinished game.
+        """
         now = _now()
         with self._transaction() as db:
             db.execute(
                 "INSERT OR IGNORE INTO players (token, created_at) VALUES (?, ?)", (player, now)
             )
-            db.execute(
-                "UPDATE games SET finished_at = ? WHERE player = ? AND pack = ? AND level = ? "
-                "AND finished_at IS NULL",
-                (now, player, pack, level),
-            )
-            cursor = db.execute(
-                "INSERT INTO games (player, pack, level, started_at) VALUES (?, ?, ?, ?)",
-                (player, pack, level, now),
-            )
+            if replace:
+                db.execute(
+                    "UPDATE games SET finished_at = ? WHERE player = ? AND pack = ? "
+                    "AND level = ? AND finished_at IS NULL",
+                    (now, player, pack, level),
+                )
+            try:
+                cursor = db.execute(
+                    "INSERT INTO games (player, pack, level, started_at) VALUES (?, ?, ?, ?)",
+                    (player, pack, level, now),
+                )
+            except sqlite3.IntegrityError as error:
+                raise StaleGameError(
+                    f"{player} has an unfinished game on {pack}/{level}"
+                ) from error
             game_id = cursor.lastrowid
             if game_id is None:
                 raise StoreError("SQLite gave the new game no id")
