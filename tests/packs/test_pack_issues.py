@@ -74,3 +74,11 @@ def test_a_missing_field_is_reported_before_its_siblings() -> None:
 def test_the_same_document_always_gives_the_same_issues() -> None:
     data = {"manifest": {"features": ["x", "y", 3]}, "levels": [None, {"map": 5}], "z": 1}
     assert validate_pack(data) == validate_pack(data)
+
+
+def test_an_issue_keeps_its_location_as_data_beside_the_rendered_place() -> None:
+    data = {"manifest": {"id": "x"}, "levels": [{"id": "a", "legend": {"#": 5}}]}
+    by_place = {issue.place: issue for issue in validate_pack(data)}
+    issue = by_place['levels[0].legend["#"]']
+    assert issue.location == ("levels", 0, "legend", "#")
+    assert all(render_place(issue.location) == issue.place for issue in by_place.values())

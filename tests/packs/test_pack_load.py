@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from miau.engine.vocabulary import MAX_LEVEL_OBJECTS
-from miau.packs import PackError, PackIssue, load_pack, load_pack_text
+from miau.packs import Pack, PackError, PackIssue, load_pack, load_pack_or_level, load_pack_text
 
 GOOD = Path(__file__).parent / "good"
 
@@ -183,3 +183,26 @@ def test_huge_integers_are_named_not_printed() -> None:
         "levels[0].width: is a huge integer; expected an integer from 1 to 64",
         "levels[0].objects[0].x: is a huge integer; coordinates start at 0",
     ]
+
+
+def test_load_pack_or_level_tells_a_pack_from_a_single_level(tmp_path: Path) -> None:
+    pack_path = tmp_path / "pack.json"
+    pack_path.write_text(json.dumps(clockwork()), encoding="utf-8")
+    assert load_pack_or_level(pack_path) == load_pack(pack_path)
+    level = {"width": 2, "height": 1, "objects": [{"noun": "MIAU", "x": 0, "y": 0}]}
+    level_path = tmp_path / "level.json"
+    level_path.write_text(json.dumps(level), encoding="utf-8")
+    loaded = load_pack_or_level(level_path)
+    assert not isinstance(loaded, Pack) and loaded == level
+
+
+def test_load_pack_or_level_reports_a_broken_pack_and_refuses_a_non_object(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"levels": [], "levels": []}', encoding="utf-8")
+    with pytest.raises(PackError, match="levels: appears more than once"):
+        load_pack_or_level(path)
+    path.write_text('"a string"', encoding="utf-8")
+    with pytest.raises(ValueError, match="must hold a JSON object"):
+        load_pack_or_level(path)

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from miau.cli.render import describe_event, describe_rules, render_board
-from miau.engine import Game, LevelError, parse_moves
+from miau.engine import Game, parse_moves
 from miau.engine.vocabulary import CARDINALS, MOVE_LETTER_STRING, WAIT
+from miau.packs import Pack, load_pack_or_level
 
 
 def add_parser(subparsers: Any) -> None:
@@ -37,20 +38,15 @@ def add_parser(subparsers: Any) -> None:
 
 def _load_level(args: argparse.Namespace) -> tuple[Mapping[str, Any], dict[str, str], str]:
     """The engine-level dict, glyphs and title for the requested level."""
-    data = json.loads(args.file.read_text(encoding="utf-8"))
-    if isinstance(data, dict) and "levels" in data:
-        from miau.packs import load_pack
-
-        pack = load_pack(args.file)
-        if args.level is None:
-            ids = ", ".join(level.id for level in pack.levels)
-            raise LookupError(f"{args.file} is a pack; choose a level with --level ({ids})")
-        level = pack.level(args.level)
-        glyphs = {noun: glyph.glyph for noun, glyph in pack.palette.items()}
-        return level.data, glyphs, level.title
-    if not isinstance(data, dict):
-        raise LevelError("a level file must hold a JSON object")
-    return data, {}, args.file.stem
+    loaded = load_pack_or_level(args.file)
+    if not isinstance(loaded, Pack):
+        return loaded, {}, args.file.stem
+    if args.level is None:
+        ids = ", ".join(level.id for level in loaded.levels)
+        raise LookupError(f"{args.file} is a pack; choose a level with --level ({ids})")
+    level = loaded.level(args.level)
+    glyphs = {noun: glyph.glyph for noun, glyph in loaded.palette.items()}
+    return level.data, glyphs, level.title
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ Only the standard library is used, so the loader also runs in Pyodide.
 
 from miau.packs.format import KNOWN_FEATURES
 from miau.packs.issues import PackError, PackIssue, Severity
-from miau.packs.load import load_pack, load_pack_text
+from miau.packs.load import load_pack, load_pack_or_level, load_pack_text
 from miau.packs.maps import expand_map
 from miau.packs.model import (
     AutomatonData,
@@ -46,6 +46,7 @@ __all__ = [
     "StepData",
     "expand_map",
     "load_pack",
+    "load_pack_or_level",
     "load_pack_text",
     "validate_pack",
 ]

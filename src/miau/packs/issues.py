@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal, TypeGuard
 
 __all__ = ["IssueLog", "Location", "PackError", "PackIssue", "Severity", "render_place"]
@@ -29,13 +29,17 @@ class PackIssue:
     """One problem in a pack: where it is, what is wrong, and how bad it is.
 
     ``place`` reads like ``levels[3].automata[0].pattern[5]`` or
-    ``manifest.version``; it is empty for the document as a whole. A warning
-    never stops a pack from loading; an error always does.
+    ``manifest.version``; it is empty for the document as a whole.
+    ``location`` is the same place as data, the keys and indexes leading to
+    it (``("levels", 3, "automata", 0, "pattern", 5)``), for code that sorts
+    issues by where they are; it takes no part in equality. A warning never
+    stops a pack from loading; an error always does.
     """
 
     place: str
     message: str
     severity: Severity = "error"
+    location: Location = field(default=(), compare=False)
 
     def __str__(self) -> str:
         label = "warning: " if self.severity == "warning" else ""
@@ -146,4 +150,4 @@ class IssueLog:
     def issues(self, document: object) -> list[PackIssue]:
         """Return every problem in document order; ties keep recording order."""
         ordered = sorted(self._found, key=lambda found: _document_rank(document, found[0]))
-        return [PackIssue(render_place(loc), message, sev) for loc, message, sev in ordered]
+        return [PackIssue(render_place(loc), message, sev, loc) for loc, message, sev in ordered]

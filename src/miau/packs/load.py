@@ -11,13 +11,13 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from miau.packs.issues import IssueLog, Location, PackError, PackIssue
 from miau.packs.model import Pack
 from miau.packs.validate import check_pack
 
-__all__ = ["load_pack", "load_pack_text"]
+__all__ = ["load_pack", "load_pack_or_level", "load_pack_text"]
 
 
 def load_pack(source: str | os.PathLike[str] | Mapping[str, object]) -> Pack:
@@ -31,12 +31,8 @@ def load_pack(source: str | os.PathLike[str] | Mapping[str, object]) -> Pack:
     :raises OSError: when the file cannot be read.
     """
     if isinstance(source, Mapping):
-        issues, pack = check_pack(source)
-    else:
-        issues, pack = _check_bytes(Path(source).read_bytes())
-    if pack is None:
-        raise PackError(issues)
-    return pack
+        return _checked(source, IssueLog())
+    return _checked(*_parse(_decode(Path(source).read_bytes())))
 
 
 def load_pack_text(text: str) -> Pack:
@@ -45,39 +41,68 @@ def load_pack_text(text: str) -> Pack:
     :raises PackError: as :func:`load_pack` does, including for text that
         is not JSON (with its line and column).
     """
-    issues, pack = _check_text(text)
+    return _checked(*_parse(text))
+
+
+def load_pack_or_level(path: str | os.PathLike[str]) -> Pack | dict[str, Any]:
+    """Read a file once and say what it holds: a pack, or a single engine-level dict.
+
+    A JSON object with ``levels`` is a pack, checked as :func:`load_pack`
+    checks one. Any other JSON object is returned as it is: an engine-level
+    dict (the shape ``Game`` accepts and checks), handy for fixtures and
+    experiments.
+
+    :raises PackError: when the file is not UTF-8 text or not JSON, or when
+        it is a pack with errors.
+    :raises ValueError: when the JSON is not an object.
+    :raises OSError: when the file cannot be read.
+    """
+    document, log = _parse(_decode(Path(path).read_bytes()))
+    if not isinstance(document, dict):
+        raise ValueError(f"{path}: a pack or level file must hold a JSON object")
+    if "levels" not in document:
+        return document
+    return _checked(document, log)
+
+
+def _checked(document: object, log: IssueLog) -> Pack:
+    issues, pack = check_pack(document, log)
     if pack is None:
         raise PackError(issues)
     return pack
 
 
-def _check_bytes(raw: bytes) -> tuple[list[PackIssue], Pack | None]:
+def _decode(raw: bytes) -> str:
     try:
         # utf-8-sig: editors on Windows like to start a file with a byte order mark.
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         message = f"the file is not UTF-8 text: byte {error.start} cannot be read"
-        return [PackIssue("", message)], None
-    return _check_text(text)
+        raise PackError([PackIssue("", message)]) from None
 
 
-def _check_text(text: str) -> tuple[list[PackIssue], Pack | None]:
+def _parse(text: str) -> tuple[object, IssueLog]:
+    """The JSON document, and a log holding its repeated keys.
+
+    :raises PackError: when the text is not JSON.
+    """
     try:
         data = json.loads(text, object_pairs_hook=_JsonObject.from_pairs, parse_int=_parse_int)
     except json.JSONDecodeError as error:
         message = f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-        return [PackIssue("", message)], None
+        raise PackError([PackIssue("", message)]) from None
     except _HugeNumberError:
-        return [PackIssue("", f"invalid JSON: {_HugeNumberError.message}")], None
+        raise PackError([PackIssue("", f"invalid JSON: {_HugeNumberError.message}")]) from None
     except RecursionError:
-        return [PackIssue("", "invalid JSON: it is nested too deeply to read")], None
+        message = "invalid JSON: it is nested too deeply to read"
+        raise PackError([PackIssue("", message)]) from None
     log = IssueLog()
     for location, key in _duplicate_keys(data):
         log.error(
             (*location, key),
             "appears more than once in this object; JSON keeps only the last one, so write it once",
         )
-    return check_pack(data, log)
+    return data, log
 
 
 _LONGEST_INTEGER: Final = 100

@@ -8,17 +8,13 @@ accepts), named after the file: handy for fixtures and experiments.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
-from miau.packs import load_pack
+from miau.packs import Pack, PackIssue, load_pack_or_level
 from miau.solver.search import DEFAULT_MAX_EXPANSIONS
-
-_LEVEL_PLACE: Final = re.compile(r"levels\[(\d+)\]")
 
 
 @dataclass(frozen=True)
@@ -53,25 +49,25 @@ class LevelFile:
 def read_levels(path: str | Path) -> LevelFile:
     """Read the levels of a pack file, or the single level of an engine-level file.
 
-    :raises PackError: when the pack has errors (listing every issue).
+    The file is read once, and told apart by ``miau.packs.load_pack_or_level``.
+
+    :raises PackError: when the file is not JSON or is a pack with errors
+        (listing every issue).
     :raises OSError: when the file cannot be read.
-    :raises ValueError: when the file is not JSON or not an object.
+    :raises ValueError: when the JSON is not an object.
     """
     path = Path(path)
-    document = json.loads(path.read_text(encoding="utf-8-sig"))
-    if not isinstance(document, dict):
-        raise ValueError(f"{path}: a pack or level file must hold a JSON object")
-    if "levels" not in document:
-        return LevelFile(str(path), None, (LevelSpec(path.stem, path.stem, document),))
-    pack = load_pack(path)
+    loaded = load_pack_or_level(path)
+    if not isinstance(loaded, Pack):
+        return LevelFile(str(path), None, (LevelSpec(path.stem, path.stem, loaded),))
     per_level: dict[int, list[str]] = {}
     general: list[str] = []
-    for issue in pack.warnings:
-        match = _LEVEL_PLACE.match(issue.place)
-        if match is None:
+    for issue in loaded.warnings:
+        index = _level_index(issue)
+        if index is None:
             general.append(str(issue))
         else:
-            per_level.setdefault(int(match.group(1)), []).append(str(issue))
+            per_level.setdefault(index, []).append(str(issue))
     levels = tuple(
         LevelSpec(
             level.id,
@@ -81,6 +77,14 @@ def read_levels(path: str | Path) -> LevelFile:
             level.solver_max,
             tuple(per_level.get(index, ())),
         )
-        for index, level in enumerate(pack.levels)
+        for index, level in enumerate(loaded.levels)
     )
-    return LevelFile(str(path), pack.manifest.id, levels, tuple(general))
+    return LevelFile(str(path), loaded.manifest.id, levels, tuple(general))
+
+
+def _level_index(issue: PackIssue) -> int | None:
+    """The index of the level an issue is about, or None when it concerns the pack."""
+    match issue.location:
+        case ("levels", int(index), *_):
+            return index
+    return None
