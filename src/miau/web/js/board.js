@@ -1,0 +1,391 @@
+// The board actuator: draws a settled state and animates an event toward it.
+// The state is always what stays on screen; the event only says how to get
+// there (slides, bumps, destruction cues, rule flashes).
+
+import { dressWordTile } from "./words.js";
+
+/** How long one slide of one cell takes. */
+export const SLIDE_MS = 120;
+const BUMP_MS = 140;
+const MIN_TILE_PX = 12;
+const MAX_TILE_PX = 96;
+
+const reducedMotionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+/** True when the player asked for no motion. */
+export function prefersReducedMotion() {
+  return reducedMotionQuery.matches;
+}
+
+function normaliseGlyph(entry) {
+  if (!entry) return null;
+  if (typeof entry === "string") return { glyph: entry, faces: null };
+  return { glyph: entry.glyph, faces: entry.faces ?? null };
+}
+
+// Drawing order inside a cell, bottom first: things, then words, then YOU.
+function layerOf(entity, youNouns) {
+  if (entity.kind === "word") return 1;
+  return youNouns.has(entity.noun) ? 2 : 0;
+}
+
+/**
+ * A board drawn inside `area` (which sets the space it may take). Entities
+ * are absolutely positioned elements with `data-id`, `data-kind`,
+ * `data-noun` or `data-text`, `data-x`, `data-y`, `data-facing`, and
+ * `data-lit` on words.
+ */
+export class Board {
+  constructor(area, { vocabulary, palette }) {
+    this.area = area;
+    this.vocabulary = vocabulary;
+    this.palette = {};
+    for (const [noun, entry] of Object.entries(palette || {})) {
+      this.palette[noun] = normaliseGlyph(entry);
+    }
+    this.element = document.createElement("div");
+    this.element.className = "board";
+    this.element.setAttribute("role", "img");
+    this.area.append(this.element);
+    this.tile = 32;
+    this.state = null;
+    this.elements = new Map(); // id -> {root, face, glyph}
+    this.placements = new Map(); // id -> {x, y, offset, scale}
+    this.lookingLeft = new Map(); // id -> last horizontal facing was left
+    this.dying = new Set();
+    this.highlighted = new Set();
+    this.resizeObserver = new ResizeObserver(() => this.fit());
+    this.resizeObserver.observe(this.area);
+  }
+
+  /** Stops observing the page; the element is left for the scene to remove. */
+  destroy() {
+    this.resizeObserver.disconnect();
+    this.finishAnimations();
+  }
+
+  /** Picks the whole-pixel tile size that makes the board fit its area. */
+  fit() {
+    if (!this.state) return;
+    const style = getComputedStyle(this.area);
+    const width = this.area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = this.area.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const fitting = Math.floor(Math.min(width / this.state.width, height / this.state.height));
+    const tile = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
+    if (tile === this.tile && this.element.style.width) return;
+    this.finishAnimations();
+    this.tile = tile;
+    this.element.style.setProperty("--tile", `${tile}px`);
+    this.element.style.width = `${tile * this.state.width}px`;
+    this.element.style.height = `${tile * this.state.height}px`;
+    this.draw(this.state);
+  }
+
+  /** Draws `state` as it is, at once. */
+  draw(state) {
+    const firstDraw = !this.state || this.state.width !== state.width || this.state.height !== state.height;
+    this.state = state;
+    if (firstDraw) {
+      this.element.style.width = "";
+      this.fit();
+      return;
+    }
+    const lit = new Set();
+    for (const sentence of state.sentences || []) for (const id of sentence.ids) lit.add(id);
+    const youNouns = new Set(
+      (state.rules || []).filter((rule) => rule.predicate === "YOU").map((rule) => rule.subject),
+    );
+    const cells = new Map();
+    for (const entity of state.entities) {
+      const key = entity.y * state.width + entity.x;
+      if (!cells.has(key)) cells.set(key, []);
+      cells.get(key).push(entity);
+    }
+    const present = new Set();
+    for (const stack of cells.values()) {
+      stack.sort((a, b) => layerOf(a, youNouns) - layerOf(b, youNouns) || a.id - b.id);
+      stack.forEach((entity, index) => {
+        present.add(entity.id);
+        const parts = this.elementFor(entity);
+        this.dress(parts, entity, lit, youNouns);
+        const placement = this.stackPlacement(entity, index, stack.length);
+        this.placements.set(entity.id, placement);
+        parts.root.style.transform = this.transformOf(placement);
+        parts.root.style.zIndex = String(10 + layerOf(entity, youNouns) * 10 + index);
+        if (index === stack.length - 1 && stack.length > 2) parts.root.dataset.stack = String(stack.length);
+        else delete parts.root.dataset.stack;
+      });
+    }
+    for (const [id, parts] of this.elements) {
+      if (!present.has(id)) {
+        parts.root.remove();
+        this.elements.delete(id);
+        this.placements.delete(id);
+      }
+    }
+    this.element.dataset.moveCount = String(state.moveCount);
+    this.element.dataset.won = String(Boolean(state.won));
+    const rules = (state.rules || []).map((rule) => `${rule.subject} is ${rule.predicate}`);
+    this.element.setAttribute(
+      "aria-label",
+      `Board, ${state.width} by ${state.height}. ${rules.length ? `Rules: ${rules.join(", ")}.` : "No rules."}`,
+    );
+  }
+
+  /**
+   * Animates `event` toward `state`. A running animation is finished first
+   * (it jumps to its end), so input is never held behind an animation.
+   */
+  apply(event, state) {
+    this.finishAnimations();
+    const motion = !prefersReducedMotion() && event;
+    const before = new Map(this.placements);
+    const dyingParts = [];
+    if (motion) {
+      for (const record of event.destroyed || []) {
+        const parts = this.elements.get(record.id);
+        if (!parts) continue;
+        this.elements.delete(record.id);
+        dyingParts.push({ parts, record });
+      }
+    }
+    this.draw(state);
+    if (!motion) return;
+    const paths = new Map();
+    for (const move of event.moved || []) {
+      if (!paths.has(move.id)) paths.set(move.id, [move.from]);
+      paths.get(move.id).push(move.to);
+    }
+    const slideEnd = Math.max(0, ...[...paths.values()].map((points) => points.length - 1)) * SLIDE_MS;
+    for (const [id, points] of paths) {
+      const parts = this.elements.get(id);
+      if (parts) this.slide(parts.root, points, before.get(id), this.placements.get(id));
+    }
+    for (const { parts, record } of dyingParts) {
+      this.element.append(parts.root);
+      this.dying.add(parts.root);
+      const end = { x: record.at[0], y: record.at[1], offset: 0, scale: 1 };
+      parts.root.style.transform = this.transformOf(end);
+      parts.root.style.zIndex = "90";
+      parts.root.dataset.dying = record.cause;
+      if (paths.has(record.id)) this.slide(parts.root, paths.get(record.id), before.get(record.id), end);
+      this.vanish(parts, record.cause, slideEnd * 0.6);
+    }
+    for (const blocked of event.blocked || []) {
+      const parts = this.elements.get(blocked.id);
+      if (parts && !paths.has(blocked.id)) this.bump(parts.root, this.placements.get(blocked.id), blocked.dir);
+    }
+    for (const record of event.restored || []) {
+      const parts = this.elements.get(record.id);
+      if (!parts) continue;
+      parts.face.animate(
+        [{ opacity: 0, transform: "scale(0.6)" }, { opacity: 1, transform: "none" }],
+        { duration: 180, delay: slideEnd * 0.5, easing: "ease-out", fill: "backwards" },
+      );
+    }
+    for (const record of event.transformed || []) {
+      const parts = this.elements.get(record.id);
+      if (!parts) continue;
+      parts.face.animate(
+        [{ transform: "scale(0.5)", opacity: 0.3 }, { transform: "scale(1.15)", offset: 0.6 }, { transform: "none" }],
+        { duration: 240, delay: slideEnd * 0.5, easing: "ease-out", fill: "backwards" },
+      );
+    }
+    for (const id of sentenceIds(event.sentencesFormed, event.rulesAdded)) {
+      const parts = this.elements.get(id);
+      if (!parts) continue;
+      parts.face.animate(
+        [
+          { filter: "brightness(1)", transform: "none" },
+          { filter: "brightness(1.9)", transform: "scale(1.12)", offset: 0.35 },
+          { filter: "brightness(1)", transform: "none" },
+        ],
+        { duration: 420, delay: slideEnd, easing: "ease-out" },
+      );
+    }
+    for (const id of sentenceIds(event.sentencesBroken, event.rulesRemoved)) {
+      const parts = this.elements.get(id);
+      if (!parts) continue;
+      parts.face.animate(
+        [{ filter: "brightness(1.5) saturate(1.2)", opacity: 1 }, { filter: "none", opacity: "" }],
+        { duration: 360, delay: slideEnd, easing: "ease-in" },
+      );
+    }
+  }
+
+  /** Jumps every running animation to its end and drops what was dying. */
+  finishAnimations() {
+    for (const animation of this.element.getAnimations({ subtree: true })) {
+      try {
+        animation.finish();
+      } catch {
+        animation.cancel();
+      }
+    }
+    for (const root of this.dying) root.remove();
+    this.dying.clear();
+  }
+
+  /** Outlines the words with these ids (the ledger's hover), or none. */
+  highlight(ids) {
+    for (const id of this.highlighted) {
+      const parts = this.elements.get(id);
+      if (parts) delete parts.root.dataset.highlight;
+    }
+    this.highlighted = new Set(ids);
+    for (const id of this.highlighted) {
+      const parts = this.elements.get(id);
+      if (parts) parts.root.dataset.highlight = "true";
+    }
+    this.element.classList.toggle("is-highlighting", this.highlighted.size > 0);
+  }
+
+  elementFor(entity) {
+    const existing = this.elements.get(entity.id);
+    if (existing) return existing;
+    const root = document.createElement("div");
+    root.className = "entity";
+    root.dataset.id = String(entity.id);
+    root.dataset.kind = entity.kind;
+    const face = document.createElement("div");
+    face.className = "face";
+    root.append(face);
+    const parts = { root, face, glyph: null, noun: null };
+    if (entity.kind === "word") {
+      root.dataset.text = entity.text;
+      dressWordTile(root, entity.text, this.vocabulary);
+      face.textContent = entity.text;
+    }
+    this.element.append(root);
+    this.elements.set(entity.id, parts);
+    return parts;
+  }
+
+  dress(parts, entity, lit, youNouns) {
+    const { root } = parts;
+    root.dataset.x = String(entity.x);
+    root.dataset.y = String(entity.y);
+    root.dataset.facing = entity.facing;
+    if (entity.kind === "word") {
+      root.dataset.lit = String(lit.has(entity.id));
+      if (this.highlighted.has(entity.id)) root.dataset.highlight = "true";
+      return;
+    }
+    if (parts.noun !== entity.noun) this.drawObject(parts, entity.noun);
+    root.dataset.you = String(youNouns.has(entity.noun));
+    if (entity.facing === "left") this.lookingLeft.set(entity.id, true);
+    else if (entity.facing === "right") this.lookingLeft.set(entity.id, false);
+    const glyph = this.palette[entity.noun];
+    if (parts.glyph && glyph?.faces) {
+      const looksLeft = this.lookingLeft.get(entity.id) ?? false;
+      const mirrored = glyph.faces === "left" ? !looksLeft : looksLeft;
+      parts.glyph.dataset.mirror = String(mirrored);
+    }
+  }
+
+  drawObject(parts, noun) {
+    parts.noun = noun;
+    parts.root.dataset.noun = noun;
+    parts.face.replaceChildren();
+    const glyph = this.palette[noun];
+    if (glyph?.glyph) {
+      const span = document.createElement("span");
+      span.className = "glyph";
+      span.textContent = glyph.glyph;
+      span.setAttribute("aria-hidden", "true");
+      parts.glyph = span;
+      parts.face.append(span);
+    } else {
+      const box = document.createElement("span");
+      box.className = "noun-box";
+      box.textContent = noun;
+      box.style.setProperty("--len", String(Math.max(2, [...noun].length)));
+      parts.glyph = null;
+      parts.face.append(box);
+    }
+  }
+
+  stackPlacement(entity, index, count) {
+    if (count === 1) return { x: entity.x, y: entity.y, offset: 0, scale: 1 };
+    const step = Math.min(Math.max(2, Math.round(this.tile * 0.1)), (this.tile * 0.3) / (count - 1));
+    const offset = Math.round((index - (count - 1) / 2) * step);
+    return { x: entity.x, y: entity.y, offset, scale: 0.82 };
+  }
+
+  transformOf({ x, y, offset, scale }, nudge = [0, 0]) {
+    const px = x * this.tile + offset + nudge[0];
+    const py = y * this.tile - offset + nudge[1];
+    return scale === 1 ? `translate(${px}px, ${py}px)` : `translate(${px}px, ${py}px) scale(${scale})`;
+  }
+
+  slide(root, points, previous, end) {
+    const frames = points.map((point, index) => {
+      if (index === points.length - 1) return { transform: this.transformOf(end) };
+      const [x, y] = point;
+      const placement =
+        index === 0 && previous && previous.x === x && previous.y === y
+          ? previous
+          : { x, y, offset: end.offset, scale: end.scale };
+      return { transform: this.transformOf(placement), easing: "cubic-bezier(.25,.75,.35,1)" };
+    });
+    root.animate(frames, { duration: SLIDE_MS * (points.length - 1), easing: "linear" });
+  }
+
+  bump(root, placement, direction) {
+    if (!placement) return;
+    const reach = this.tile * 0.18;
+    const nudged = this.transformOf(placement, [direction[0] * reach, direction[1] * reach]);
+    const rest = this.transformOf(placement);
+    root.animate([{ transform: rest }, { transform: nudged, offset: 0.4 }, { transform: rest }], {
+      duration: BUMP_MS,
+      easing: "ease-out",
+    });
+  }
+
+  vanish(parts, cause, delay) {
+    let frames;
+    let duration;
+    if (cause === "sink") {
+      frames = [
+        { transform: "none", opacity: 1, filter: "none" },
+        { transform: "translateY(22%) scale(0.5)", opacity: 0, filter: "blur(1px) hue-rotate(40deg)" },
+      ];
+      duration = 320;
+    } else if (cause === "defeat") {
+      frames = [
+        { transform: "none", opacity: 1 },
+        { transform: "translateX(-12%) rotate(-6deg)", offset: 0.12 },
+        { transform: "translateX(12%) rotate(6deg)", offset: 0.26 },
+        { transform: "translateX(-9%) rotate(-4deg)", offset: 0.4 },
+        { transform: "translateX(7%) rotate(3deg)", offset: 0.54 },
+        { transform: "none", opacity: 1, offset: 0.66 },
+        { transform: "scale(0.7)", opacity: 0 },
+      ];
+      duration = 420;
+    } else {
+      frames = [
+        { transform: "none", opacity: 1 },
+        { transform: "scale(1.35)", opacity: 0.9, offset: 0.4 },
+        { transform: "scale(1.7)", opacity: 0 },
+      ];
+      duration = 300;
+    }
+    const animation = parts.face.animate(frames, { duration, delay, easing: "ease-in", fill: "forwards" });
+    const drop = () => {
+      parts.root.remove();
+      this.dying.delete(parts.root);
+    };
+    animation.addEventListener("finish", drop);
+    animation.addEventListener("cancel", drop);
+  }
+}
+
+function sentenceIds(sentences, rules) {
+  const ids = new Set();
+  if (Array.isArray(sentences)) {
+    for (const sentence of sentences) for (const id of sentence.ids) ids.add(id);
+  } else {
+    for (const rule of rules || []) for (const id of rule.sourceIds) ids.add(id);
+  }
+  return ids;
+}

@@ -1,0 +1,159 @@
+// Input: keys (with hold-to-repeat), swipes and on-screen buttons, turned
+// into intents. Intents are plain objects:
+//   {intent: "step", direction}, {intent: "wait"}, {intent: "undo"},
+//   {intent: "reset"}, and the scene-level {intent: "back"}.
+
+/** First repeat of a held key, then the steady rate (about 11 moves a second). */
+export const REPEAT_DELAY_MS = 180;
+export const REPEAT_INTERVAL_MS = 90;
+const SWIPE_MIN_PX = 24;
+
+const KEY_INTENTS = {
+  arrowup: { intent: "step", direction: "up" },
+  arrowdown: { intent: "step", direction: "down" },
+  arrowleft: { intent: "step", direction: "left" },
+  arrowright: { intent: "step", direction: "right" },
+  w: { intent: "step", direction: "up" },
+  s: { intent: "step", direction: "down" },
+  a: { intent: "step", direction: "left" },
+  d: { intent: "step", direction: "right" },
+  z: { intent: "undo" },
+  backspace: { intent: "undo" },
+  r: { intent: "reset" },
+  " ": { intent: "wait" },
+  escape: { intent: "back" },
+};
+
+// Keys that repeat while held: moving and undoing, like the genre does.
+const REPEATING = new Set(["step", "undo"]);
+
+function keyName(event) {
+  return event.key.toLowerCase();
+}
+
+/**
+ * Listens for the play controls and calls `onIntent(intent, {repeat})` for
+ * each. `repeat` is true for the automatic repeats of a held key, which the
+ * caller may skip when it is busy (a first press is never skipped).
+ * `swipeSurface` receives swipes; any element under `buttonRoot` with
+ * `data-intent` (and `data-direction`) acts as a button.
+ * Returns `{destroy, setEnabled}`.
+ */
+export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }) {
+  let enabled = true;
+  const held = []; // keys held down, most recent last
+  let delayTimer = null;
+  let repeatTimer = null;
+
+  function stopRepeating() {
+    clearTimeout(delayTimer);
+    clearInterval(repeatTimer);
+    delayTimer = null;
+    repeatTimer = null;
+  }
+
+  function startRepeating(key) {
+    stopRepeating();
+    delayTimer = setTimeout(() => {
+      repeatTimer = setInterval(() => {
+        if (enabled && held.at(-1) === key) onIntent(KEY_INTENTS[key], { repeat: true });
+      }, REPEAT_INTERVAL_MS);
+      if (enabled && held.at(-1) === key) onIntent(KEY_INTENTS[key], { repeat: true });
+    }, REPEAT_DELAY_MS);
+  }
+
+  function release(key) {
+    const index = held.indexOf(key);
+    if (index === -1) return;
+    const wasActive = index === held.length - 1;
+    held.splice(index, 1);
+    if (!wasActive) return;
+    // Another key still held takes over after the usual delay, without a
+    // press of its own: the player did not press it again.
+    if (held.length) startRepeating(held.at(-1));
+    else stopRepeating();
+  }
+
+  function onKeyDown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = keyName(event);
+    const intent = KEY_INTENTS[key];
+    if (!intent) return;
+    if (!enabled) return;
+    event.preventDefault();
+    if (event.repeat) return;
+    if (held.includes(key)) return;
+    onIntent(intent, { repeat: false });
+    if (REPEATING.has(intent.intent)) {
+      held.push(key);
+      startRepeating(key);
+    }
+  }
+
+  function onKeyUp(event) {
+    release(keyName(event));
+  }
+
+  function releaseAll() {
+    held.length = 0;
+    stopRepeating();
+  }
+
+  let swipeStart = null;
+  function onPointerDown(event) {
+    if (event.pointerType === "mouse" || !event.isPrimary) return;
+    swipeStart = { id: event.pointerId, x: event.clientX, y: event.clientY };
+  }
+  function onPointerUp(event) {
+    if (!swipeStart || event.pointerId !== swipeStart.id) return;
+    const dx = event.clientX - swipeStart.x;
+    const dy = event.clientY - swipeStart.y;
+    swipeStart = null;
+    if (!enabled || Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_MIN_PX) return;
+    const direction =
+      Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : dy > 0 ? "down" : "up";
+    onIntent({ intent: "step", direction }, { repeat: false });
+  }
+  function onPointerCancel() {
+    swipeStart = null;
+  }
+
+  function onButtonClick(event) {
+    const button = event.target instanceof Element && event.target.closest("[data-intent]");
+    if (!button || !buttonRoot.contains(button) || !enabled) return;
+    const intent = { intent: button.dataset.intent };
+    if (button.dataset.direction) intent.direction = button.dataset.direction;
+    onIntent(intent, { repeat: false });
+  }
+
+  window.addEventListener("keydown", onKeyDown);
+  window.addEventListener("keyup", onKeyUp);
+  window.addEventListener("blur", releaseAll);
+  if (swipeSurface) {
+    swipeSurface.addEventListener("pointerdown", onPointerDown);
+    swipeSurface.addEventListener("pointerup", onPointerUp);
+    swipeSurface.addEventListener("pointercancel", onPointerCancel);
+  }
+  if (buttonRoot) buttonRoot.addEventListener("click", onButtonClick);
+
+  return {
+    /** Turns the controls off (an overlay owns the keys) or on again. */
+    setEnabled(value) {
+      enabled = value;
+      if (!value) releaseAll();
+    },
+    /** Removes every listener. */
+    destroy() {
+      releaseAll();
+      window.removeEventListener("keydown", onKeyDown);
+      window.removeEventListener("keyup", onKeyUp);
+      window.removeEventListener("blur", releaseAll);
+      if (swipeSurface) {
+        swipeSurface.removeEventListener("pointerdown", onPointerDown);
+        swipeSurface.removeEventListener("pointerup", onPointerUp);
+        swipeSurface.removeEventListener("pointercancel", onPointerCancel);
+      }
+      if (buttonRoot) buttonRoot.removeEventListener("click", onButtonClick);
+    },
+  };
+}

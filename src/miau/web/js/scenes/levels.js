@@ -1,0 +1,68 @@
+// Level select: a grid of level cards marked with tier, completion (best
+// moves) and locks (with what unlocks them).
+
+import * as api from "../api.js";
+import { arrowFocus, h, keyLabel } from "../dom.js";
+import { errorCard, loadingCard, onEscape } from "./common.js";
+
+const TIERS = {
+  required: { mark: "●", label: "Required" },
+  optional: { mark: "◆", label: "Optional" },
+  challenge: { mark: "★", label: "Challenge" },
+};
+
+/** Draws the level select scene of world `pack` into `root`. */
+export async function mount(root, { pack }, { navigate, signal }) {
+  root.className = "scene menu-scene levels-scene";
+  const back = h("button", { class: "button ghost", type: "button", onclick: () => navigate("/worlds") }, keyLabel("Worlds", "Esc"));
+  const heading = h("h1", {}, "Levels");
+  const summary = h("p", { class: "scene-summary" });
+  const grid = h("ul", { class: "card-grid level-grid", role: "list" });
+  root.append(
+    h("header", { class: "scene-head" }, back, h("div", { class: "scene-titles" }, heading, summary)),
+    h("main", { class: "scene-body" }, grid),
+  );
+  onEscape(() => navigate("/worlds"), signal);
+  grid.append(loadingCard());
+  let world;
+  try {
+    world = await api.world(pack);
+  } catch (error) {
+    if (!signal.aborted) grid.replaceChildren(errorCard(error, () => navigate(`/world/${pack}`)));
+    return;
+  }
+  if (signal.aborted) return;
+  document.title = `${world.name} · Miau`;
+  heading.textContent = world.name;
+  const required = world.levels.filter((level) => level.tier === "required");
+  const wonRequired = required.filter((level) => level.won).length;
+  summary.textContent = `${world.description} · ${wonRequired} of ${required.length} required levels solved`;
+  grid.replaceChildren(...world.levels.map((level, index) => levelCard(pack, level, index)));
+  arrowFocus(grid, ".level-card", signal);
+  const next = world.levels.find((level) => !level.locked && !level.won) || world.levels[0];
+  grid.querySelector(`[data-level="${CSS.escape(next?.id ?? "")}"]`)?.focus();
+}
+
+function levelCard(pack, level, index) {
+  const tier = TIERS[level.tier] || TIERS.required;
+  const status = level.locked
+    ? h("span", { class: "level-status locked" }, "🔒 ", level.unlockedBy || "Locked")
+    : level.won
+      ? h("span", { class: "level-status won" }, "✓ Solved", level.bestMoves != null ? ` · best ${level.bestMoves} moves` : "")
+      : h("span", { class: "level-status open" }, "Not solved yet");
+  const body = [
+    h("span", { class: "level-number", "aria-hidden": "true" }, String(index + 1).padStart(2, "0")),
+    h("span", { class: "tier-badge", dataset: { tier: level.tier } }, h("span", { "aria-hidden": "true" }, tier.mark), ` ${tier.label}`),
+    h("span", { class: "level-title" }, level.title),
+    status,
+  ];
+  const dataset = { level: level.id, tier: level.tier, won: String(Boolean(level.won)), locked: String(Boolean(level.locked)) };
+  if (level.locked) {
+    return h("li", {}, h("div", { class: "card level-card is-locked", tabindex: "0", "aria-disabled": "true", dataset }, body));
+  }
+  return h(
+    "li",
+    {},
+    h("a", { class: `card level-card${level.won ? " is-won" : ""}`, href: `#/play/${encodeURIComponent(pack)}/${encodeURIComponent(level.id)}`, dataset }, body),
+  );
+}

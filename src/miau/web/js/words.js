@@ -1,0 +1,91 @@
+// Word classes, accents and the word tile: shared by the board, the ledger
+// and the title, so a word looks the same everywhere.
+
+/** The two operators of the grammar. */
+export const OPERATORS = new Set(["IS", "AND"]);
+
+/** The six core properties; each is its own accent. */
+export const CORE_PROPERTIES = new Set(["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"]);
+
+const ACCENTS = new Set(["you", "push", "stop", "win", "sink", "defeat"]);
+
+/**
+ * The vocabulary of one level: which words are properties (the core six plus
+ * the words the level declares through its automata and pairs) and which
+ * accent and glossary sentence each declared word takes from its world.
+ * Nothing here knows any declared word by name.
+ */
+export class Vocabulary {
+  /**
+   * @param {object} level the level as the API gives it
+   * @param {object} world the world as the API gives it (glossary, palette)
+   */
+  constructor(level = {}, world = {}) {
+    this.glossary = world.glossary || {};
+    this.declared = new Set();
+    for (const word of level.properties || []) {
+      if (!CORE_PROPERTIES.has(word)) this.declared.add(word);
+    }
+    for (const automaton of level.automata || []) {
+      if (automaton.property) this.declared.add(automaton.property);
+    }
+    for (const pair of level.pairs || []) {
+      for (const word of pair.words || []) this.declared.add(word);
+    }
+  }
+
+  /** "operator", "property" or "noun". */
+  classOf(word) {
+    if (OPERATORS.has(word)) return "operator";
+    if (CORE_PROPERTIES.has(word) || this.declared.has(word)) return "property";
+    return "noun";
+  }
+
+  /** The accent name of a property word, or null for any other word. */
+  accentOf(word) {
+    if (CORE_PROPERTIES.has(word)) return word.toLowerCase();
+    if (this.declared.has(word)) {
+      const accent = this.glossary[word]?.accent;
+      return ACCENTS.has(accent) ? accent : "push";
+    }
+    return null;
+  }
+
+  /** The glossary sentence of a declared word, or null. */
+  describe(word) {
+    return this.declared.has(word) ? this.glossary[word]?.describe || null : null;
+  }
+
+  /** True for a word the level declares (not a core word). */
+  isDeclared(word) {
+    return this.declared.has(word);
+  }
+}
+
+/**
+ * Marks an element as a word tile of `text`: class, accent and length drive
+ * its look in miau.css (long words shrink through `--len`).
+ */
+export function dressWordTile(element, text, vocabulary) {
+  const wordClass = vocabulary.classOf(text);
+  element.classList.add("word-tile");
+  element.dataset.class = wordClass;
+  const accent = vocabulary.accentOf(text);
+  if (accent) element.dataset.accent = accent;
+  else delete element.dataset.accent;
+  element.style.setProperty("--len", String(Math.max(2, [...text].length)));
+  return element;
+}
+
+/** A stand-alone word tile (title), or a chip as wide as its word (ledger, glossary). */
+export function wordTile(text, vocabulary, { lit = true, tag = "span", chip = false } = {}) {
+  const tile = document.createElement(tag);
+  dressWordTile(tile, text, vocabulary);
+  if (chip) tile.classList.add("is-chip");
+  tile.dataset.lit = String(lit);
+  const face = document.createElement("span");
+  face.className = "face";
+  face.textContent = text;
+  tile.append(face);
+  return tile;
+}
