@@ -8,7 +8,8 @@ Unlock rules, within a world (tiers as the pack declares them):
   no required level before it is always open);
 - a challenge level opens once every required level of its world is won.
 
-Challenge and optional levels therefore never block a required one. A world
+Challenge and optional levels therefore never block a required one, and a
+level once won stays open (should a pack gain a level before it). A world
 opens when every required level of the world before it is won; the first
 world is always open. Locks are advice for the player's map: the server
 does not refuse to open a locked level.
@@ -65,8 +66,12 @@ def level_locks(levels: Iterable[PackLevel], won_ids: Collection[str]) -> list[L
         if level.tier == "required":
             unwon = [earlier for earlier in required[:seen_required] if earlier.id not in won_ids]
             required_lock = _lock_waiting_for(unwon)
+            if level.id in won_ids:
+                required_lock = LevelLock(False, None)
             seen_required += 1
             locks.append(required_lock)
+        elif level.id in won_ids:
+            locks.append(LevelLock(False, None))
         elif level.tier == "optional":
             locks.append(required_lock)
         else:

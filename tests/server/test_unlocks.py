@@ -1,0 +1,97 @@
+"""Unlock rules: required levels in order, optional ones with their required level,
+challenge ones after the whole world, and worlds one after another."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from miau.packs import LevelData, PackLevel
+from miau.packs.format import Tier
+from miau.server.worlds import LevelLock, level_locks
+from tests.server.conftest import Player, TestClient, pack_json
+
+EMPTY: LevelData = {"width": 1, "height": 1, "objects": [], "automata": [], "pairs": []}
+
+
+def level(level_id: str, tier: Tier = "required") -> PackLevel:
+    return PackLevel(id=level_id, title=level_id.title(), tier=tier, width=1, height=1, data=EMPTY)
+
+
+WORLD = [
+    level("opening", "optional"),
+    level("a"),
+    level("b"),
+    level("b-side", "optional"),
+    level("hard", "challenge"),
+    level("c"),
+    level("c-side", "optional"),
+]
+
+
+def locks(*won: str) -> dict[str, LevelLock]:
+    return {each.id: lock for each, lock in zip(WORLD, level_locks(WORLD, set(won)), strict=True)}
+
+
+def test_with_nothing_won_only_the_first_required_level_and_what_comes_before_it_are_open() -> None:
+    state = locks()
+    assert {name for name, lock in state.items() if not lock.locked} == {"opening", "a"}
+    assert state["b"].unlocked_by == "Win \u201cA\u201d first"
+    assert state["c"].unlocked_by == "Win \u201cA\u201d and 1 more level first"
+    assert state["b-side"] == state["b"]
+    assert state["hard"].unlocked_by == "Win every required level of this world first"
+
+
+def test_a_required_level_opens_when_every_required_level_before_it_is_won() -> None:
+    state = locks("a")
+    assert not state["b"].locked
+    assert not state["b-side"].locked
+    assert state["c"].unlocked_by == "Win \u201cB\u201d first"
+
+
+def test_optional_and_challenge_levels_never_block_a_required_one() -> None:
+    state = locks("a", "b")
+    assert not state["c"].locked
+    assert not state["c-side"].locked
+    assert state["hard"].locked
+
+
+def test_a_challenge_level_opens_once_every_required_level_is_won() -> None:
+    assert not locks("a", "b", "c")["hard"].locked
+    assert locks("b", "c")["b"].locked is False  # won out of order: what is won stays open
+    assert locks("b", "c")["hard"].locked
+
+
+def test_shipped_tutorial_locks_as_the_rules_say(client: TestClient) -> None:
+    levels = {each["id"]: each for each in client.get("/api/worlds/tutorial").json()["levels"]}
+    assert not levels["first-steps"]["locked"]
+    assert levels["walls"]["locked"]
+    assert levels["walls"]["unlockedBy"] == "Win \u201cFirst Steps\u201d first"
+    assert levels["rock-nook"]["locked"]
+    assert levels["crossword"]["locked"]
+
+
+def win(player: Player, pack: str, level_data: dict[str, Any]) -> None:
+    player.open(pack, level_data["id"])
+    assert player.moves(level_data["solution"])[-1]["state"]["won"] is True
+
+
+def test_winning_every_required_level_of_a_world_opens_its_challenges_and_the_next_world(
+    client: TestClient,
+) -> None:
+    tutorial = pack_json("tutorial")["levels"]
+    required = [each for each in tutorial if each.get("tier", "required") == "required"]
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        for each in required[:-1]:
+            win(player, "tutorial", each)
+        worlds = client.get("/api/worlds").json()["worlds"]
+        assert worlds[0]["won"] == len(required) - 1
+        assert worlds[1]["unlocked"] is False
+        assert worlds[1]["unlockedBy"] == "Win every required level of First Steps first"
+        win(player, "tutorial", required[-1])
+    worlds = client.get("/api/worlds").json()["worlds"]
+    assert worlds[0]["requiredWon"] == worlds[0]["required"] == len(required)
+    assert worlds[1]["unlocked"] is True
+    assert worlds[2]["unlocked"] is False
+    levels = client.get("/api/worlds/tutorial").json()["levels"]
+    assert not any(each["locked"] for each in levels)
