@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from starlette.applications import Starlette
+from starlette.websockets import WebSocketDisconnect
 
 from miau.server.protocol import MAX_FRAME_BYTES
 from tests.server.conftest import Player, TestClient, count_rows
@@ -155,3 +156,14 @@ def test_a_storage_failure_is_reported_and_the_unstored_move_is_not_kept(
         assert again["code"] == "no-game"
         reopened = player.open("tutorial", "first-steps")
         assert reopened["state"]["moveCount"] == 1
+
+
+def test_a_handshake_from_another_sites_page_is_refused(client: TestClient) -> None:
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect("/ws", headers={"origin": "http://elsewhere.example"}) as socket,
+    ):
+        socket.receive_json()
+    assert refused.value.code == 1008
+    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as socket:
+        assert Player(socket).open("tutorial", "walls")["type"] == "opened"
