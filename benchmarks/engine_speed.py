@@ -4,11 +4,14 @@ Run: ``.venv/bin/python benchmarks/engine_speed.py [--steps N] [--repeats N]``.
 Each repeat plays N random intents (U D L R W, a fixed seed) on each level,
 resetting when the level is won or nothing is YOU. Figures are the median
 over the repeats; time includes rejected attempts, so it is conservative.
+Below the table come the short-episode lines of ``short_episodes.py``
+(shipped solutions from fresh games, reset-heavy play).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -17,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import short_episodes
 from benchmarks.levels import LEVELS
+from benchmarks.short_episodes import print_rates
 from miau.engine import Game
 
 INTENTS = ("up", "down", "left", "right", "wait")
@@ -43,9 +48,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--no-short", action="store_true", help="leave out the short-episode lines")
     args = parser.parse_args()
     rng = random.Random(1)
     intents = [rng.choice(INTENTS) for _ in range(args.steps)]
+    if args.json:
+        figures: dict[str, float] = {}
+        for name, build in LEVELS.items():
+            for serialise in (False, True):
+                accepted, seconds = play(Game(build()), intents, serialise)
+                figures[f"long play, {name}{', to_json' if serialise else ''}"] = accepted / seconds
+        print(json.dumps(figures))
+        return
     print(f"{'level':36} {'entities':>8} {'accepted':>9} {'steps/s':>10} {'+to_json/s':>11}")
     for name, build in LEVELS.items():
         data = build()
@@ -59,6 +74,10 @@ def main() -> None:
             f"{name:36} {len(data['objects']):>8} {accepted / args.steps:>8.0%} "
             f"{statistics.median(rates[False]):>10,.0f} {statistics.median(rates[True]):>11,.0f}"
         )
+    if not args.no_short:
+        print()
+        print(f"{'short episodes, events serialised':56} {'steps/s':>10}")
+        print_rates(short_episodes.measure(args.repeats))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ noisy). ``benchmarks/engine_speed.py`` prints these lines beside its table.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -112,7 +113,12 @@ def main() -> None:
     """Print the short-episode rates."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    if args.json:
+        rows = measure(args.repeats)
+        print(json.dumps({label.strip(): rate for label, rate in rows if rate}))
+        return
     print(f"{'short episodes, events serialised':56} {'steps/s':>10}")
     print_rates(measure(args.repeats))
 

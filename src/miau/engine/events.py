@@ -38,14 +38,16 @@ class TurnLog:
     """How many leading ``moved`` entries the player's own movement phase made."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """The settled record of one action (``kind`` is step, undo, reset or restore).
 
     The board's rule tables and automata phases from before and after the
     action are kept as they are; the deltas a client animates from (rules and
     sentences formed and broken, automata that changed) are worked out only
-    when the event is serialised.
+    when the event is serialised. Treat it as read-only; it is not frozen only
+    because a frozen dataclass costs several microseconds more to build, and
+    one is built for every action.
     """
 
     level: Level

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from miau.engine.level import Level
 from miau.engine.vocabulary import AND, IS
@@ -128,11 +128,20 @@ class RuleParser:
     """Parses a level's words, remembering tables by word arrangement.
 
     Undo, replays and the solver revisit arrangements often; the cache turns
-    those reparses into one dict lookup. It is bounded so a long search cannot
-    grow it without limit.
+    those reparses into one dict lookup, and a second cache, keyed by the
+    sentences found, lets arrangements that read the same (a lone word
+    pushed about) share one table. Parsers of levels with the same words (the
+    same level started again, a replayed save, a reset-heavy agent, a share
+    link opened twice) share both caches, so a fresh game of a known level
+    starts warm; a parse is a pure function of the words and their places, so
+    sharing cannot change a result. The caches are bounded: at most
+    ``CACHE_LIMIT`` entries per level and ``SHARED_LEVELS`` levels, the
+    oldest level forgotten first.
     """
 
     CACHE_LIMIT: Final = 1 << 15
+    SHARED_LEVELS: Final = 64
+    _shared: ClassVar[dict[tuple[object, ...], _LevelCache]] = {}
 
     def __init__(
         self, width: int, texts: Sequence[str], word_ids: Sequence[int], properties: frozenset[str]
@@ -143,7 +152,15 @@ class RuleParser:
         self._texts = {i: texts[i] for i in word_ids}
         self._properties = properties
         self._classes = {i: _word_class(texts[i], properties) for i in word_ids}
-        self._cache: dict[tuple[int, ...], RuleSet] = {}
+        words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties)
+        shared = RuleParser._shared
+        cache = shared.get(words)
+        if cache is None:
+            if len(shared) >= self.SHARED_LEVELS:
+                del shared[next(iter(shared))]
+            cache = shared[words] = _LevelCache()
+        self._cache = cache.by_positions
+        self._by_sentences = cache.by_sentences
 
     @classmethod
     def for_level(cls, level: Level) -> RuleParser:
@@ -162,69 +179,86 @@ class RuleParser:
         return table
 
     def _parse(self, word_positions: tuple[int, ...]) -> RuleSet:
-        grid: dict[tuple[int, int], list[int]] = {}
-        cell_of: dict[int, tuple[int, int]] = {}
-        for ident, position in zip(self._word_ids, word_positions, strict=True):
-            if position >= 0:
-                y, x = divmod(position, self._width)
-                grid.setdefault((x, y), []).append(ident)
-                cell_of[ident] = (x, y)
-        spans: list[tuple[int, int, int, tuple[int, ...], str]] = []
-        for axis, (dx, dy) in ((H, (1, 0)), (V, (0, 1))):
-            found: set[tuple[int, ...]] = set()
-            budget = [MAX_PATH_STEPS]
-            for (x, y), stack in grid.items():
-                for ident in stack:
-                    if self._classes[ident] == _NOUN:
-                        self._extend(grid, x, y, dx, dy, 0, [ident], found, budget)
-            contained: set[tuple[int, ...]] = set()
-            for ids in found:
-                for start in range(len(ids)):
-                    for end in range(start + 3, len(ids) + 1):
-                        if end - start < len(ids):
-                            contained.add(ids[start:end])
-            for ids in found - contained:
-                x, y = cell_of[ids[0]]
-                major, minor = (y, x) if axis == H else (x, y)
-                spans.append((0 if axis == H else 1, major, minor, ids, axis))
-        spans.sort()
+        spans = self._spans(word_positions)
+        key = tuple((axis, ids) for _, _, _, ids, axis in spans)
+        table = self._by_sentences.get(key)
+        if table is not None:
+            return table
+        if len(self._by_sentences) >= self.CACHE_LIMIT:
+            self._by_sentences.clear()
         sentences = tuple(Sentence(ids, axis) for _, _, _, ids, axis in spans)
-        table: list[Rule] = []
+        rules: list[Rule] = []
         seen: set[tuple[str, str]] = set()
         for sentence in sentences:
             for rule in self._expand(sentence):
                 if rule.key not in seen:
                     seen.add(rule.key)
-                    table.append(rule)
-        return RuleSet(tuple(table), sentences, self._properties)
+                    rules.append(rule)
+        table = self._by_sentences[key] = RuleSet(tuple(rules), sentences, self._properties)
+        return table
 
-    def _extend(
-        self,
-        grid: dict[tuple[int, int], list[int]],
-        x: int,
-        y: int,
-        dx: int,
-        dy: int,
-        state: int,
-        path: list[int],
-        found: set[tuple[int, ...]],
-        budget: list[int],
-    ) -> None:
-        state = _TRANSITIONS[state][self._classes[path[-1]]]
-        budget[0] -= 1
-        if len(found) >= MAX_SPANS or budget[0] <= 0:
-            return
-        if state == _ACCEPT:
-            found.add(tuple(path))
-        stack = grid.get((x + dx, y + dy))
-        if not stack:
-            return
-        moves = _TRANSITIONS[state]
-        for ident in stack:
-            if self._classes[ident] in moves:
-                path.append(ident)
-                self._extend(grid, x + dx, y + dy, dx, dy, state, path, found, budget)
-                path.pop()
+    def _spans(
+        self, word_positions: tuple[int, ...]
+    ) -> list[tuple[int, int, int, tuple[int, ...], str]]:
+        """Every maximal span as ``(axis rank, major, minor, ids, axis)``, in span order.
+
+        Words are grouped into lines (rows for ``h``, columns for ``v``) and
+        lines into runs of adjacent cells; a span lies within one run. A run
+        of single words is read in one pass; a run with a stack is searched
+        path by path, within the parser's bounds.
+        """
+        rows: dict[int, list[tuple[int, int]]] = {}
+        columns: dict[int, list[tuple[int, int]]] = {}
+        width = self._width
+        for ident, position in zip(self._word_ids, word_positions, strict=True):
+            if position >= 0:
+                y, x = divmod(position, width)
+                rows.setdefault(y, []).append((x, ident))
+                columns.setdefault(x, []).append((y, ident))
+        spans: list[tuple[int, int, int, tuple[int, ...], str]] = []
+        for rank, axis, lines in ((0, H, rows), (1, V, columns)):
+            search = _SpanSearch(self._classes)
+            for major, words in lines.items():
+                if len(words) < 3:
+                    continue
+                words.sort()
+                for start, cells in _runs(words):
+                    if len(cells) < 3:
+                        continue
+                    if all(len(stack) == 1 for stack in cells):
+                        found = self._single_file_spans([stack[0] for stack in cells])
+                    else:
+                        found = search.maximal_spans(cells)
+                    for offset, ids in found:
+                        spans.append((rank, major, start + offset, ids, axis))
+        spans.sort()
+        return spans
+
+    def _single_file_spans(self, ids: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+        """The maximal spans of a run of single words, as ``(offset, ids)``.
+
+        From each noun the longest valid reading is the only candidate (the
+        shorter ones are inside it); it is dropped when a span that starts
+        earlier reaches at least as far.
+        """
+        classes = [self._classes[ident] for ident in ids]
+        found: list[tuple[int, tuple[int, ...]]] = []
+        reach = -1
+        for start in range(len(ids) - 2):
+            if classes[start] != _NOUN:
+                continue
+            state, end = 0, -1
+            for index in range(start, len(ids)):
+                next_state = _TRANSITIONS[state].get(classes[index])
+                if next_state is None:
+                    break
+                state = next_state
+                if state == _ACCEPT:
+                    end = index
+            if end > reach:
+                found.append((start, tuple(ids[start : end + 1])))
+                reach = end
+        return found
 
     def _expand(self, sentence: Sentence) -> list[Rule]:
         ids = sentence.ids
@@ -236,6 +270,96 @@ class RuleParser:
             for s in subjects
             for v in values
         ]
+
+
+class _LevelCache:
+    """The two parse caches of one level's words, shared by all its parsers."""
+
+    __slots__ = ("by_positions", "by_sentences")
+
+    def __init__(self) -> None:
+        self.by_positions: dict[tuple[int, ...], RuleSet] = {}
+        self.by_sentences: dict[tuple[tuple[str, tuple[int, ...]], ...], RuleSet] = {}
+
+
+def _runs(words: list[tuple[int, int]]) -> list[tuple[int, list[list[int]]]]:
+    """Split a sorted line of ``(coordinate, id)`` into runs of adjacent cells.
+
+    Each run is ``(first coordinate, cells)``, a cell being the ids stacked there.
+    """
+    runs: list[tuple[int, list[list[int]]]] = []
+    cells: list[list[int]] = []
+    start = previous = words[0][0]
+    for coordinate, ident in words:
+        if coordinate == previous and cells:
+            cells[-1].append(ident)
+            continue
+        if coordinate != previous + 1 and cells:
+            runs.append((start, cells))
+            cells = []
+            start = coordinate
+        cells.append([ident])
+        previous = coordinate
+    runs.append((start, cells))
+    return runs
+
+
+class _SpanSearch:
+    """Path-by-path span search through stacked words, bounded for one axis.
+
+    Every path that takes one word per cell is followed through the grammar
+    automaton; the search stops after ``MAX_SPANS`` spans or
+    ``MAX_PATH_STEPS`` extension steps on the axis, keeping what its
+    deterministic order found first.
+    """
+
+    __slots__ = ("_classes", "_spans_left", "_steps_left")
+
+    def __init__(self, classes: dict[int, int]) -> None:
+        self._classes = classes
+        self._steps_left = MAX_PATH_STEPS
+        self._spans_left = MAX_SPANS
+
+    def maximal_spans(self, cells: list[list[int]]) -> list[tuple[int, tuple[int, ...]]]:
+        """The maximal spans of one run of cells, as ``(offset of the first cell, ids)``."""
+        found: dict[tuple[int, ...], int] = {}
+        for offset, stack in enumerate(cells):
+            for ident in stack:
+                if self._classes[ident] == _NOUN:
+                    self._extend(cells, offset, 0, [ident], found)
+        contained: set[tuple[int, ...]] = set()
+        for ids in found:
+            for start in range(len(ids)):
+                for end in range(start + 3, len(ids) + 1):
+                    if end - start < len(ids):
+                        contained.add(ids[start:end])
+        return [(offset, ids) for ids, offset in found.items() if ids not in contained]
+
+    def _extend(
+        self,
+        cells: list[list[int]],
+        offset: int,
+        state: int,
+        path: list[int],
+        found: dict[tuple[int, ...], int],
+    ) -> None:
+        """Follow ``path`` (its last word in cell ``offset + len(path) - 1``) one cell on."""
+        state = _TRANSITIONS[state][self._classes[path[-1]]]
+        self._steps_left -= 1
+        if self._spans_left <= 0 or self._steps_left <= 0:
+            return
+        if state == _ACCEPT and tuple(path) not in found:
+            found[tuple(path)] = offset
+            self._spans_left -= 1
+        following = offset + len(path)
+        if following >= len(cells):
+            return
+        moves = _TRANSITIONS[state]
+        for ident in cells[following]:
+            if self._classes[ident] in moves:
+                path.append(ident)
+                self._extend(cells, offset, state, path, found)
+                path.pop()
 
 
 def _word_class(text: str, properties: frozenset[str]) -> int:
