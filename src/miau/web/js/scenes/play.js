@@ -237,10 +237,12 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
   const stopReopened = port.onReopened((next) => {
     queue.length = 0;
     setPending();
+    root.dataset.reopened = String(Number(root.dataset.reopened || "0") + 1);
     if (!won) showState(next, null);
   });
   const stopStatus = port.onStatus((status) => {
     connection.hidden = status !== "offline";
+    root.dataset.connection = status;
   });
   signal.addEventListener("abort", () => {
     input.destroy();

@@ -1,0 +1,58 @@
+"""The play scene as the tests drive it: real key presses, and the board read back from the DOM."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+KEY_FOR_MOVE = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": " "}
+
+Positions = dict[int, tuple[int, int]]
+
+SETTLED = "document.querySelector('.play-scene')?.dataset.pending === '0'"
+
+
+class GamePage:
+    """One page of the game, at `base_url`."""
+
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+
+    def open_level(self, pack: str, level: str) -> None:
+        """Go to the play scene of a level and wait until its board is drawn."""
+        self.page.goto(f"{self.base_url}/#/play/{pack}/{level}")
+        self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Wait until the play scene has opened its level."""
+        self.page.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+
+    def settle(self) -> None:
+        """Wait until every intent sent has its reply drawn."""
+        self.page.wait_for_function(SETTLED)
+
+    def press(self, key: str) -> None:
+        """Press one key and wait for the turn it starts to be drawn."""
+        self.page.keyboard.press(key)
+        self.settle()
+
+    def play(self, moves: str) -> None:
+        """Play a move string (U D L R W), one real key press a move."""
+        for move in moves:
+            self.press(KEY_FOR_MOVE[move])
+
+    def move_count(self) -> int:
+        """The move counter in the top bar."""
+        return int(self.page.inner_text("#move-count"))
+
+    def positions(self) -> Positions:
+        """Every entity on the board, by id: its cell as the DOM shows it."""
+        rows: list[list[str]] = self.page.eval_on_selector_all(
+            ".board > .entity:not([data-dying])",
+            "els => els.map(e => [e.dataset.id, e.dataset.x, e.dataset.y])",
+        )
+        return {int(id_): (int(x), int(y)) for id_, x, y in rows}
+
+    def board_move_count(self) -> int:
+        """The move count of the state the board last drew."""
+        return int(self.page.get_attribute(".board", "data-move-count") or "-1")

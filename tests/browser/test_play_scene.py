@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import LiveServer, solution
+from tests.browser.game_page import GamePage
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize(
+    ("pack", "level"), [("tutorial", "first-steps"), ("clockwork", "mouse-keeps-time")]
+)
+def test_the_stored_solution_played_with_real_keys_reaches_the_win_scene(
+    page: Page, live_server: LiveServer, pack: str, level: str
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level(pack, level)
+    moves = solution(pack, level)
+
+    game.play(moves)
+
+    page.wait_for_selector(".win-overlay")
+    assert page.inner_text(".win-overlay [data-stat='moves']") == str(len(moves))
+    assert page.inner_text(".win-overlay [data-stat='best']") == str(len(moves))
+    assert page.evaluate("document.activeElement.closest('.win-overlay') !== null")
+
+
+def test_enter_on_the_win_scene_opens_the_next_level(page: Page, live_server: LiveServer) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "first-steps")
+    game.play(solution("tutorial", "first-steps"))
+    page.wait_for_selector(".win-overlay")
+
+    page.keyboard.press("Enter")
+
+    page.wait_for_url("**/#/play/tutorial/walls")
+    expect(page.locator(".play-title")).to_have_text("Walls")
+    game.wait_ready()
+    assert game.move_count() == 0
+
+
+def test_undo_and_restart_restore_the_board(page: Page, live_server: LiveServer) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "walls")
+    start = game.positions()
+    game.play("R")
+    after_one = game.positions()
+    game.play("R")
+    assert game.positions() != after_one
+
+    game.press("z")
+    assert game.positions() == after_one
+    assert game.move_count() == 1
+    game.press("Backspace")
+    assert game.positions() == start
+    assert game.move_count() == 0
+
+    game.play("RRDD")
+    assert game.move_count() == 4
+    game.press("r")
+    assert game.positions() == start
+    assert game.move_count() == 0
+
+
+def test_the_loss_banner_appears_when_the_last_you_is_destroyed_and_undo_clears_it(
+    page: Page, live_server: LiveServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "skulls")
+    banner = page.locator(".loss-banner")
+    assert banner.is_hidden()
+
+    game.play("RRR")
+
+    banner.wait_for(state="visible")
+    assert "Nothing is YOU" in banner.inner_text()
+    assert page.locator(".board > .entity[data-noun='MIAU']:not([data-dying])").count() == 0
+    page.wait_for_function(
+        "document.getElementById('announcer').textContent.includes('Nothing is YOU')"
+    )
+
+    game.press("z")
+
+    banner.wait_for(state="hidden")
+    assert game.move_count() == 2
+    assert page.locator(".board > .entity[data-noun='MIAU']").count() == 1
+
+
+def test_hovering_a_ledger_line_highlights_its_source_words_on_the_board(
+    page: Page, live_server: LiveServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "walls")
+    line = page.locator(".ledger-rule", has_text="WALL").first
+    source_ids = sorted(int(i) for i in (line.get_attribute("data-source-ids") or "").split())
+    assert len(source_ids) == 3
+
+    line.hover()
+
+    highlighted = page.eval_on_selector_all(
+        ".board > .entity[data-highlight='true']", "els => els.map(e => Number(e.dataset.id))"
+    )
+    assert sorted(highlighted) == source_ids
+    texts = page.eval_on_selector_all(
+        ".board > .entity[data-highlight='true']", "els => els.map(e => e.dataset.text)"
+    )
+    assert sorted(texts) == ["IS", "STOP", "WALL"]
+
+    page.mouse.move(5, 790)
+    page.wait_for_function("!document.querySelector(\".board > .entity[data-highlight='true']\")")
+
+    line.focus()
+    assert page.locator(".board > .entity[data-highlight='true']").count() == 3
