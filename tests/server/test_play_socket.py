@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+from starlette.applications import Starlette
+
 from miau.server.app import create_app
 from tests.server.conftest import Player, TestClient, count_rows, pack_json
 
@@ -277,3 +280,49 @@ def test_an_open_may_carry_a_seq_that_the_reply_echoes(client: TestClient) -> No
             {"type": "open", "pack": "tutorial", "level": "first-steps", "seq": 7}
         )
     assert (reply["type"], reply["seq"]) == ("opened", 7)
+
+
+def test_a_win_stored_but_not_recorded_is_recorded_on_the_next_open(
+    app: Starlette, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def stopped(*args: object) -> None:
+        raise OSError("the server stopped here")
+
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        player.moves("RRRRR")
+        monkeypatch.setattr(app.state.store, "record_win", stopped)
+        failed = player.send({"type": "intent", "seq": 50, "intent": "step", "direction": "right"})
+        assert failed["code"] == "server-error"
+        monkeypatch.undo()
+        assert client.get("/api/progress").json() == {"levels": []}
+        reopened = player.open("tutorial", "first-steps")
+    assert reopened["resumed"] is False
+    assert reopened["state"]["moveCount"] == 0
+    (entry,) = client.get("/api/progress").json()["levels"]
+    assert (entry["level"], entry["bestMoves"], entry["bestSolution"]) == (
+        "first-steps",
+        6,
+        "RRRRRR",
+    )
+
+
+def test_a_board_restored_as_won_is_no_win(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        won = player.moves("RRRRRR")[-1]["state"]
+        player.open("tutorial", "first-steps")
+        restored = player.intent("restore", state=won)
+        assert restored["progress"] is None
+        player.open("tutorial", "first-steps")
+    (entry,) = client.get("/api/progress").json()["levels"]
+    assert entry["bestSolution"] == "RRRRRR"
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        player.intent("restore", state={**won, "moveCount": 1})
+        player.open("tutorial", "first-steps")
+    (entry,) = client.get("/api/progress").json()["levels"]
+    assert entry["bestMoves"] == 6

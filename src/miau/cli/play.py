@@ -83,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"miau play: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
     port = listener.getsockname()[1]
-    url = f"http://{args.host}:{port}/"
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{shown_host}:{port}/"
     server = uvicorn.Server(
         uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME)
     )
@@ -123,8 +124,11 @@ def _announce(server: Any, url: str, db_path: Path, open_browser: bool) -> None:
         time.sleep(0.02)
     print(f"Miau is running at {url}", flush=True)
     print(f"Progress is saved in {db_path}. Press Ctrl+C to stop.", flush=True)
-    if open_browser:
-        try:
-            webbrowser.open(url)
-        except webbrowser.Error as error:
-            print(f"Could not open a browser ({error}); open {url} yourself.", flush=True)
+    if not open_browser:
+        return
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        print(f"No browser could be opened here; open {url} in one.", flush=True)

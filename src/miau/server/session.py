@@ -146,11 +146,9 @@ class PlaySession:
         pack = self.worlds.pack(message.pack)
         level = self.worlds.level(message.pack, message.level)
         if pack is None or level is None:
-            what = "world" if pack is None else "level"
+            what, name = ("world", message.pack) if pack is None else ("level", message.level)
             raise ProtocolError(
-                ErrorCode.NOT_FOUND,
-                f"There is no {what} {message.pack if pack is None else message.level!r}.",
-                message.seq,
+                ErrorCode.NOT_FOUND, f"There is no {what} {name[:64]!r}.", message.seq
             )
         opened = await self._load(pack, level)
         self.current = opened
@@ -182,8 +180,9 @@ class PlaySession:
                     entry,
                 )
         opened.game_id, opened.log = stored.game_id, list(stored.intents)
-        if opened.game.won:
-            # The win was stored but not recorded (the server stopped in between): record it now.
+        if opened.game.won and opened.log and opened.log[-1].letter in _LETTER_STEPS:
+            # A winning step was stored but the win not recorded (the server stopped in
+            # between): record it now. A board restored as won is no win of the player's.
             await self._record_win(opened)
             return OpenGame(pack, level, Game(level.data))
         return opened
