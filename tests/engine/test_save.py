@@ -95,3 +95,27 @@ def test_a_game_with_a_restored_history_saves_its_state() -> None:
 def test_a_broken_save_is_refused_with_its_reason(save: dict[str, Any], message: str) -> None:
     with pytest.raises(SaveError, match=message):
         load_game(save)
+
+
+def test_a_game_restored_without_history_has_no_move_string_until_reset() -> None:
+    data = {
+        "width": 5,
+        "height": 3,
+        "objects": [
+            {"kind": "word", "text": "MIAU", "x": 0, "y": 0},
+            {"kind": "word", "text": "IS", "x": 1, "y": 0},
+            {"kind": "word", "text": "YOU", "x": 2, "y": 0},
+            {"kind": "object", "noun": "MIAU", "x": 0, "y": 2},
+        ],
+    }
+    original = Game(data)
+    original.play("RRD")
+    copy = Game(data)
+    assert copy.restore(original.state.to_json()).accepted
+    copy.step("right")
+    assert copy.moves is None
+    assert load_game(save_game(copy)).state.to_json(history=True) == copy.state.to_json(
+        history=True
+    )
+    copy.reset()
+    assert copy.moves == ""

@@ -55,6 +55,8 @@ class Game:
         self._parser = RuleParser.for_level(self.level)
         self._board = start_board(self.level, self._parser)
         self._last_turn: TurnRecord | None = None
+        self._from_start = True
+        """Whether the history goes back to the level start (false after a restore)."""
 
     @property
     def board(self) -> Board:
@@ -86,9 +88,12 @@ class Game:
         """The move string of the turns that can be undone, oldest first.
 
         Replaying it on a fresh game gives this exact state, history included
-        (the compact save of ``miau.engine.save``). None when part of the
-        history came from ``restore``, whose turns have no letters.
+        (the compact save of ``miau.engine.save``). None after a ``restore``
+        (until the next reset): the history then starts from the restored
+        board, not from the level start.
         """
+        if not self._from_start:
+            return None
         letters = [record.letter for record in history_records(self._last_turn)]
         if any(letter is None for letter in letters):
             return None
@@ -141,6 +146,7 @@ class Game:
         before, rules_before = self._snapshot(), self._board.rules
         self._board = start_board(self.level, self._parser)
         self._last_turn = None
+        self._from_start = True
         every = range(self.level.entity_count)
         log = self._difference("reset", before, every)
         return self._event("reset", log, rules_before, before.phases)
@@ -161,6 +167,7 @@ class Game:
         before, rules_before = self._snapshot(), self._board.rules
         self._board = self._board_from(now)
         self._last_turn = self._records_from(history, now)
+        self._from_start = False
         every = range(self.level.entity_count)
         log = self._difference("restore", before, every)
         return self._event("restore", log, rules_before, before.phases)
