@@ -17,16 +17,17 @@ from functools import partial
 from typing import Any
 
 from miau.engine import Event, Game
+from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.packs import Pack, PackLevel
 from miau.server.protocol import ErrorCode, Intent, OpenLevel, ProtocolError, parse_message
 from miau.server.store import StaleGameError, StoredIntent, StoreRunner
 from miau.server.worlds import Worlds
 
-__all__ = ["PlaySession", "apply_stored", "event_json", "state_json"]
+__all__ = ["PlaySession", "apply_stored", "state_json"]
 
 logger = logging.getLogger(__name__)
 
-STEP_LETTERS = {"up": "U", "down": "D", "left": "L", "right": "R", "wait": "W"}
+STEP_LETTERS = {direction.name: direction.letter for direction in MOVE_ALPHABET}
 """The log letter of each accepted step or wait (the move alphabet of solutions)."""
 
 UNDO, RESET, RESTORE = "Z", "X", "S"
@@ -40,18 +41,7 @@ _COMMIT_ATTEMPTS = 3
 
 def state_json(game: Game) -> dict[str, Any]:
     """The settled state for the wire: the history as a count (``historyLength``), not snapshots."""
-    state = game.state.to_json()
-    history = state.pop("history", None)
-    if "historyLength" not in state:
-        state["historyLength"] = len(history) if isinstance(history, list) else 0
-    return state
-
-
-def event_json(event: Event, state: dict[str, Any]) -> dict[str, Any]:
-    """The event record for the wire, with ``historyLength`` taken from ``state`` if missing."""
-    record = event.to_json()
-    record.setdefault("historyLength", state["historyLength"])
-    return record
+    return game.state.to_json()
 
 
 def apply_stored(game: Game, intent: StoredIntent) -> Event:
@@ -77,9 +67,7 @@ class OpenGame:
 
     ``game_id`` is None before the first accepted intent and after a win
     (the stored game is then finished); the next accepted intent starts a
-    new stored game holding ``log`` and itself. ``moves`` is the move string
-    that leads from the start to the present board (what a win records), or
-    None after a restore, which makes it unknown.
+    new stored game holding ``log`` and itself.
     """
 
     pack: Pack
@@ -87,27 +75,10 @@ class OpenGame:
     game: Game
     game_id: int | None = None
     log: list[StoredIntent] = field(default_factory=list)
-    moves: list[str] | None = field(default_factory=list)
 
     def apply(self, intent: StoredIntent) -> Event:
-        """Apply a log entry to the live game and follow the move string."""
-        event = apply_stored(self.game, intent)
-        if event.accepted:
-            self._follow_moves(intent.letter)
-        return event
-
-    def _follow_moves(self, letter: str) -> None:
-        if letter == RESET:
-            self.moves = []
-        elif letter == RESTORE:
-            self.moves = None
-        elif self.moves is None:
-            return
-        elif letter == UNDO:
-            if self.moves:
-                self.moves.pop()
-        else:
-            self.moves.append(letter)
+        """Apply a log entry to the live game."""
+        return apply_stored(self.game, intent)
 
 
 class PlaySession:
@@ -206,7 +177,7 @@ class PlaySession:
         return {
             "type": "result",
             "seq": message.seq,
-            "event": event_json(event, state),
+            "event": event.to_json(),
             "state": state,
             "progress": progress,
         }
@@ -258,7 +229,8 @@ class PlaySession:
         """Keep the win in the player's progress and finish the stored game."""
         if current.game_id is None:
             raise RuntimeError("a win needs a stored game")
-        moves = "".join(current.moves) if current.moves is not None else None
+        # The engine's move string leads from the start to this board (None after a restore).
+        moves = current.game.moves
         progress = await self.store(
             self.store.store.record_win,
             current.game_id,
