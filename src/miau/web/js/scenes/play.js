@@ -152,22 +152,35 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
     root.dataset.controlLost = String(Boolean(next.controlLost));
   }
 
+  // Declared words (automata and pair properties) get a card beside the
+  // board; the first time a player meets one it is marked new, and on a
+  // narrow screen, where the side panel is below the fold, it also pops up.
   function showWords(entities) {
     const declared = [...new Set(entities.filter((e) => e.kind === "word" && vocabulary.isDeclared(e.text)).map((e) => e.text))];
+    const seen = seenWords();
+    const fresh = new Set(declared.filter((word) => !seen.has(word)));
     wordsPanel.hidden = declared.length === 0;
     glossaryList.replaceChildren(
-      ...declared.map((word) => h("li", { class: "glossary-entry" }, wordTile(word, vocabulary, { chip: true }), h("span", {}, vocabulary.describe(word) || ""))),
+      ...declared.map((word) =>
+        h(
+          "li",
+          { class: "glossary-entry", dataset: { word, new: String(fresh.has(word)) } },
+          wordTile(word, vocabulary, { chip: true }),
+          h("span", {}, vocabulary.describe(word) || ""),
+          fresh.has(word) ? h("span", { class: "badge new" }, "New") : null,
+        ),
+      ),
     );
-    const seen = seenWords();
-    const fresh = declared.filter((word) => !seen.has(`${pack}:${word}`));
+    if (!fresh.size) return;
+    for (const word of fresh) seen.add(word);
+    rememberWords(seen);
+    if (!window.matchMedia("(max-width: 860px)").matches) return;
     for (const word of fresh) {
-      seen.add(`${pack}:${word}`);
       toast([h("span", { class: "toast-kicker" }, "New word"), wordTile(word, vocabulary, { chip: true }), h("span", {}, vocabulary.describe(word) || "")], {
         tone: "word",
-        duration: 9000,
+        duration: 7000,
       });
     }
-    if (fresh.length) rememberWords(seen);
   }
 
   function setPending() {
