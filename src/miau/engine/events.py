@@ -101,7 +101,6 @@ class Event:
         """
         level, log = self.level, self.log
         before, after = self.rules_before, self.rules_after
-        xy = level.xy
         if before is after:
             added: tuple[Rule, ...] = ()
             removed: tuple[Rule, ...] = ()
@@ -112,14 +111,17 @@ class Event:
             added, removed = rule_delta(before, after)
             formed, broken = sentence_delta(before, after)
             table = None if before.rules == after.rules else after.to_json()
+        # Cells are y * width + x; the arithmetic is inlined because this runs
+        # for every entry of every event a client is sent.
+        width, is_word = level.width, level.is_word
         return {
             "kind": self.kind,
             "accepted": self.accepted,
             "moved": [
                 {
                     "id": i,
-                    "from": list(xy(a)),
-                    "to": list(xy(b)),
+                    "from": [a % width, a // width],
+                    "to": [b % width, b // width],
                     "pushedBy": p,
                     "facing": FACINGS[f],
                 }
@@ -132,11 +134,21 @@ class Event:
             "rulesRemoved": [rule.to_json() for rule in removed],
             "transformed": [{"id": i, "from": a, "to": b} for i, a, b in log.transformed],
             "destroyed": [
-                {"id": i, _name_key(level, i): n, "at": list(xy(c)), "cause": cause}
+                {
+                    "id": i,
+                    "text" if is_word[i] else "noun": n,
+                    "at": [c % width, c // width],
+                    "cause": cause,
+                }
                 for i, n, c, cause in log.destroyed
             ],
             "restored": [
-                {"id": i, _name_key(level, i): n, "at": list(xy(c)), "facing": FACINGS[f]}
+                {
+                    "id": i,
+                    "text" if is_word[i] else "noun": n,
+                    "at": [c % width, c // width],
+                    "facing": FACINGS[f],
+                }
                 for i, n, c, f in log.restored
             ],
             "controlLost": self.control_lost,
@@ -189,7 +201,3 @@ def sentence_delta(
     formed = [sentence.to_json() for sentence in after.sentences if sentence not in old]
     broken = [sentence.to_json() for sentence in before.sentences if sentence not in new]
     return formed, broken
-
-
-def _name_key(level: Level, ident: int) -> str:
-    return "text" if level.is_word[ident] else "noun"
