@@ -113,3 +113,48 @@ def test_hovering_a_ledger_line_highlights_its_source_words_on_the_board(
 
     line.focus()
     assert page.locator(".board > .entity[data-highlight='true']").count() == 3
+
+
+def test_with_reduced_motion_a_turn_is_drawn_settled_at_once(
+    page: Page, live_server: LiveServer
+) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "rocks")
+    cat = ".board > .entity[data-noun='MIAU']"
+    start_x = int(page.get_attribute(cat, "data-x") or "0")
+
+    game.press("ArrowRight")
+
+    running = page.evaluate(
+        "document.querySelector('.board').getAnimations({subtree: true}).length"
+    )
+    assert running == 0
+    assert int(page.get_attribute(cat, "data-x") or "0") == start_x + 1
+
+
+def test_a_key_pressed_during_an_animation_finishes_it_and_plays_the_next_turn(
+    page: Page, live_server: LiveServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "rocks")
+    cat = ".board > .entity[data-noun='MIAU']"
+    start_x = int(page.get_attribute(cat, "data-x") or "0")
+
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    game.settle()
+
+    assert game.move_count() == 3
+    assert int(page.get_attribute(cat, "data-x") or "0") == start_x + 3
+
+
+def test_escape_leaves_the_level_for_the_level_select(page: Page, live_server: LiveServer) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "first-steps")
+
+    page.keyboard.press("Escape")
+
+    page.wait_for_selector(".level-card[data-level='first-steps']")
+    assert page.url.endswith("#/world/tutorial")

@@ -307,9 +307,10 @@ export class Board {
 
   stackPlacement(entity, index, count) {
     if (count === 1) return { x: entity.x, y: entity.y, offset: 0, scale: 1 };
-    const step = Math.min(Math.max(2, Math.round(this.tile * 0.1)), (this.tile * 0.3) / (count - 1));
+    // Fan the stack out along the diagonal, smaller, so every member shows.
+    const step = Math.min(Math.max(2, Math.round(this.tile * 0.2)), (this.tile * 0.4) / (count - 1));
     const offset = Math.round((index - (count - 1) / 2) * step);
-    return { x: entity.x, y: entity.y, offset, scale: 0.82 };
+    return { x: entity.x, y: entity.y, offset, scale: 0.74 };
   }
 
   transformOf({ x, y, offset, scale }, nudge = [0, 0]) {
