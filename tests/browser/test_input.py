@@ -5,8 +5,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import LiveServer
 from tests.browser.game_page import GamePage
+from tests.browser.live_server import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import LiveServer, solution
 from tests.browser.game_page import GamePage
+from tests.browser.live_server import LiveServer, solution
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import ConsoleMessage, Page
 
-from tests.browser.conftest import LiveServer
+from tests.browser.live_server import LiveServer
 
 pytestmark = pytest.mark.browser
 
