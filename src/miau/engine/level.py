@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from miau.engine.entity_fields import check_entity, problem_text
 from miau.engine.vocabulary import (
     CORE_PROPERTIES,
-    FACINGS,
     MAX_AUTOMATA,
     MAX_LEVEL_OBJECTS,
     MAX_LEVEL_SIDE,
@@ -113,13 +113,16 @@ class Level:
         positions: list[int] = []
         facings: list[int] = []
         for index, raw in enumerate(objects):
-            word, text, x, y, facing = _read_entity(raw, f"objects[{index}]", width, height)
-            if not word and (text in RESERVED_WORDS or text in declared):
-                raise LevelError(f"objects[{index}]: {text} is a property word, not a noun")
-            is_word.append(word)
-            texts.append(text)
-            positions.append(y * width + x)
-            facings.append(facing)
+            place = f"objects[{index}]"
+            entity = check_entity(raw, width, height)
+            if isinstance(entity, list):
+                raise LevelError(problem_text(place, entity[0]))
+            if not entity.is_word and entity.token in declared:
+                raise LevelError(f"{place}: {entity.token} is a property word, not a noun")
+            is_word.append(entity.is_word)
+            texts.append(entity.token)
+            positions.append(entity.y * width + entity.x)
+            facings.append(entity.facing_index)
         return cls(
             width=width,
             height=height,
@@ -146,29 +149,6 @@ def _token(value: object, place: str) -> str:
     if not isinstance(value, str) or not TOKEN_PATTERN.fullmatch(value.upper()):
         raise LevelError(f"{place} must be a word in capitals such as MIAU, not {value!r}")
     return value.upper()
-
-
-def _read_entity(
-    raw: object, place: str, width: int, height: int
-) -> tuple[bool, str, int, int, int]:
-    if not isinstance(raw, Mapping):
-        raise LevelError(f"{place} must be a mapping")
-    kind = raw.get("kind", "word" if "text" in raw else "object")
-    if kind == "word":
-        text = _token(raw.get("text"), f"{place}.text")
-    elif kind == "object":
-        text = _token(raw.get("noun"), f"{place}.noun")
-    else:
-        raise LevelError(f"{place}.kind must be 'object' or 'word', not {kind!r}")
-    x, y = raw.get("x"), raw.get("y")
-    if type(x) is not int or type(y) is not int:
-        raise LevelError(f"{place} needs integer x and y")
-    if not (0 <= x < width and 0 <= y < height):
-        raise LevelError(f"{place} at ({x}, {y}) is outside the {width}x{height} grid")
-    facing = raw.get("facing", "right")
-    if facing not in FACINGS:
-        raise LevelError(f"{place}.facing must be one of {', '.join(FACINGS)}")
-    return kind == "word", text, x, y, FACINGS.index(facing)
 
 
 def _read_automata(raw: object) -> list[AutomatonDef]:

@@ -22,15 +22,7 @@ from miau.packs.format import (
 )
 from miau.packs.issues import IssueLog, Location, render_place
 from miau.packs.model import AutomatonData, PairData, StepData
-from miau.packs.reading import (
-    check_token,
-    read_array,
-    read_choice,
-    read_integer,
-    read_matching,
-    read_token,
-    unsupported_fields,
-)
+from miau.packs.reading import FieldReader, check_token
 from miau.packs.values import describe, integer_text, is_record, plural
 
 __all__ = ["read_automata", "read_pairs"]
@@ -46,7 +38,7 @@ def read_automata(
     log: IssueLog, loc: Location, raw: Mapping[object, object]
 ) -> list[tuple[AutomatonData, Location]]:
     """Check the level's automata; return the sound ones, normalised, with their places."""
-    records = read_array(log, loc, raw, "automata", what="an array of automaton records")
+    records = FieldReader(log, loc, raw).array("automata", what="an array of automaton records")
     if records is None:
         return []
     if len(records) > MAX_AUTOMATA:
@@ -74,8 +66,9 @@ def _read_automaton(
             f"found {describe(raw)}",
         )
         return None
-    unsupported_fields(log, loc, raw, AUTOMATON_FIELDS)
-    automaton_id = read_matching(log, loc, raw, "id", LEVEL_ID_PATTERN, what=ID_WHAT, required=True)
+    fields = FieldReader(log, loc, raw)
+    fields.unsupported(AUTOMATON_FIELDS)
+    automaton_id = fields.matching("id", LEVEL_ID_PATTERN, what=ID_WHAT, required=True)
     if automaton_id is not None:
         if automaton_id in seen_ids:
             first = render_place(seen_ids[automaton_id])
@@ -85,18 +78,15 @@ def _read_automaton(
             automaton_id = None
         else:
             seen_ids[automaton_id] = loc
-    subject = read_token(log, loc, raw, "subject", role="noun", what='a noun such as "MOUSE"')
-    prop = read_token(
-        log,
-        loc,
-        raw,
+    subject = fields.token("subject", role="noun", what='a noun such as "MOUSE"')
+    prop = fields.token(
         "property",
         role="property",
         required=True,
         what='the property word that drives it, such as "TICK"',
     )
-    pattern = _read_pattern(log, loc, raw)
-    phase = read_integer(log, loc, raw, "phase", low=0, what="a step index (0 or more)")
+    pattern = _read_pattern(fields)
+    phase = fields.integer("phase", low=0, what="a step index (0 or more)")
     if phase is not None and pattern is not None and phase >= len(pattern):
         last = len(pattern) - 1
         steps = plural(len(pattern), "step")
@@ -125,14 +115,13 @@ def _read_automaton(
     }
 
 
-def _read_pattern(
-    log: IssueLog, loc: Location, raw: Mapping[object, object]
-) -> list[StepData] | None:
+def _read_pattern(fields: FieldReader) -> list[StepData] | None:
     what = f"an array of 1 to {MAX_PATTERN_STEPS} steps"
-    steps = read_array(log, loc, raw, "pattern", what=what, required=True)
+    steps = fields.array("pattern", what=what, required=True)
     if steps is None:
         return None
-    pattern_loc = (*loc, "pattern")
+    log = fields.log
+    pattern_loc = (*fields.loc, "pattern")
     sound = True
     if not steps:
         log.error(pattern_loc, f"is empty; expected {what}")
@@ -157,7 +146,7 @@ def read_pairs(
     log: IssueLog, loc: Location, raw: Mapping[object, object], properties: dict[str, Location]
 ) -> list[PairData]:
     """Check the pairs; their words join ``properties`` (automaton words already there)."""
-    records = read_array(log, loc, raw, "pairs", what="an array of pair records")
+    records = FieldReader(log, loc, raw).array("pairs", what="an array of pair records")
     if records is None:
         return []
     if len(records) > MAX_PAIRS:
@@ -185,9 +174,10 @@ def _read_pair(
             f"; found {describe(raw)}",
         )
         return None
-    unsupported_fields(log, loc, raw, PAIR_FIELDS)
+    fields = FieldReader(log, loc, raw)
+    fields.unsupported(PAIR_FIELDS)
     words_what = 'two property words, such as ["OPEN", "SHUT"]'
-    raw_words = read_array(log, loc, raw, "words", what=words_what, required=True)
+    raw_words = fields.array("words", what=words_what, required=True)
     words: list[str] = []
     sound = raw_words is not None
     if raw_words is not None and len(raw_words) != 2:
@@ -206,7 +196,7 @@ def _read_pair(
             continue
         words.append(word)
         properties[word] = word_loc
-    effect = read_choice(log, loc, raw, "effect", PAIR_EFFECTS, required=True)
+    effect = fields.choice("effect", PAIR_EFFECTS, required=True)
     enter = raw.get("enter", False)
     if not isinstance(enter, bool):
         log.error((*loc, "enter"), f"must be true or false; found {describe(enter)}")

@@ -10,20 +10,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from miau.packs.format import FACINGS, LEGEND_FIELDS, OBJECT_FIELDS
+from miau.engine.entity_fields import read_entity
+from miau.packs.format import LEGEND_FIELDS, OBJECT_FIELDS
 from miau.packs.issues import IssueLog, Location
 from miau.packs.maps import EMPTY_CELLS, expand_map, map_cells
 from miau.packs.model import EntityData
-from miau.packs.reading import (
-    check_token,
-    read_array,
-    read_choice,
-    read_integer,
-    read_token,
-    string_keys,
-    unsupported_fields,
-)
-from miau.packs.values import describe, integer_text, is_record, plural, quote
+from miau.packs.reading import FieldReader, check_token, string_keys
+from miau.packs.values import describe, is_record, plural, quote
 
 __all__ = ["Placed", "read_map", "read_objects"]
 
@@ -36,25 +29,6 @@ class Placed:
     loc: Location
 
 
-def _coordinate(
-    log: IssueLog, loc: Location, raw: Mapping[object, object], key: str, side: int | None
-) -> int | None:
-    axis = "wide" if key == "x" else "high"
-    value = read_integer(log, loc, raw, key, low=None, required=True, what="an integer")
-    if value is None:
-        return None
-    if side is not None and not 0 <= value < side:
-        log.error(
-            (*loc, key),
-            f"is {integer_text(value)}, outside the {side}-{axis} grid (0 to {side - 1})",
-        )
-        return None
-    if side is None and value < 0:
-        log.error((*loc, key), f"is {integer_text(value)}; coordinates start at 0")
-        return None
-    return value
-
-
 def read_objects(
     log: IssueLog,
     loc: Location,
@@ -63,7 +37,7 @@ def read_objects(
     height: int | None,
 ) -> list[Placed]:
     """Check the objects array; return the sound entities with their places."""
-    objects = read_array(log, loc, raw, "objects", what="an array of objects and word tiles")
+    objects = FieldReader(log, loc, raw).array("objects", what="an array of objects and word tiles")
     placed: list[Placed] = []
     for index, item in enumerate(objects or ()):
         item_loc = (*loc, "objects", index)
@@ -76,44 +50,19 @@ def read_objects(
 def _read_entity(
     log: IssueLog, loc: Location, raw: object, width: int | None, height: int | None
 ) -> EntityData | None:
-    if not is_record(raw):
-        log.error(
-            loc,
-            'must be an object such as {"noun": "ROCK", "x": 0, "y": 0} or a word tile such as '
-            f'{{"text": "ROCK", "x": 0, "y": 0}}; found {describe(raw)}',
-        )
-        return None
-    unsupported_fields(log, loc, raw, OBJECT_FIELDS)
-    token: str | None = None
-    if "kind" in raw:
-        kind = read_choice(log, loc, raw, "kind", ("object", "word"))
-    else:
-        kind = "word" if "text" in raw else "object"
-        if "noun" in raw and "text" in raw:
-            log.error(loc, "has both noun and text; an object has a noun, a word tile has a text")
-            kind = None
-    if kind == "word":
-        if "noun" in raw and "kind" in raw:
-            log.error((*loc, "noun"), "a word tile has a text, not a noun")
-        what = 'the word on the tile, such as "ROCK" or "IS"'
-        token = read_token(log, loc, raw, "text", role="text", what=what, required=True)
-    elif kind == "object":
-        if "text" in raw:
-            log.error((*loc, "text"), "an object has a noun, not a text")
-        what = 'the object\'s noun, such as "ROCK"'
-        token = read_token(log, loc, raw, "noun", role="noun", what=what, required=True)
-    x = _coordinate(log, loc, raw, "x", width)
-    y = _coordinate(log, loc, raw, "y", height)
-    facing = read_choice(log, loc, raw, "facing", FACINGS)
-    if kind is None or token is None or x is None or y is None:
+    """Check one entity with the engine's own checker, logging every problem at its place."""
+    if is_record(raw):
+        FieldReader(log, loc, raw).unsupported(OBJECT_FIELDS)
+    fields = read_entity(raw, width, height, log.reporter(loc))
+    if fields is None:
         return None
     entity: EntityData
-    if kind == "word":
-        entity = {"kind": "word", "text": token, "x": x, "y": y}
+    if fields.is_word:
+        entity = {"kind": "word", "text": fields.token, "x": fields.x, "y": fields.y}
     else:
-        entity = {"kind": "object", "noun": token, "x": x, "y": y}
-    if facing is not None:
-        entity["facing"] = facing
+        entity = {"kind": "object", "noun": fields.token, "x": fields.x, "y": fields.y}
+    if fields.facing is not None:
+        entity["facing"] = fields.facing
     return entity
 
 
@@ -131,7 +80,7 @@ def read_map(
         if "legend" in raw:
             log.error((*loc, "legend"), "is only used with a map, and this level has none")
         return []
-    rows = read_array(log, loc, raw, "map", what="an array of strings, one per row")
+    rows = FieldReader(log, loc, raw).array("map", what="an array of strings, one per row")
     if rows is None:
         return []
     map_loc = (*loc, "map")
@@ -150,11 +99,8 @@ def read_map(
     _check_map_characters(log, loc, rows, legend)
     if log.error_count != errors_before or width is None or height is None:
         return []
-    try:
-        entities = expand_map(width, height, texts, legend.entries)
-    except ValueError as error:  # the checks above should make this unreachable
-        log.error(map_loc, f"cannot be expanded: {error}")
-        return []
+    # The checks above leave expand_map nothing to refuse.
+    entities = expand_map(width, height, texts, legend.entries)
     cells = map_cells(texts)
     return [
         Placed(entity, (*map_loc, y, x)) for entity, (x, y, _) in zip(entities, cells, strict=True)
@@ -202,16 +148,17 @@ def _read_legend_entry(log: IssueLog, loc: Location, value: object) -> str | dic
             f'or {{"noun": "WALL"}}; found {describe(value)}',
         )
         return None
-    unsupported_fields(log, loc, value, LEGEND_FIELDS)
+    fields = FieldReader(log, loc, value)
+    fields.unsupported(LEGEND_FIELDS)
     has_word, has_noun = "word" in value, "noun" in value
     if has_word and has_noun:
         log.error(loc, "has both word and noun; give one")
         return None
     if has_word:
-        text = read_token(log, loc, value, "word", role="text", what='a word such as "WALL"')
+        text = fields.token("word", role="text", what='a word such as "WALL"')
         return None if text is None else {"word": text}
     if has_noun:
-        noun = read_token(log, loc, value, "noun", role="noun", what=noun_what)
+        noun = fields.token("noun", role="noun", what=noun_what)
         return None if noun is None else {"noun": noun}
     log.error(loc, 'needs "word" (for a word tile) or "noun" (for an object)')
     return None

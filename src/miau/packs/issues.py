@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal, TypeGuard
 
@@ -132,6 +132,18 @@ class IssueLog:
         """Record a problem that keeps the pack from loading."""
         self._found.append((location, message, "error"))
         self._errors += 1
+
+    def reporter(self, location: Location) -> Callable[[str | None, str], None]:
+        """A report callback that records errors in field ``key`` at ``(*location, key)``.
+
+        A problem without a field is recorded at ``location`` itself. This is
+        how the engine's field readers (``miau.engine.entity_fields``) log here.
+        """
+
+        def report(key: str | None, message: str) -> None:
+            self.error(location if key is None else (*location, key), message)
+
+        return report
 
     def warning(self, location: Location, message: str) -> None:
         """Record a problem worth fixing that does not block loading."""

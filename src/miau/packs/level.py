@@ -29,13 +29,7 @@ from miau.packs.format import (
 from miau.packs.issues import IssueLog, Location
 from miau.packs.maps import EMPTY_CELLS
 from miau.packs.model import AutomatonData, LevelData, PackLevel
-from miau.packs.reading import (
-    read_choice,
-    read_integer,
-    read_matching,
-    read_string,
-    unsupported_fields,
-)
+from miau.packs.reading import FieldReader
 from miau.packs.values import describe, is_array, is_record, listing, quote
 
 __all__ = ["LevelDraft", "read_level"]
@@ -68,34 +62,25 @@ def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
         )
         return draft
     errors_before = log.error_count
-    unsupported_fields(log, loc, raw, LEVEL_FIELDS)
-    draft.id = _read_level_id(log, loc, raw)
-    title = read_string(
-        log,
-        loc,
-        raw,
+    fields = FieldReader(log, loc, raw)
+    fields.unsupported(LEVEL_FIELDS)
+    draft.id = fields.matching("id", LEVEL_ID_PATTERN, what=ID_WHAT, required=True)
+    title = fields.string(
         "title",
         required=True,
         max_length=MAX_NAME_LENGTH,
         what=f"the level's title, 1 to {MAX_NAME_LENGTH} characters",
     )
-    hint = read_string(
-        log,
-        loc,
-        raw,
+    hint = fields.string(
         "hint",
         max_length=MAX_HINT_LENGTH,
         non_blank=False,
         what=f"a hint of at most {MAX_HINT_LENGTH} characters",
     )
     size = f"an integer from 1 to {MAX_LEVEL_SIDE}"
-    width = read_integer(
-        log, loc, raw, "width", low=1, high=MAX_LEVEL_SIDE, required=True, what=size
-    )
-    height = read_integer(
-        log, loc, raw, "height", low=1, high=MAX_LEVEL_SIDE, required=True, what=size
-    )
-    tier: Tier = read_choice(log, loc, raw, "tier", TIERS) or "required"
+    width = fields.integer("width", low=1, high=MAX_LEVEL_SIDE, required=True, what=size)
+    height = fields.integer("height", low=1, high=MAX_LEVEL_SIDE, required=True, what=size)
+    tier: Tier = fields.choice("tier", TIERS) or "required"
 
     if "objects" not in raw and "map" not in raw:
         log.error(loc, 'needs "objects", a "map", or both')
@@ -112,8 +97,8 @@ def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
     pairs = read_pairs(log, loc, raw, draft.properties)
     draft.uses_pairs = is_array(raw.get("pairs")) and bool(raw.get("pairs"))
 
-    solution = _read_solution(log, loc, raw)
-    solver_max = read_integer(log, loc, raw, "solverMax", low=1, high=MAX_SOLVER_MAX)
+    solution = _read_solution(fields)
+    solver_max = fields.integer("solverMax", low=1, high=MAX_SOLVER_MAX)
 
     if log.error_count == errors_before and draft.id and title and width and height:
         data: LevelData = {
@@ -137,10 +122,6 @@ def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
     return draft
 
 
-def _read_level_id(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> str | None:
-    return read_matching(log, loc, raw, "id", LEVEL_ID_PATTERN, what=ID_WHAT, required=True)
-
-
 def _check_entity_count(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> None:
     """Check the limit on the level as the engine will see it, map included."""
     rows = raw.get("map")
@@ -158,17 +139,17 @@ def _check_entity_count(log: IssueLog, loc: Location, raw: Mapping[object, objec
         )
 
 
-def _read_solution(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> str | None:
+def _read_solution(fields: FieldReader) -> str | None:
     letters = listing(SOLUTION_LETTERS)
     what = f'a move string such as "DRRL" over {letters}'
-    solution = read_string(log, loc, raw, "solution", what=what)
+    solution = fields.string("solution", what=what)
     if solution is None:
         return None
     upper = solution.upper()
     for index, char in enumerate(solution):
         if not char.isascii() or char.upper() not in SOLUTION_LETTERS:
-            log.error(
-                (*loc, "solution"),
+            fields.report(
+                "solution",
                 f"has {quote(char)} at index {index}; a solution uses only the letters "
                 f"{letters} (in either case)",
             )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from miau.engine.entity_fields import MISSING
 from miau.packs.crosscheck import check_across_levels
 from miau.packs.format import (
     ACCENTS,
@@ -32,16 +33,11 @@ from miau.packs.issues import IssueLog, Location, PackIssue, render_place
 from miau.packs.level import LevelDraft, read_level
 from miau.packs.model import GlossaryEntry, Glyph, Manifest, Pack
 from miau.packs.reading import (
+    FieldReader,
     check_key_token,
     check_string,
     check_token,
-    read_array,
-    read_choice,
-    read_matching,
-    read_record,
-    read_string,
     string_keys,
-    unsupported_fields,
 )
 from miau.packs.values import describe, integer_text, is_integer, is_record, quote
 
@@ -77,13 +73,14 @@ def check_pack(data: object, log: IssueLog | None = None) -> tuple[list[PackIssu
             (), f"a pack must be a JSON object with a manifest and levels; found {describe(data)}"
         )
         return log.issues(data), None
-    unsupported_fields(log, (), data, PACK_FIELDS)
-    manifest, features = _read_manifest(log, data)
-    palette, palette_nouns = _read_palette(log, data)
-    vocabulary = _read_vocabulary(log, data)
-    glossary, glossary_places = _read_glossary(log, data)
+    document = FieldReader(log, (), data)
+    document.unsupported(PACK_FIELDS)
+    manifest, features = _read_manifest(document)
+    palette, palette_nouns = _read_palette(document)
+    vocabulary = _read_vocabulary(document)
+    glossary, glossary_places = _read_glossary(document)
     _check_nouns_against_glossary(log, palette_nouns, vocabulary, glossary_places)
-    levels = _read_levels(log, data)
+    levels = _read_levels(document)
     check_across_levels(
         log,
         levels,
@@ -105,14 +102,10 @@ def check_pack(data: object, log: IssueLog | None = None) -> tuple[list[PackIssu
     return issues, pack
 
 
-def _read_manifest(
-    log: IssueLog, data: Mapping[object, object]
-) -> tuple[Manifest | None, list[str] | None]:
+def _read_manifest(document: FieldReader) -> tuple[Manifest | None, list[str] | None]:
     """Return the manifest (None if unsound) and its readable features (None if unreadable)."""
-    record = read_record(
-        log,
-        (),
-        data,
+    log = document.log
+    record = document.record(
         "manifest",
         required=True,
         what="an object with id, name, version and engine",
@@ -121,27 +114,23 @@ def _read_manifest(
         return None, None
     loc: Location = ("manifest",)
     errors_before = log.error_count
-    unsupported_fields(log, loc, record, MANIFEST_FIELDS)
-    pack_id = read_matching(
-        log, loc, record, "id", PACK_ID_PATTERN, required=True, what=f"the pack id, {_PACK_ID_WHAT}"
+    fields = FieldReader(log, loc, record)
+    fields.unsupported(MANIFEST_FIELDS)
+    pack_id = fields.matching(
+        "id", PACK_ID_PATTERN, required=True, what=f"the pack id, {_PACK_ID_WHAT}"
     )
-    name = read_string(
-        log,
-        loc,
-        record,
+    name = fields.string(
         "name",
         required=True,
         max_length=MAX_NAME_LENGTH,
         what=f"the pack's name, 1 to {MAX_NAME_LENGTH} characters",
     )
     version_what = 'a version MAJOR.MINOR.PATCH such as "1.0.0"'
-    version = read_matching(
-        log, loc, record, "version", VERSION_PATTERN, required=True, what=version_what
-    )
-    _check_engine(log, loc, record)
-    features = _read_features(log, loc, record)
-    author = read_string(log, loc, record, "author", what="a string", non_blank=False)
-    description = read_string(log, loc, record, "description", what="a string", non_blank=False)
+    version = fields.matching("version", VERSION_PATTERN, required=True, what=version_what)
+    _check_engine(fields)
+    features = _read_features(fields)
+    author = fields.string("author", what="a string", non_blank=False)
+    description = fields.string("description", what="a string", non_blank=False)
     if log.error_count != errors_before or pack_id is None or name is None or version is None:
         return None, features
     manifest = Manifest(
@@ -156,33 +145,30 @@ def _read_manifest(
     return manifest, features
 
 
-def _check_engine(log: IssueLog, loc: Location, record: Mapping[object, object]) -> None:
-    place = (*loc, "engine")
-    if "engine" not in record:
-        log.error(place, f"is missing; expected {ENGINE_VERSION}")
+def _check_engine(manifest: FieldReader) -> None:
+    engine = manifest.get("engine", required=True, what=str(ENGINE_VERSION))
+    if engine is MISSING:
         return
-    engine = record["engine"]
     if is_integer(engine) and engine > ENGINE_VERSION:
-        log.error(
-            place,
+        manifest.report(
+            "engine",
             f"{NEWER_MIAU} It is written for engine {integer_text(engine)}; "
             f"this build plays engine {ENGINE_VERSION}.",
         )
     elif not is_integer(engine) or engine != ENGINE_VERSION:
-        log.error(place, f"must be the integer {ENGINE_VERSION}; found {describe(engine)}")
+        manifest.report("engine", f"must be the integer {ENGINE_VERSION}; found {describe(engine)}")
 
 
-def _read_features(log: IssueLog, loc: Location, record: Mapping[object, object]) -> list[str]:
+def _read_features(manifest: FieldReader) -> list[str]:
     """Return the known features listed; unknown ones refuse the pack."""
     names = [quote(feature) for feature in sorted(KNOWN_FEATURES)]
     known, either = " and ".join(names), " or ".join(names)
-    items = read_array(
-        log, loc, record, "features", what='an array of feature names, such as ["automata"]'
-    )
+    items = manifest.array("features", what='an array of feature names, such as ["automata"]')
+    log = manifest.log
     features: list[str] = []
     first: dict[str, int] = {}
     for index, feature in enumerate(items or ()):
-        place = (*loc, "features", index)
+        place = (*manifest.loc, "features", index)
         if not isinstance(feature, str):
             log.error(place, f"must be a feature name such as {either}; found {describe(feature)}")
         elif feature in first:
@@ -202,12 +188,11 @@ def _read_features(log: IssueLog, loc: Location, record: Mapping[object, object]
     return features
 
 
-def _read_palette(
-    log: IssueLog, data: Mapping[object, object]
-) -> tuple[dict[str, Glyph], list[str]]:
+def _read_palette(document: FieldReader) -> tuple[dict[str, Glyph], list[str]]:
     """Return the sound entries, and every well-formed noun (its glyph may be wrong)."""
-    record = read_record(
-        log, (), data, "palette", what='an object mapping nouns to glyphs, such as {"WALL": "🧱"}'
+    log = document.log
+    record = document.record(
+        "palette", what='an object mapping nouns to glyphs, such as {"WALL": "🧱"}'
     )
     palette: dict[str, Glyph] = {}
     nouns: list[str] = []
@@ -235,21 +220,19 @@ def _read_glyph(log: IssueLog, loc: Location, value: object) -> Glyph | None:
         )
         return None
     errors_before = log.error_count
-    unsupported_fields(log, loc, value, GLYPH_FIELDS)
-    glyph = read_string(
-        log, loc, value, "glyph", required=True, what=what, max_length=MAX_GLYPH_LENGTH
-    )
-    faces = read_choice(log, loc, value, "faces", FACES)
+    fields = FieldReader(log, loc, value)
+    fields.unsupported(GLYPH_FIELDS)
+    glyph = fields.string("glyph", required=True, what=what, max_length=MAX_GLYPH_LENGTH)
+    faces = fields.choice("faces", FACES)
     if glyph is None or log.error_count != errors_before:
         return None
     return Glyph(glyph, faces)
 
 
-def _read_vocabulary(log: IssueLog, data: Mapping[object, object]) -> list[tuple[str, Location]]:
+def _read_vocabulary(document: FieldReader) -> list[tuple[str, Location]]:
     """Return each distinct noun of the vocabulary with its place."""
-    items = read_array(
-        log, (), data, "vocabulary", what='an array of nouns, such as ["WALL", "ROCK"]'
-    )
+    log = document.log
+    items = document.array("vocabulary", what='an array of nouns, such as ["WALL", "ROCK"]')
     words: list[tuple[str, Location]] = []
     first: dict[str, Location] = {}
     for index, value in enumerate(items or ()):
@@ -266,13 +249,11 @@ def _read_vocabulary(log: IssueLog, data: Mapping[object, object]) -> list[tuple
 
 
 def _read_glossary(
-    log: IssueLog, data: Mapping[object, object]
+    document: FieldReader,
 ) -> tuple[dict[str, GlossaryEntry], dict[str, Location]]:
     """Return the sound glossary entries, and the place of every well-formed word."""
-    record = read_record(
-        log,
-        (),
-        data,
+    log = document.log
+    record = document.record(
         "properties",
         what='an object mapping property words to {"accent": ..., "describe": ...}',
     )
@@ -299,12 +280,10 @@ def _read_glossary_entry(log: IssueLog, loc: Location, value: object) -> Glossar
             f"found {describe(value)}",
         )
         return None
-    unsupported_fields(log, loc, value, GLOSSARY_FIELDS)
-    accent = read_choice(log, loc, value, "accent", ACCENTS, required=True)
-    sentence = read_string(
-        log,
-        loc,
-        value,
+    fields = FieldReader(log, loc, value)
+    fields.unsupported(GLOSSARY_FIELDS)
+    accent = fields.choice("accent", ACCENTS, required=True)
+    sentence = fields.string(
         "describe",
         required=True,
         max_length=MAX_DESCRIBE_LENGTH,
@@ -339,9 +318,10 @@ def _check_nouns_against_glossary(
             )
 
 
-def _read_levels(log: IssueLog, data: Mapping[object, object]) -> list[LevelDraft]:
+def _read_levels(document: FieldReader) -> list[LevelDraft]:
+    log = document.log
     what = f"an array of 1 to {MAX_PACK_LEVELS} levels"
-    items = read_array(log, (), data, "levels", what=what, required=True)
+    items = document.array("levels", what=what, required=True)
     if items is None:
         return []
     if not items:
