@@ -173,13 +173,17 @@ export class Board {
     }
     for (const blocked of event.blocked || []) {
       const parts = this.elements.get(blocked.id);
-      if (parts && !paths.has(blocked.id)) this.bump(parts.root, this.placements.get(blocked.id), blocked.dir);
+      if (parts && !paths.has(blocked.id))
+        this.bump(parts.root, this.placements.get(blocked.id), blocked.dir);
     }
     for (const record of event.restored || []) {
       const parts = this.elements.get(record.id);
       if (!parts) continue;
       parts.face.animate(
-        [{ opacity: 0, transform: "scale(0.6)" }, { opacity: 1, transform: "none" }],
+        [
+          { opacity: 0, transform: "scale(0.6)" },
+          { opacity: 1, transform: "none" },
+        ],
         { duration: 180, delay: slideEnd * 0.5, easing: "ease-out", fill: "backwards" },
       );
     }
@@ -187,7 +191,11 @@ export class Board {
       const parts = this.elements.get(record.id);
       if (!parts) continue;
       parts.face.animate(
-        [{ transform: "scale(0.5)", opacity: 0.3 }, { transform: "scale(1.15)", offset: 0.6 }, { transform: "none" }],
+        [
+          { transform: "scale(0.5)", opacity: 0.3 },
+          { transform: "scale(1.15)", offset: 0.6 },
+          { transform: "none" },
+        ],
         { duration: 240, delay: slideEnd * 0.5, easing: "ease-out", fill: "backwards" },
       );
     }
@@ -207,7 +215,10 @@ export class Board {
       const parts = this.elements.get(id);
       if (!parts) continue;
       parts.face.animate(
-        [{ filter: "brightness(1.5) saturate(1.2)", opacity: 1 }, { filter: "none", opacity: "" }],
+        [
+          { filter: "brightness(1.5) saturate(1.2)", opacity: 1 },
+          { filter: "none", opacity: "" },
+        ],
         { duration: 360, delay: slideEnd, easing: "ease-in" },
       );
     }

@@ -110,8 +110,7 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
     const dy = event.clientY - swipeStart.y;
     swipeStart = null;
     if (!enabled || Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_MIN_PX) return;
-    const direction =
-      Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : dy > 0 ? "down" : "up";
+    const direction = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : dy > 0 ? "down" : "up";
     onIntent({ intent: "step", direction }, { repeat: false });
   }
   function onPointerCancel() {

@@ -14,7 +14,11 @@ const TIERS = {
 /** Draws the level select scene of world `pack` into `root`. */
 export async function mount(root, { pack }, { navigate, signal }) {
   root.className = "scene menu-scene levels-scene";
-  const back = h("button", { class: "button ghost", type: "button", onclick: () => navigate("/worlds") }, keyLabel("Worlds", "Esc"));
+  const back = h(
+    "button",
+    { class: "button ghost", type: "button", onclick: () => navigate("/worlds") },
+    keyLabel("Worlds", "Esc"),
+  );
   const heading = h("h1", {}, "Levels");
   const summary = h("p", { class: "scene-summary" });
   const grid = h("ul", { class: "card-grid level-grid", role: "list" });
@@ -48,21 +52,48 @@ function levelCard(pack, level, index) {
   const status = level.locked
     ? h("span", { class: "level-status locked" }, "🔒 ", level.unlockedBy || "Locked")
     : level.won
-      ? h("span", { class: "level-status won" }, "✓ Solved", level.bestMoves != null ? ` · best ${level.bestMoves} moves` : "")
+      ? h(
+          "span",
+          { class: "level-status won" },
+          "✓ Solved",
+          level.bestMoves != null ? ` · best ${level.bestMoves} moves` : "",
+        )
       : h("span", { class: "level-status open" }, "Not solved yet");
   const body = [
     h("span", { class: "level-number", "aria-hidden": "true" }, String(index + 1).padStart(2, "0")),
-    h("span", { class: "tier-badge", dataset: { tier: level.tier } }, h("span", { "aria-hidden": "true" }, tier.mark), ` ${tier.label}`),
+    h(
+      "span",
+      { class: "tier-badge", dataset: { tier: level.tier } },
+      h("span", { "aria-hidden": "true" }, tier.mark),
+      ` ${tier.label}`,
+    ),
     h("span", { class: "level-title" }, level.title),
     status,
   ];
-  const dataset = { level: level.id, tier: level.tier, won: String(Boolean(level.won)), locked: String(Boolean(level.locked)) };
+  const dataset = {
+    level: level.id,
+    tier: level.tier,
+    won: String(Boolean(level.won)),
+    locked: String(Boolean(level.locked)),
+  };
   if (level.locked) {
-    return h("li", {}, h("div", { class: "card level-card is-locked", tabindex: "0", "aria-disabled": "true", dataset }, body));
+    return h(
+      "li",
+      {},
+      h("div", { class: "card level-card is-locked", tabindex: "0", "aria-disabled": "true", dataset }, body),
+    );
   }
   return h(
     "li",
     {},
-    h("a", { class: `card level-card${level.won ? " is-won" : ""}`, href: `#/play/${encodeURIComponent(pack)}/${encodeURIComponent(level.id)}`, dataset }, body),
+    h(
+      "a",
+      {
+        class: `card level-card${level.won ? " is-won" : ""}`,
+        href: `#/play/${encodeURIComponent(pack)}/${encodeURIComponent(level.id)}`,
+        dataset,
+      },
+      body,
+    ),
   );
 }

@@ -19,18 +19,40 @@ export const MAX_WAITING_INTENTS = 4;
 const SEEN_WORDS_KEY = "miau.seenWords";
 
 function actionButton(intent, label, key, extra = {}) {
-  return h("button", { class: "button action", type: "button", dataset: { intent, ...extra } }, keyLabel(label, key));
+  return h(
+    "button",
+    { class: "button action", type: "button", dataset: { intent, ...extra } },
+    keyLabel(label, key),
+  );
 }
 
 function dpad() {
   const pad = (direction, arrow, label) =>
-    h("button", { class: "dpad-button", type: "button", "aria-label": label, dataset: { intent: "step", direction, pad: direction } }, arrow);
+    h(
+      "button",
+      {
+        class: "dpad-button",
+        type: "button",
+        "aria-label": label,
+        dataset: { intent: "step", direction, pad: direction },
+      },
+      arrow,
+    );
   return h(
     "nav",
     { class: "dpad", "aria-label": "Move" },
     pad("up", "▲", "Up"),
     pad("left", "◀", "Left"),
-    h("button", { class: "dpad-button wait", type: "button", "aria-label": "Wait", dataset: { intent: "wait", pad: "wait" } }, "⏸"),
+    h(
+      "button",
+      {
+        class: "dpad-button wait",
+        type: "button",
+        "aria-label": "Wait",
+        dataset: { intent: "wait", pad: "wait" },
+      },
+      "⏸",
+    ),
     pad("right", "▶", "Right"),
     pad("down", "▼", "Down"),
   );
@@ -69,11 +91,21 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
     { class: "loss-banner", role: "alert", hidden: true },
     h("p", { class: "loss-title" }, "Nothing is YOU"),
     h("p", { class: "loss-text" }, "Undo the last move or restart the level."),
-    h("div", { class: "loss-actions" }, actionButton("undo", "Undo", "Z", { primary: "true" }), actionButton("reset", "Restart", "R")),
+    h(
+      "div",
+      { class: "loss-actions" },
+      actionButton("undo", "Undo", "Z", { primary: "true" }),
+      actionButton("reset", "Restart", "R"),
+    ),
   );
   const ledgerList = h("ol", { class: "ledger", "aria-label": "Active rules" });
   const glossaryList = h("ul", { class: "glossary" });
-  const wordsPanel = h("section", { class: "panel words-panel", hidden: true }, h("h2", {}, "Words here"), glossaryList);
+  const wordsPanel = h(
+    "section",
+    { class: "panel words-panel", hidden: true },
+    h("h2", {}, "Words here"),
+    glossaryList,
+  );
   const hint = h("p", { class: "hint" });
   const hintPanel = h("section", { class: "panel hint-panel", hidden: true }, h("h2", {}, "Hint"), hint);
 
@@ -81,7 +113,10 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
     h(
       "header",
       { class: "topbar" },
-      h("button", { class: "button ghost back", type: "button", dataset: { intent: "back" } }, [h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, " Levels")), h("kbd", {}, "Esc")]),
+      h("button", { class: "button ghost back", type: "button", dataset: { intent: "back" } }, [
+        h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, " Levels")),
+        h("kbd", {}, "Esc"),
+      ]),
       h("div", { class: "play-titles" }, worldName, levelTitle),
       h("div", { class: "move-counter" }, h("span", { class: "label" }, "Moves"), moveCount),
       h(
@@ -97,7 +132,13 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
       "main",
       { class: "play-main" },
       h("div", { class: "board-wrap" }, boardArea, lossBanner),
-      h("aside", { class: "side", "aria-label": "Rules and hints" }, h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), ledgerList), wordsPanel, hintPanel),
+      h(
+        "aside",
+        { class: "side", "aria-label": "Rules and hints" },
+        h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), ledgerList),
+        wordsPanel,
+        hintPanel,
+      ),
     ),
     dpad(),
   );
@@ -107,7 +148,11 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
   let level;
   let opened;
   try {
-    [world, level, opened] = await Promise.all([api.world(pack), api.level(pack, levelId), port.open(pack, levelId)]);
+    [world, level, opened] = await Promise.all([
+      api.world(pack),
+      api.level(pack, levelId),
+      port.open(pack, levelId),
+    ]);
   } catch (error) {
     if (signal.aborted) return;
     levelTitle.textContent = "This level could not be opened";
@@ -116,7 +161,11 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
         "div",
         { class: "card error-card", role: "alert" },
         h("p", {}, error?.message || "Something went wrong."),
-        h("button", { class: "button", type: "button", onclick: () => navigate(`/play/${pack}/${levelId}`) }, "Try again"),
+        h(
+          "button",
+          { class: "button", type: "button", onclick: () => navigate(`/play/${pack}/${levelId}`) },
+          "Try again",
+        ),
         h("button", { class: "button ghost", type: "button", onclick: backToMap }, "Back to the map"),
       ),
     );
@@ -156,7 +205,11 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
   // board; the first time a player meets one it is marked new, and on a
   // narrow screen, where the side panel is below the fold, it also pops up.
   function showWords(entities) {
-    const declared = [...new Set(entities.filter((e) => e.kind === "word" && vocabulary.isDeclared(e.text)).map((e) => e.text))];
+    const declared = [
+      ...new Set(
+        entities.filter((e) => e.kind === "word" && vocabulary.isDeclared(e.text)).map((e) => e.text),
+      ),
+    ];
     const seen = seenWords();
     const fresh = new Set(declared.filter((word) => !seen.has(word)));
     wordsPanel.hidden = declared.length === 0;
@@ -176,10 +229,17 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
     rememberWords(seen);
     if (!window.matchMedia("(max-width: 860px)").matches) return;
     for (const word of fresh) {
-      toast([h("span", { class: "toast-kicker" }, "New word"), wordTile(word, vocabulary, { chip: true }), h("span", {}, vocabulary.describe(word) || "")], {
-        tone: "word",
-        duration: 7000,
-      });
+      toast(
+        [
+          h("span", { class: "toast-kicker" }, "New word"),
+          wordTile(word, vocabulary, { chip: true }),
+          h("span", {}, vocabulary.describe(word) || ""),
+        ],
+        {
+          tone: "word",
+          duration: 7000,
+        },
+      );
     }
   }
 
@@ -197,7 +257,10 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
         title: level.title,
         moves: state.moveCount,
         bestMoves: progress?.bestMoves ?? null,
-        onNext: level.next ? () => navigate(`/play/${encodeURIComponent(level.next.pack)}/${encodeURIComponent(level.next.level)}`) : null,
+        onNext: level.next
+          ? () =>
+              navigate(`/play/${encodeURIComponent(level.next.pack)}/${encodeURIComponent(level.next.level)}`)
+          : null,
         onMap: backToMap,
         onReplay: () => navigate(`/play/${encodeURIComponent(pack)}/${encodeURIComponent(levelId)}`),
         signal,
@@ -272,6 +335,8 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
   if (opened.resumed && opened.state.moveCount > 0) {
     toast(`Resumed at move ${opened.state.moveCount}. Restart with R.`, { duration: 3500 });
   }
-  say(`${level.title}. ${opened.state.rules.map((rule) => `${rule.subject} is ${rule.predicate}`).join(". ")}.`);
+  say(
+    `${level.title}. ${opened.state.rules.map((rule) => `${rule.subject} is ${rule.predicate}`).join(". ")}.`,
+  );
   if (opened.state.won) onWin(null);
 }

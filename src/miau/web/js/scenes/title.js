@@ -15,7 +15,11 @@ export function mount(root, _params, { navigate, signal }) {
     tile.style.setProperty("--i", String(index));
     return tile;
   });
-  const button = h("button", { class: "button primary big", type: "button", onclick: play }, keyLabel("Play", "Enter"));
+  const button = h(
+    "button",
+    { class: "button primary big", type: "button", onclick: play },
+    keyLabel("Play", "Enter"),
+  );
   root.className = "scene title-scene";
   root.append(
     h(

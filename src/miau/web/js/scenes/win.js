@@ -11,10 +11,22 @@ import { h, keyLabel } from "../dom.js";
 export function showWin(root, { title, moves, bestMoves, onNext, onMap, onReplay, signal }) {
   const isBest = bestMoves == null || moves <= bestMoves;
   const next = onNext
-    ? h("button", { class: "button primary big", type: "button", onclick: onNext }, keyLabel("Next level", "Enter"))
+    ? h(
+        "button",
+        { class: "button primary big", type: "button", onclick: onNext },
+        keyLabel("Next level", "Enter"),
+      )
     : null;
-  const map = h("button", { class: `button${onNext ? "" : " primary big"}`, type: "button", onclick: onMap }, keyLabel("Back to the map", "Esc"));
-  const replay = h("button", { class: "button ghost", type: "button", onclick: onReplay }, keyLabel("Play again", "R"));
+  const map = h(
+    "button",
+    { class: `button${onNext ? "" : " primary big"}`, type: "button", onclick: onMap },
+    keyLabel("Back to the map", "Esc"),
+  );
+  const replay = h(
+    "button",
+    { class: "button ghost", type: "button", onclick: onReplay },
+    keyLabel("Play again", "R"),
+  );
   const overlay = h(
     "div",
     { class: "overlay win-overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "win-heading" },
@@ -27,7 +39,12 @@ export function showWin(root, { title, moves, bestMoves, onNext, onMap, onReplay
         "dl",
         { class: "win-stats" },
         h("div", {}, h("dt", {}, "Moves"), h("dd", { "data-stat": "moves" }, String(moves))),
-        h("div", {}, h("dt", {}, "Best"), h("dd", { "data-stat": "best" }, bestMoves == null ? String(moves) : String(bestMoves))),
+        h(
+          "div",
+          {},
+          h("dt", {}, "Best"),
+          h("dd", { "data-stat": "best" }, bestMoves == null ? String(moves) : String(bestMoves)),
+        ),
       ),
       isBest ? h("p", { class: "win-note" }, "Your best so far.") : null,
       h("div", { class: "win-actions" }, next, map, replay),

@@ -8,7 +8,11 @@ import { errorCard, loadingCard, onEscape } from "./common.js";
 export async function mount(root, _params, { navigate, signal }) {
   document.title = "Worlds · Miau";
   root.className = "scene menu-scene worlds-scene";
-  const back = h("button", { class: "button ghost", type: "button", onclick: () => navigate("/") }, keyLabel("Title", "Esc"));
+  const back = h(
+    "button",
+    { class: "button ghost", type: "button", onclick: () => navigate("/") },
+    keyLabel("Title", "Esc"),
+  );
   const grid = h("ul", { class: "card-grid world-grid", role: "list" });
   root.append(
     h("header", { class: "scene-head" }, back, h("h1", {}, "Worlds")),
@@ -26,7 +30,8 @@ export async function mount(root, _params, { navigate, signal }) {
   if (signal.aborted) return;
   grid.replaceChildren(...list.map((world, index) => worldCard(world, index)));
   arrowFocus(grid, ".world-card", signal);
-  const next = list.find((world) => world.unlocked && (world.requiredWon ?? world.won) < world.required) || list[0];
+  const next =
+    list.find((world) => world.unlocked && (world.requiredWon ?? world.won) < world.required) || list[0];
   grid.querySelector(`[data-world="${CSS.escape(next?.id ?? "")}"]`)?.focus();
 }
 
@@ -50,7 +55,12 @@ function worldCard(world, index) {
       },
       h("span", { class: "bar-fill", style: { width: `${Math.round(share * 100)}%` } }),
     ),
-    h("span", { class: "progress-text" }, h("strong", {}, String(wonRequired)), ` / ${world.required} required`),
+    h(
+      "span",
+      { class: "progress-text" },
+      h("strong", {}, String(wonRequired)),
+      ` / ${world.required} required`,
+    ),
   );
   const body = [
     h("span", { class: "world-number", "aria-hidden": "true" }, String(index + 1)),
@@ -70,11 +80,28 @@ function worldCard(world, index) {
       {},
       h(
         "div",
-        { class: "card world-card is-locked", tabindex: "0", "aria-disabled": "true", dataset: { world: world.id } },
+        {
+          class: "card world-card is-locked",
+          tabindex: "0",
+          "aria-disabled": "true",
+          dataset: { world: world.id },
+        },
         body,
         h("span", { class: "lock-note" }, "🔒 ", world.unlockedBy || "Locked for now"),
       ),
     );
   }
-  return h("li", {}, h("a", { class: "card world-card", href: `#/world/${encodeURIComponent(world.id)}`, dataset: { world: world.id } }, body));
+  return h(
+    "li",
+    {},
+    h(
+      "a",
+      {
+        class: "card world-card",
+        href: `#/world/${encodeURIComponent(world.id)}`,
+        dataset: { world: world.id },
+      },
+      body,
+    ),
+  );
 }
