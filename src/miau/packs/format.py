@@ -11,7 +11,6 @@ import re
 from typing import Final, Literal
 
 from miau.engine.vocabulary import (
-    FACINGS,
     MAX_AUTOMATA,
     MAX_LEVEL_OBJECTS,
     MAX_LEVEL_SIDE,
@@ -19,7 +18,6 @@ from miau.engine.vocabulary import (
     MAX_PATTERN_STEPS,
     MOVE_LETTER_STRING,
     PAIR_EFFECTS,
-    Facing,
 )
 
 __all__ = [
@@ -27,7 +25,6 @@ __all__ = [
     "AUTOMATON_FIELDS",
     "ENGINE_VERSION",
     "FACES",
-    "FACINGS",
     "GLOSSARY_FIELDS",
     "GLYPH_FIELDS",
     "ID_WHAT",
@@ -57,7 +54,6 @@ __all__ = [
     "VERSION_PATTERN",
     "Accent",
     "Faces",
-    "Facing",
     "Tier",
 ]
 

@@ -11,7 +11,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict
 
-from miau.packs.format import Accent, Faces, Facing, Tier
+from miau.engine.vocabulary import Facing
+from miau.packs.format import Accent, Faces, Tier
 from miau.packs.issues import PackIssue
 
 __all__ = [
