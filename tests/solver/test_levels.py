@@ -62,4 +62,3 @@ def test_a_file_is_read_from_disk_once(monkeypatch: pytest.MonkeyPatch) -> None:
     read_levels(PACKS / "clockwork-proof.json")
     read_levels(LEVELS / "mouse-keeps-time.json")
     assert reads == ["clockwork-proof.json", "mouse-keeps-time.json"]
-
