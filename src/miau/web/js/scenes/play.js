@@ -51,7 +51,7 @@ function dpad() {
         "aria-label": "Wait",
         dataset: { intent: "wait", pad: "wait" },
       },
-      "⏸",
+      "Wait",
     ),
     pad("right", "▶", "Right"),
     pad("down", "▼", "Down"),
