@@ -158,3 +158,36 @@ def test_escape_leaves_the_level_for_the_level_select(page: Page, live_server: L
 
     page.wait_for_selector(".level-card[data-level='first-steps']")
     assert page.url.endswith("#/world/tutorial")
+
+
+def test_a_declared_word_is_a_property_tile_with_its_glossary_accent_and_sentence(
+    page: Page, live_server: LiveServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("clockwork", "mouse-keeps-time")
+
+    tick = page.locator(".board > .entity[data-text='TICK']")
+    assert tick.get_attribute("data-class") == "property"
+    assert tick.get_attribute("data-accent") == "push"  # the Clockwork glossary's accent for TICK
+    assert page.locator(".board > .entity[data-text='MOUSE']").get_attribute("data-class") == "noun"
+    card = page.locator(".glossary-entry[data-word='TICK']")
+    expect(card).to_contain_text("Repeats its steps")
+    expect(page.locator(".ledger-rule", has_text="TICK")).to_contain_text("Repeats its steps")
+
+
+def test_the_cat_glyph_mirrors_to_face_the_way_it_last_moved(
+    page: Page, live_server: LiveServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "first-steps")
+    glyph = ".board > .entity[data-noun='MIAU'] .glyph"
+    # The palette draws the cat facing left; every entity starts facing right.
+    assert page.get_attribute(glyph, "data-mirror") == "true"
+
+    game.play("R")
+    game.press("ArrowLeft")
+    assert page.get_attribute(glyph, "data-mirror") == "false"
+    game.press("ArrowUp")
+    assert game.move_count() == 3
+    assert page.get_attribute(".board > .entity[data-noun='MIAU']", "data-facing") == "up"
+    assert page.get_attribute(glyph, "data-mirror") == "false", "up keeps the last horizontal look"
