@@ -25,14 +25,29 @@ def _good() -> dict[str, Any]:
         (lambda d: d.pop("objects"), "objects must be a list"),
         (
             lambda d: d["objects"][0].update(x=4),
-            r"objects\[0\] at \(4, 0\) is outside the 4x3 grid",
+            r"objects\[0\].x: is 4, outside the 4-wide grid \(0 to 3\)",
         ),
         (lambda d: d["objects"][3].update(y=-1), "outside"),
-        (lambda d: d["objects"][1].pop("text"), r"objects\[1\].text must be a word"),
-        (lambda d: d["objects"][3].update(noun="YOU"), "YOU is a property word"),
-        (lambda d: d["objects"][3].update(kind="ghost"), "kind must be 'object' or 'word'"),
-        (lambda d: d["objects"][3].update(noun="miau cat"), "noun must be a word in capitals"),
-        (lambda d: d["objects"][3].update(facing="north"), "facing must be one of"),
+        (
+            lambda d: d["objects"][1].pop("text"),
+            r"objects\[1\].text: is missing; expected the word on the tile",
+        ),
+        (
+            lambda d: d["objects"][3].update(noun="YOU"),
+            r"objects\[3\].noun: YOU is a core property, not a noun",
+        ),
+        (
+            lambda d: d["objects"][3].update(kind="ghost"),
+            r"objects\[3\].kind: must be one of \"object\", \"word\"; found the string \"ghost\"",
+        ),
+        (
+            lambda d: d["objects"][3].update(noun="miau cat"),
+            r"objects\[3\].noun: must be the object's noun, such as \"ROCK\"",
+        ),
+        (
+            lambda d: d["objects"][3].update(facing="north"),
+            r"objects\[3\].facing: must be one of \"right\", \"down\"",
+        ),
         (lambda d: d.update(automata=[{"id": "a", "property": "TICK", "pattern": []}]), "1 to 32"),
         (
             lambda d: d.update(automata=[{"id": "a", "property": "TICK", "pattern": ["X"]}]),

@@ -59,11 +59,6 @@ class Game:
         """Whether the history goes back to the level start (false after a restore)."""
 
     @property
-    def board(self) -> Board:
-        """The live board (for the solver and tools that must not pay for events)."""
-        return self._board
-
-    @property
     def state(self) -> State:
         """The settled state now; its history is a reference, so taking it is cheap."""
         return State(self.level, self._snapshot(), self._board.rules, self._last_turn)

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from miau.engine.board import GONE, Checkpoint, JournalEntry
+from miau.engine.entity_fields import check_entity, problem_text
 from miau.engine.events import automaton_active
 from miau.engine.level import Level
 from miau.engine.rules import Rule, RuleSet, Sentence
-from miau.engine.vocabulary import FACINGS, RESERVED_WORDS, TOKEN_PATTERN
+from miau.engine.vocabulary import FACINGS
 
 
 class TurnRecord(NamedTuple):
@@ -235,26 +236,20 @@ def snapshot_from_json(level: Level, data: object, place: str = "state") -> Snap
         ident = entity.get("id")
         if type(ident) is not int or not 0 <= ident < count or positions[ident] != GONE:
             raise SnapshotError(f"{where}.id must be a distinct entity id of this level")
-        x, y = entity.get("x"), entity.get("y")
-        if type(x) is not int or type(y) is not int:
-            raise SnapshotError(f"{where} needs integer x and y")
-        if not (0 <= x < level.width and 0 <= y < level.height):
-            raise SnapshotError(f"{where} at ({x}, {y}) is outside the grid")
-        facing = entity.get("facing", "right")
-        if facing not in FACINGS:
-            raise SnapshotError(f"{where}.facing must be one of {', '.join(FACINGS)}")
+        fields = check_entity(entity, level.width, level.height)
+        if isinstance(fields, list):
+            raise SnapshotError(problem_text(where, fields[0]))
         if level.is_word[ident]:
-            if entity.get("kind") != "word" or entity.get("text") != level.texts[ident]:
+            if not fields.is_word or fields.token != level.texts[ident]:
                 raise SnapshotError(f"{where} must be the word {level.texts[ident]}")
         else:
-            noun = entity.get("noun")
-            if entity.get("kind") != "object" or not isinstance(noun, str):
+            if fields.is_word:
                 raise SnapshotError(f"{where} must be an object with a noun")
-            if not _is_noun(level, noun):
-                raise SnapshotError(f"{where}.noun {noun!r} is not a noun")
-            nouns[ident] = noun
-        positions[ident] = y * level.width + x
-        facings[ident] = FACINGS.index(facing)
+            if fields.token in level.properties:
+                raise SnapshotError(f"{where}.noun {fields.token!r} is not a noun")
+            nouns[ident] = fields.token
+        positions[ident] = fields.y * level.width + fields.x
+        facings[ident] = fields.facing_index
     move_count = data.get("moveCount")
     if type(move_count) is not int or move_count < 0:
         raise SnapshotError(f"{place}.moveCount must be a non-negative integer")
@@ -270,10 +265,6 @@ def snapshot_from_json(level: Level, data: object, place: str = "state") -> Snap
         won,
         False,
     )
-
-
-def _is_noun(level: Level, noun: str) -> bool:
-    return bool(TOKEN_PATTERN.fullmatch(noun)) and noun not in RESERVED_WORDS | level.properties
 
 
 def _phases_from_json(level: Level, data: object, place: str) -> tuple[int, ...]:

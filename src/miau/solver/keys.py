@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from miau.engine.board import GONE, Board, JournalEntry
 from miau.engine.level import Level
+from miau.engine.state import State
 from miau.engine.vocabulary import IS, OPERATORS, SINK
 
 _BYTE_LIMIT = 255
@@ -85,11 +86,19 @@ class KeyCodec:
 
     def values(self, board: Board) -> list[int]:
         """The key's slots for ``board``: positions + 1, noun numbers, phases."""
-        pos, noun, index = board.pos, board.noun, self.noun_index
+        return self._slots(board.pos, board.noun, board.phases)
+
+    def _slots(self, pos: Sequence[int], noun: Sequence[str], phases: Sequence[int]) -> list[int]:
+        index = self.noun_index
         slots = [pos[i] + 1 for i in self.pos_ids]
         slots.extend(0 if pos[i] == GONE else index[noun[i]] for i in self.noun_ids)
-        slots.extend(board.phases)
+        slots.extend(phases)
         return slots
+
+    def encode_state(self, state: State) -> bytes:
+        """The key of a settled state taken from a ``Game`` (what tests compare with)."""
+        now = state.now
+        return self.pack(self._slots(now.positions, now.nouns, now.phases))
 
     def successor(
         self, board: Board, before: Sequence[int], journal: Sequence[JournalEntry]

@@ -1,9 +1,10 @@
 """The successor function: the engine's own turn, run on one reusable board.
 
-Every successor comes from ``resolve_turn(board, move, None)`` (no events
-are built) on the live board of a ``Game``, and is taken back with
-``Board.revert(journal)``; so the search agrees with the engine by
-construction. To expand a state the board first *jumps* to it: the keys of
+Every successor comes from the engine's own turn (``move_player`` then
+``settle_turn``, no events built) on one board started like a ``Game``'s
+(``start_board``), and is taken back with ``Board.rewind``, the same
+checkpoint-and-journal pair ``Game.undo`` uses; so the search agrees with
+the engine by construction. To expand a state the board first *jumps* to it: the keys of
 the current and the target state are compared and only the entities whose
 slots differ are changed, again through ``Board.revert``. In breadth-first
 order consecutive states are close relatives, so a jump touches a handful
@@ -15,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from miau.engine import Game
 from miau.engine.board import Board, JournalEntry
 from miau.engine.level import Level
-from miau.engine.turn import move_player, settle_turn
+from miau.engine.turn import move_player, settle_turn, start_board
 from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.solver.keys import KeyCodec
 
@@ -48,9 +48,8 @@ class Expander:
 
         :raises LevelError: when the level cannot be run.
         """
-        game = Game(level)
-        self.level: Level = game.level
-        self.board: Board = game.board
+        self.level: Level = level if isinstance(level, Level) else Level.from_dict(level)
+        self.board: Board = start_board(self.level)
         self.codec = KeyCodec(self.level)
         self.hands_off = hands_off
         self._slots = self.codec.values(self.board)
@@ -61,9 +60,7 @@ class Expander:
         self._jump(key)
         board = self.board
         codec = self.codec
-        saved_phases = list(board.phases)
-        saved_rules = board.rules
-        saved_control = board.control_lost
+        mark = board.checkpoint()
         at_root = key == self.root
         found: list[Successor] = []
         for letter, vector in MOVES:
@@ -73,18 +70,12 @@ class Expander:
                 board.take_journal()
                 continue
             if self.hands_off and pushes_a_word(board, board.journal):
-                board.revert(board.take_journal())
+                board.rewind(mark, board.take_journal())
                 continue
             settle_turn(board, None)
             journal = board.take_journal()
             found.append((letter, codec.successor(board, self._slots, journal), board.won))
-            board.revert(journal)
-            board.phases[:] = saved_phases
-            board.rules = saved_rules
-            board.words_dirty = False
-            board.won = False
-            board.control_lost = saved_control
-            board.move_count = 0
+            board.rewind(mark, journal)
         return found
 
     def _jump(self, key: bytes) -> None:
