@@ -1,0 +1,362 @@
+"""Screenshots of every scene of the browser game, taken through the real page.
+
+Run: ``.venv/bin/python scripts/screenshots.py OUTDIR [--db PATH]``.
+
+Starts the game server (uvicorn in a thread on a free 127.0.0.1 port, on a
+temporary SQLite database unless ``--db``), drives Debian's Chromium through
+Playwright with real key presses (levels are won with their stored
+solutions from ``packs/*.json``) and writes one PNG per scene into OUTDIR,
+printing each path. Every scene is 1280x800 except the phone one (390x844,
+touch). A scene is taken once the page is still: every reply drawn and no
+finite animation running, except the mid-push scene, whose animations are
+paused 50 ms into the push so that the frame does not depend on timing.
+
+Console errors, page errors and requests to any host but the local server
+are listed at the end; the exit status is 1 if there were any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import uvicorn
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Request,
+    ViewportSize,
+    sync_playwright,
+)
+
+from miau.server.app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKS = ROOT / "packs"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DESKTOP = ViewportSize(width=1280, height=800)
+PHONE = ViewportSize(width=390, height=844)
+MID_PUSH_MS = 50
+"""How far into the push animation the mid-push scene is frozen."""
+
+KEY_FOR_MOVE = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": " "}
+
+SETTLED = "document.querySelector('.play-scene')?.dataset.pending === '0'"
+# Infinite animations (the title's glow, the cat's bob) never end; finite ones must.
+STILL = """() => document.getAnimations().every(animation => {
+    if (animation.playState !== 'running') return true;
+    const timing = animation.effect ? animation.effect.getComputedTiming() : null;
+    return timing !== null && timing.endTime === Infinity;
+})"""
+FREEZE_BOARD = """(at) => {
+    const animations = document.querySelector('.board').getAnimations({subtree: true});
+    for (const animation of animations) {
+        animation.pause();
+        animation.currentTime = at;
+    }
+    return animations.length;
+}"""
+RESUME_BOARD = """() => {
+    for (const animation of document.querySelector('.board').getAnimations({subtree: true})) {
+        animation.play();
+    }
+}"""
+
+
+def stored_solution(pack: str, level: str) -> str:
+    """The stored ``solution`` of a shipped level."""
+    data: dict[str, Any] = json.loads((PACKS / f"{pack}.json").read_text(encoding="utf-8"))
+    for entry in data["levels"]:
+        if entry["id"] == level:
+            return str(entry["solution"])
+    raise KeyError(f"{pack} has no level {level!r}")
+
+
+class LocalServer:
+    """The game server in a thread, listening on a free port of 127.0.0.1."""
+
+    def __init__(self, db_path: Path) -> None:
+        """Serve the shipped worlds on the SQLite database ``db_path``."""
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # Binding here, and handing the socket to uvicorn, leaves no window
+        # in which another process could take the port.
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(128)
+        port: int = self._listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(create_app(db_path=db_path), log_level="warning")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._listener]}, daemon=True
+        )
+
+    def start(self) -> None:
+        """Start serving; return once the server accepts connections."""
+        self._thread.start()
+        deadline = time.monotonic() + 15
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the game server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread to end."""
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self._listener.close()
+
+
+@contextmanager
+def running_server(db_path: Path | None) -> Iterator[LocalServer]:
+    """A started `LocalServer` on ``db_path``, or on a database in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="miau-shots-") as scratch:
+        server = LocalServer(db_path if db_path is not None else Path(scratch) / "miau.db")
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@dataclass
+class Problems:
+    """What went wrong in the page while the scenes were taken."""
+
+    local_prefix: str
+    lines: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> None:
+        """Record the console errors, page errors and outside requests of ``page``."""
+        page.on(
+            "console",
+            lambda message: (
+                self.lines.append(f"console {message.type}: {message.text}")
+                if message.type == "error"
+                else None
+            ),
+        )
+        page.on("pageerror", lambda error: self.lines.append(f"page error: {error}"))
+        page.on("request", self._check_request)
+
+    def _check_request(self, request: Request) -> None:
+        url = request.url
+        if urlsplit(url).scheme in ("data", "blob"):
+            return
+        local = urlsplit(self.local_prefix)
+        if urlsplit(url).netloc != local.netloc:
+            self.lines.append(f"request to another host: {url}")
+
+
+class Shooter:
+    """Takes the scenes of one page and writes them into ``outdir``."""
+
+    def __init__(self, page: Page, base_url: str, outdir: Path) -> None:
+        """Drive ``page`` against the server at ``base_url``."""
+        self.page = page
+        self.base_url = base_url
+        self.outdir = outdir
+
+    def shoot(self, name: str, *, full_page: bool = False) -> Path:
+        """Write the page as ``OUTDIR/name.png`` and print the path."""
+        path = self.outdir / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        print(path, flush=True)
+        return path
+
+    def wait_still(self) -> None:
+        """Wait until every sent intent is drawn and no finite animation runs."""
+        self.page.wait_for_function(f"() => !document.querySelector('.play-scene') || {SETTLED}")
+        self.page.wait_for_function(STILL)
+
+    def wait_play_ready(self, level_title: str | None = None) -> None:
+        """Wait until the play scene has drawn its level's board."""
+        self.page.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+        if level_title is not None:
+            self.page.wait_for_function(
+                "(title) => document.querySelector('.play-title')?.textContent === title",
+                arg=level_title,
+            )
+
+    def goto(self, route: str) -> None:
+        """Open a scene by its address (for levels the map keeps locked)."""
+        self.page.goto(f"{self.base_url}/#{route}")
+
+    def press(self, key: str) -> None:
+        """Press one key and wait until the turn it starts is drawn."""
+        self.page.keyboard.press(key)
+        self.page.wait_for_function(SETTLED)
+
+    def play(self, moves: str) -> None:
+        """Play a move string (U D L R W), one real key press a move."""
+        for move in moves:
+            self.press(KEY_FOR_MOVE[move])
+
+    def win(self, pack: str, level: str) -> None:
+        """Play the level's stored solution and wait for the win scene."""
+        self.play(stored_solution(pack, level))
+        self.page.wait_for_selector(".win-overlay")
+        self.wait_still()
+
+    def tab_to(self, selector: str, *, most: int = 20) -> None:
+        """Press Tab until the focused element matches ``selector``."""
+        for _ in range(most):
+            if self.page.evaluate(
+                "(selector) => Boolean(document.activeElement?.matches(selector))", selector
+            ):
+                return
+            self.page.keyboard.press("Tab")
+        raise RuntimeError(f"Tab never reached {selector}")
+
+    def focus_and_enter(self, selector: str) -> None:
+        """Wait until the element the scene focuses matches ``selector``; press Enter on it."""
+        self.page.wait_for_function(
+            "(selector) => document.activeElement?.matches(selector)", arg=selector
+        )
+        self.page.keyboard.press("Enter")
+
+
+def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """Title, world and level select, play, mid-push, win, loss, Clockwork, in one session."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    problems.watch(page)
+    shots = Shooter(page, base_url, outdir)
+
+    page.goto(f"{base_url}/")
+    page.wait_for_selector(".title-scene .title-rule .word-tile")
+    shots.wait_still()
+    shots.shoot("01-title")
+
+    # Into the tutorial by keyboard: Enter on the title, then on the focused cards.
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".world-card")
+    shots.focus_and_enter(".world-card[data-world='tutorial']")
+    page.wait_for_selector(".level-card")
+    shots.focus_and_enter(".level-card[data-level='first-steps']")
+    shots.wait_play_ready("First Steps")
+    shots.wait_still()
+    shots.shoot("04-play-start")
+
+    shots.win("tutorial", "first-steps")
+    shots.shoot("06-win")
+
+    page.keyboard.press("Enter")  # the next level, Walls
+    shots.wait_play_ready("Walls")
+    shots.win("tutorial", "walls")
+    page.keyboard.press("Escape")  # back to the map
+    page.wait_for_selector(".level-card[data-level='walls'][data-won='true']")
+    shots.wait_still()
+    shots.shoot("03-level-select")
+
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".world-card .bar-fill")
+    shots.wait_still()
+    shots.shoot("02-world-select")
+
+    # Rocks (the next unsolved level), then Break the Wall (past the optional
+    # Rock Nook), whose third move pushes WALL out of WALL IS STOP.
+    shots.focus_and_enter(".world-card[data-world='tutorial']")
+    page.wait_for_selector(".level-card")
+    shots.focus_and_enter(".level-card[data-level='rocks']")
+    shots.wait_play_ready("Rocks")
+    shots.win("tutorial", "rocks")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".level-card[data-level='rocks'][data-won='true']")
+    shots.tab_to(".level-card[data-level='break-the-wall']")
+    page.keyboard.press("Enter")
+    shots.wait_play_ready("Break the Wall")
+    shots.play("UR")
+    shots.wait_still()
+    shots.press("ArrowUp")
+    frozen = page.evaluate(FREEZE_BOARD, MID_PUSH_MS)
+    if not frozen:
+        problems.lines.append("mid-push: no animation was running on the board")
+    shots.shoot("05-play-mid-push")
+    page.evaluate(RESUME_BOARD)
+    shots.wait_still()
+
+    # Skulls is locked on the map (the server still opens it): reached by address.
+    shots.goto("/play/tutorial/skulls")
+    shots.wait_play_ready("Skulls")
+    shots.play("RRR")
+    page.wait_for_selector(".loss-banner:not([hidden])")
+    shots.wait_still()
+    shots.shoot("07-loss-banner")
+
+    shots.goto("/play/clockwork/mouse-keeps-time")
+    shots.wait_play_ready("The mouse keeps time")
+    # The glossary card beside the board marks TICK as new (a toast only on narrow screens).
+    page.wait_for_selector(".words-panel .glossary-entry[data-word='TICK']")
+    shots.wait_still()
+    shots.shoot("08-clockwork-glossary")
+    context.close()
+
+
+def phone_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """The play scene on a narrow touch screen (a fresh player), then its side panels."""
+    context: BrowserContext = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    problems.watch(page)
+    shots = Shooter(page, base_url, outdir)
+    shots.goto("/play/clockwork/mouse-keeps-time")
+    shots.wait_play_ready("The mouse keeps time")
+    shots.wait_still()
+    shots.shoot("09-phone-play")
+
+    # The side panels (rules, words, hint) scroll below the board: tap the
+    # new-word toast away and scroll to the glossary card.
+    for toast in page.locator(".toast").all():
+        toast.tap()
+    page.wait_for_function("!document.querySelector('.toast')")
+    page.locator(".words-panel").scroll_into_view_if_needed()
+    shots.wait_still()
+    shots.shoot("10-phone-play-panels")
+    context.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write every scene into OUTDIR; 1 if the page reported a problem."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("outdir", type=Path, help="folder for the PNG files (created if missing)")
+    parser.add_argument(
+        "--db", type=Path, default=None, help="SQLite database to use (default: a temporary one)"
+    )
+    args = parser.parse_args(argv)
+    outdir: Path = args.outdir
+    outdir.mkdir(parents=True, exist_ok=True)
+    with running_server(args.db) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        problems = Problems(server.url)
+        try:
+            desktop_scenes(browser, server.url, outdir, problems)
+            phone_scenes(browser, server.url, outdir, problems)
+        finally:
+            browser.close()
+    for line in problems.lines:
+        print(f"problem: {line}", file=sys.stderr)
+    return 1 if problems.lines else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
