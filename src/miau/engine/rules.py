@@ -161,6 +161,12 @@ class RuleParser:
             cache = shared[words] = _LevelCache()
         self._cache = cache.by_positions
         self._by_sentences = cache.by_sentences
+        self._expansions = cache.expansions
+
+    @classmethod
+    def clear_shared_caches(cls) -> None:
+        """Forget every cached table, as in a fresh process (for measuring cold starts)."""
+        cls._shared.clear()
 
     @classmethod
     def for_level(cls, level: Level) -> RuleParser:
@@ -179,22 +185,29 @@ class RuleParser:
         return table
 
     def _parse(self, word_positions: tuple[int, ...]) -> RuleSet:
-        spans = self._spans(word_positions)
-        key = tuple((axis, ids) for _, _, _, ids, axis in spans)
+        key = tuple((axis, ids) for _, _, _, ids, axis in self._spans(word_positions))
         table = self._by_sentences.get(key)
         if table is not None:
             return table
         if len(self._by_sentences) >= self.CACHE_LIMIT:
             self._by_sentences.clear()
-        sentences = tuple(Sentence(ids, axis) for _, _, _, ids, axis in spans)
+            self._expansions.clear()
+        sentences: list[Sentence] = []
         rules: list[Rule] = []
         seen: set[tuple[str, str]] = set()
-        for sentence in sentences:
-            for rule in self._expand(sentence):
+        expansions = self._expansions
+        for span in key:
+            expansion = expansions.get(span)
+            if expansion is None:
+                sentence = Sentence(span[1], span[0])
+                expansion = expansions[span] = (sentence, self._expand(sentence))
+            sentences.append(expansion[0])
+            for rule in expansion[1]:
                 if rule.key not in seen:
                     seen.add(rule.key)
                     rules.append(rule)
-        table = self._by_sentences[key] = RuleSet(tuple(rules), sentences, self._properties)
+        table = RuleSet(tuple(rules), tuple(sentences), self._properties)
+        self._by_sentences[key] = table
         return table
 
     def _spans(
@@ -273,13 +286,20 @@ class RuleParser:
 
 
 class _LevelCache:
-    """The two parse caches of one level's words, shared by all its parsers."""
+    """The parse caches of one level's words, shared by all its parsers.
 
-    __slots__ = ("by_positions", "by_sentences")
+    ``by_positions`` maps a word arrangement to its table, ``by_sentences``
+    the sentences an arrangement reads to its table, and ``expansions`` one
+    sentence to its record and rules (most sentences recur across
+    arrangements: ``MIAU IS YOU`` stands in nearly all of them).
+    """
+
+    __slots__ = ("by_positions", "by_sentences", "expansions")
 
     def __init__(self) -> None:
         self.by_positions: dict[tuple[int, ...], RuleSet] = {}
         self.by_sentences: dict[tuple[tuple[str, tuple[int, ...]], ...], RuleSet] = {}
+        self.expansions: dict[tuple[str, tuple[int, ...]], tuple[Sentence, list[Rule]]] = {}
 
 
 def _runs(words: list[tuple[int, int]]) -> list[tuple[int, list[list[int]]]]:
