@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from miau.engine.level import Level
-from miau.engine.vocabulary import AND, IS
+from miau.engine.vocabulary import AND, IS, MAX_LEVEL_SIDE
 
 MAX_SPANS: Final = 4096
 MAX_PATH_STEPS: Final = 1 << 16
@@ -33,6 +33,8 @@ H: Final = "h"
 V: Final = "v"
 
 _NOUN, _IS, _AND, _PROPERTY = 0, 1, 2, 3
+_COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
+"""Column-major sort keys are ``x * MAX_LEVEL_SIDE + y``: no column is longer."""
 
 # Grammar automaton: state -> word class -> next state; state 4 ends a valid span.
 _ACCEPT: Final = 4
@@ -215,37 +217,62 @@ class RuleParser:
     ) -> list[tuple[int, int, int, tuple[int, ...], str]]:
         """Every maximal span as ``(axis rank, major, minor, ids, axis)``, in span order.
 
-        Words are grouped into lines (rows for ``h``, columns for ``v``) and
-        lines into runs of adjacent cells; a span lies within one run. A run
-        of single words is read in one pass; a run with a stack is searched
-        path by path, within the parser's bounds.
+        For each axis the words are sorted line by line (rows for ``h``,
+        columns for ``v``) and cut into runs of adjacent cells; a span lies
+        within one run. A run of single words is read in one pass; a run
+        with a stack is searched path by path, within the parser's bounds.
         """
-        rows: dict[int, list[tuple[int, int]]] = {}
-        columns: dict[int, list[tuple[int, int]]] = {}
         width = self._width
-        for ident, position in zip(self._word_ids, word_positions, strict=True):
-            if position >= 0:
-                y, x = divmod(position, width)
-                rows.setdefault(y, []).append((x, ident))
-                columns.setdefault(x, []).append((y, ident))
+        placed = sorted(
+            [(p, i) for p, i in zip(word_positions, self._word_ids, strict=True) if p >= 0]
+        )
         spans: list[tuple[int, int, int, tuple[int, ...], str]] = []
-        for rank, axis, lines in ((0, H, rows), (1, V, columns)):
-            search = _SpanSearch(self._classes)
-            for major, words in lines.items():
-                if len(words) < 3:
-                    continue
-                words.sort()
-                for start, cells in _runs(words):
-                    if len(cells) < 3:
-                        continue
-                    if all(len(stack) == 1 for stack in cells):
-                        found = self._single_file_spans([stack[0] for stack in cells])
-                    else:
-                        found = search.maximal_spans(cells)
-                    for offset, ids in found:
-                        spans.append((rank, major, start + offset, ids, axis))
+        if len(placed) < 3:
+            return spans
+        self._axis_spans(placed, width, 0, H, spans)
+        columns = sorted([((p % width) * _COLUMN_STRIDE + p // width, i) for p, i in placed])
+        self._axis_spans(columns, _COLUMN_STRIDE, 1, V, spans)
         spans.sort()
         return spans
+
+    def _axis_spans(
+        self,
+        placed: list[tuple[int, int]],
+        stride: int,
+        rank: int,
+        axis: str,
+        spans: list[tuple[int, int, int, tuple[int, ...], str]],
+    ) -> None:
+        """Add the spans of one axis; ``placed`` is ``(line * stride + coordinate, id)``, sorted."""
+        search: _SpanSearch | None = None
+        count = len(placed)
+        index = 0
+        while index < count:
+            first = last = placed[index][0]
+            cells = [[placed[index][1]]]
+            single = True
+            index += 1
+            while index < count:
+                key, ident = placed[index]
+                if key == last:
+                    cells[-1].append(ident)
+                    single = False
+                elif key == last + 1 and key // stride == last // stride:
+                    cells.append([ident])
+                    last = key
+                else:
+                    break
+                index += 1
+            if len(cells) < 3:
+                continue
+            if single:
+                found = self._single_file_spans([stack[0] for stack in cells])
+            else:
+                search = search or _SpanSearch(self._classes)
+                found = search.maximal_spans(cells)
+            line, coordinate = divmod(first, stride)
+            for offset, ids in found:
+                spans.append((rank, line, coordinate + offset, ids, axis))
 
     def _single_file_spans(self, ids: list[int]) -> list[tuple[int, tuple[int, ...]]]:
         """The maximal spans of a run of single words, as ``(offset, ids)``.
@@ -300,28 +327,6 @@ class _LevelCache:
         self.by_positions: dict[tuple[int, ...], RuleSet] = {}
         self.by_sentences: dict[tuple[tuple[str, tuple[int, ...]], ...], RuleSet] = {}
         self.expansions: dict[tuple[str, tuple[int, ...]], tuple[Sentence, list[Rule]]] = {}
-
-
-def _runs(words: list[tuple[int, int]]) -> list[tuple[int, list[list[int]]]]:
-    """Split a sorted line of ``(coordinate, id)`` into runs of adjacent cells.
-
-    Each run is ``(first coordinate, cells)``, a cell being the ids stacked there.
-    """
-    runs: list[tuple[int, list[list[int]]]] = []
-    cells: list[list[int]] = []
-    start = previous = words[0][0]
-    for coordinate, ident in words:
-        if coordinate == previous and cells:
-            cells[-1].append(ident)
-            continue
-        if coordinate != previous + 1 and cells:
-            runs.append((start, cells))
-            cells = []
-            start = coordinate
-        cells.append([ident])
-        previous = coordinate
-    runs.append((start, cells))
-    return runs
 
 
 class _SpanSearch:
