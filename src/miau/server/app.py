@@ -35,7 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.server.session import PlaySession
-from miau.server.store import SqliteStore, StoreRunner
+from miau.server.store import StoreRunner, open_store
 from miau.server.worlds import Worlds
 
 __all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
@@ -58,14 +58,16 @@ logger = logging.getLogger(__name__)
 def create_app(
     *, db_path: str | Path, packs_dir: Path | None = None, web_dir: Path | None = None
 ) -> Starlette:
-    """The Miau game server on the SQLite database ``db_path`` (created on first use).
+    """The Miau game server on the database ``db_path`` (created on first use).
+
+    ``db_path`` is a SQLite file, or a ``postgresql://`` URL (``open_store``).
 
     ``packs_dir`` holds the worlds (default: the repository's ``packs/``);
     ``web_dir`` the client's files (default: ``src/miau/web/``; it may be
     missing, and then only the API and the WebSocket answer).
     """
     worlds = Worlds.load(packs_dir)
-    store = SqliteStore(db_path)
+    store = open_store(db_path)
     runner = StoreRunner(store)
     api = _Api(worlds, runner)
 

@@ -33,6 +33,7 @@ __all__ = [
     "StoreRunner",
     "StoredGame",
     "StoredIntent",
+    "open_store",
 ]
 
 Result = TypeVar("Result")
@@ -363,17 +364,39 @@ class SqliteStore:
             self._db.close()
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""A ``--db`` that starts with one of these is a PostgreSQL URL; anything else is a SQLite file."""
+
+
+def open_store(location: str | Path) -> Store:
+    """The store at ``location``: a PostgreSQL URL (``postgresql://...``) or a SQLite file.
+
+    :raises StoreError: when the database cannot be used.
+    """
+    if isinstance(location, str) and location.startswith(POSTGRES_SCHEMES):
+        # Imported here: psycopg is needed only by deployments on PostgreSQL.
+        from miau.server.store_postgres import PostgresStore
+
+        return PostgresStore(location)
+    return SqliteStore(location)
+
+
 class StoreRunner:
-    """Runs store calls on a worker thread, one at a time, so commits never block the event loop."""
+    """Runs store calls on worker threads so commits never block the event loop.
+
+    One call at a time, unless the store serves several at once (a pool of
+    connections) and says how many in an ``concurrent_calls`` attribute.
+    """
 
     def __init__(self, store: Store) -> None:
         """Serve calls to ``store``."""
         self.store = store
+        self.concurrent_calls: int = getattr(store, "concurrent_calls", 1)
         self._limiter: anyio.CapacityLimiter | None = None
 
     async def __call__(self, call: Callable[[*Arguments], Result], *args: *Arguments) -> Result:
         """``call(*args)`` on a worker thread; its result."""
         if self._limiter is None:
             # Made on first use: a limiter belongs to the event loop that runs it.
-            self._limiter = anyio.CapacityLimiter(1)
+            self._limiter = anyio.CapacityLimiter(self.concurrent_calls)
         return await anyio.to_thread.run_sync(call, *args, limiter=self._limiter)
