@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import StarletteDeprecationWarning
 
 from miau.server.app import create_app
+from tests.server.postgres import postgres_cluster, postgres_url
 
 with warnings.catch_warnings():
     # Starlette prefers httpx2 for its test client; httpx (the one installed) works the same.
@@ -23,7 +24,16 @@ with warnings.catch_warnings():
 ROOT = Path(__file__).resolve().parents[2]
 PACKS = ROOT / "packs"
 
-__all__ = ["PACKS", "ROOT", "Player", "TestClient", "count_rows", "pack_json"]
+__all__ = [
+    "PACKS",
+    "ROOT",
+    "Player",
+    "TestClient",
+    "count_rows",
+    "pack_json",
+    "postgres_cluster",
+    "postgres_url",
+]
 
 
 def pack_json(pack_id: str) -> dict[str, Any]:

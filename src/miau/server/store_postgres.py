@@ -138,10 +138,14 @@ class PostgresStore:
         self._all: list[psycopg.Connection[TupleRow]] = []
         self._all_lock = threading.Lock()
         self._closed = False
-        for _ in range(connections):
-            self._idle.put(self._connect())
-        with self._connection() as db, db.transaction():
-            self._migrate(db)
+        try:
+            for _ in range(connections):
+                self._idle.put(self._connect())
+            with self._connection() as db, db.transaction():
+                self._migrate(db)
+        except BaseException:
+            self.close()
+            raise
 
     def _connect(self) -> psycopg.Connection[TupleRow]:
         try:
