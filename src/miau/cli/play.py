@@ -12,6 +12,7 @@ import time
 import webbrowser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
@@ -44,9 +45,12 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help="the database file (default: $XDG_DATA_HOME/miau/miau.db or ~/.local/share/miau/miau.db)",
+        help=(
+            "the SQLite database file (default: $XDG_DATA_HOME/miau/miau.db or "
+            "~/.local/share/miau/miau.db), or a PostgreSQL URL "
+            "(postgresql://user@host:port/dbname) shared by several server processes"
+        ),
     )
     parser.add_argument(
         "--no-browser", action="store_true", help="do not open a browser (headless machines)"
@@ -60,14 +64,20 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from miau.server.app import create_app
-    from miau.server.store import StoreError
+    from miau.server.store import POSTGRES_SCHEMES, StoreError
 
-    db_path: Path = args.db if args.db is not None else default_db_path()
+    database: str | Path
+    if args.db is not None and args.db.startswith(POSTGRES_SCHEMES):
+        database = args.db
+    else:
+        database = Path(args.db) if args.db is not None else default_db_path()
+    shown_db = _without_password(database)
     try:
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(db_path=db_path)
+        if isinstance(database, Path):
+            database.parent.mkdir(parents=True, exist_ok=True)
+        app = create_app(db_path=database)
     except (OSError, StoreError) as error:
-        print(f"miau play: cannot open the database {db_path}: {error}", file=sys.stderr)
+        print(f"miau play: cannot open the database {shown_db}: {error}", file=sys.stderr)
         return 2
     try:
         listener = _listen(args.host, args.port)
@@ -89,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME)
     )
     threading.Thread(
-        target=_announce, args=(server, url, db_path, not args.no_browser), daemon=True
+        target=_announce, args=(server, url, shown_db, not args.no_browser), daemon=True
     ).start()
     try:
         server.run(sockets=[listener])
@@ -115,7 +125,18 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def _announce(server: Any, url: str, db_path: Path, open_browser: bool) -> None:
+def _without_password(database: str | Path) -> str:
+    """The database as it may be printed: a URL's password is replaced by ``***``."""
+    if isinstance(database, Path):
+        return str(database)
+    parts = urlsplit(database)
+    if parts.password is None:
+        return database
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+
+
+def _announce(server: Any, url: str, db_path: str, open_browser: bool) -> None:
     """Once the server answers: print the address and open the browser."""
     deadline = time.monotonic() + 30
     while not server.started:
