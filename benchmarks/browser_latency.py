@@ -1,0 +1,698 @@
+"""Key press to settled frame in the browser game, and what a held key sustains.
+
+Run: ``.venv/bin/python benchmarks/browser_latency.py [--moves N] [--hold SECONDS]``
+(about a minute with the defaults).
+
+Starts the game server (uvicorn in a thread on 127.0.0.1, a temporary
+SQLite database) and drives the real page in headless Chromium
+(``/usr/bin/chromium``) with real key presses. The cat of Clockwork's
+``mouse-keeps-time`` walks back and forth along the open bottom corridor, so
+every move is accepted (and the mouse's automaton ticks each turn, as in play).
+
+Everything is measured inside the page, on its own clock:
+
+- **key press**: the ``keydown`` event's time stamp, seen by a capture-phase
+  listener on ``window`` (it runs before the game's own listener);
+- **sent / reply**: a wrapper around ``WebSocket`` records when the intent
+  frame is sent and when its ``result`` frame is dispatched to the page;
+- **drawn**: a ``MutationObserver`` on the board sees its ``data-move-count``
+  become the reply's, with every moved entity's ``data-x``/``data-y`` equal to
+  the reply's state (and, with animation on, every board animation that was
+  running at the key press already finished: skipped, not waited for);
+- **settled frame**: the ``requestAnimationFrame`` callback asked for at that
+  moment, i.e. the frame that paints the settled board. (No standing frame
+  loop: one would change what is measured, see below.)
+
+Modes: (a) ``prefers-reduced-motion: reduce`` (no animation; a key press once
+the previous move is drawn) and (b) animation on, each key pressed about
+``--gap`` ms after the previous move was drawn, while its slide (120 ms)
+still runs, so that the new key skips it. Each press waits a further random
+part of a frame, so presses fall at random points of the display's frames.
+Then a held key: ``keyboard.down`` in alternating directions for about
+``--hold`` seconds in all, counting the intents the page's input produced
+(the first press plus each fire of its repeat timers, found by wrapping
+``setTimeout``/``setInterval`` for the delays ``input.js`` exports), the
+intents sent, the moves the server accepted, and the dropped input (produced
+but never sent). Last, the server alone: a Python WebSocket client times the
+same moves without a browser.
+
+How to read the figures: while the page is producing frames (an animation
+runs) and a key was just pressed, Chromium runs rendering before other
+tasks, so the socket's reply is handed to the page only after the next
+frame, and the board it changes is painted one frame later still; the
+"server reply, seen by the page" then includes up to a frame of waiting
+that the server alone does not. In headless Chromium an idle page gets a
+frame as soon as it asks for one, so with no animation the "board drawn ->
+its frame" figure is lower than on a 60 Hz display (up to 16.7 ms there).
+The figures are printed, not asserted. Targets (loopback): key press to
+settled frame p95 within 16 ms of the server's reply time; a held key
+sustains at least 10 moves a second with no dropped input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import platform
+import random
+import socket
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import uvicorn
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from websockets.sync.client import connect as ws_connect
+from websockets.typing import Origin
+
+from miau.server.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+VIEWPORT = ViewportSize(width=1280, height=800)
+PACK = "clockwork"
+LEVEL = "mouse-keeps-time"
+CORRIDOR = 11
+"""Cells in the level's open bottom row, where the cat starts at the west end."""
+FRAME_MS = 1000 / 60
+"""One frame of a 60 Hz display (headless Chromium's pace)."""
+DIRECT_PACE_MS = 40
+"""Spacing of the browser-free client's intents (the server takes at most 30 a second)."""
+CAT = ".board > .entity[data-noun='MIAU']"
+
+PROBE = r"""
+(() => {
+  const probe = {
+    recording: false,
+    waiters: [],       // {count, resolve} of the harness waiting for presses to settle
+    measures: [],      // one per key press while recording moves
+    current: null,     // the measure waiting for its intent to be sent
+    bySeq: new Map(),  // seq -> measure
+    sent: [],          // {at, seq, intent}
+    results: [],       // {at, seq, raw}
+    keys: [],          // {type, at, key}
+    ticks: [],         // fires of the input's repeat timers
+    repeatDelays: new Set(),
+  };
+  window.__latency = probe;
+
+  const seqOf = (raw) => {
+    const found = /"seq"\s*:\s*(\d+)/.exec(raw);
+    return found ? Number(found[1]) : null;
+  };
+
+  const NativeWebSocket = window.WebSocket;
+  class ProbedWebSocket extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      // Registered before the game's own listener, so it runs first.
+      this.addEventListener("message", (message) => {
+        const at = performance.now();
+        const raw = String(message.data);
+        const seq = seqOf(raw);
+        if (raw.includes('"error"') && probe.bySeq.has(seq)) {
+          // Refused (for instance rate-limited): this press will never be drawn.
+          const measure = probe.bySeq.get(seq);
+          measure.replyAt = at;
+          measure.error = JSON.parse(raw).code ?? "error";
+          measure.accepted = false;
+          settle();
+          return;
+        }
+        if (!raw.includes('"result"')) return;
+        probe.results.push({ at, seq, raw });
+        const measure = probe.bySeq.get(seq);
+        if (measure) {
+          measure.replyAt = at;
+          measure.raw = raw;
+          // A rejected move leaves the board as it was: nothing to wait for.
+          if (/"accepted"\s*:\s*false/.test(raw)) {
+            measure.accepted = false;
+            settle();
+          }
+        }
+      });
+    }
+    send(data) {
+      const at = performance.now();
+      try {
+        const message = JSON.parse(data);
+        if (message.type === "intent") {
+          probe.sent.push({ at, seq: message.seq, intent: message.intent, direction: message.direction ?? null });
+          const measure = probe.current;
+          if (measure && measure.seq === null) {
+            measure.seq = message.seq;
+            measure.sentAt = at;
+            probe.bySeq.set(message.seq, measure);
+            probe.current = null;
+          }
+        }
+      } catch {
+        // Not ours to judge: the game sends what it sends.
+      }
+      return super.send(data);
+    }
+  }
+  window.WebSocket = ProbedWebSocket;
+
+  // The input module's hold-to-repeat timers: each fire is one intent it hands the scene.
+  const wrapTimer = (native) =>
+    function (callback, delay, ...rest) {
+      if (typeof callback === "function" && probe.repeatDelays.has(delay)) {
+        const inner = callback;
+        callback = function (...args) {
+          probe.ticks.push({ at: performance.now(), delay });
+          return inner.apply(this, args);
+        };
+      }
+      return native.call(window, callback, delay, ...rest);
+    };
+  window.setTimeout = wrapTimer(window.setTimeout);
+  window.setInterval = wrapTimer(window.setInterval);
+
+  const boardAnimations = () => {
+    const board = document.querySelector(".board");
+    if (!board) return [];
+    return board.getAnimations({ subtree: true }).filter((animation) => {
+      const timing = animation.effect ? animation.effect.getComputedTiming() : null;
+      return animation.playState === "running" && timing && timing.endTime !== Infinity;
+    });
+  };
+
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      const now = performance.now();
+      probe.keys.push({ type: "down", at: Math.min(event.timeStamp, now), key: event.key, repeat: event.repeat });
+      if (!probe.recording || event.repeat) return;
+      const measure = {
+        keyAt: Math.min(event.timeStamp, now),
+        seenAt: now,
+        running: boardAnimations(),
+        runningAtKey: 0,
+        seq: null,
+        sentAt: null,
+        replyAt: null,
+        raw: null,
+        drawnAt: null,
+        frameAt: null,
+        accepted: null,
+        error: null,
+        skipped: null,
+      };
+      measure.runningAtKey = measure.running.length;
+      probe.measures.push(measure);
+      probe.current = measure;
+    },
+    { capture: true },
+  );
+  window.addEventListener(
+    "keyup",
+    (event) => probe.keys.push({ type: "up", at: Math.min(event.timeStamp, performance.now()), key: event.key }),
+    { capture: true },
+  );
+
+  const drawnYet = (measure, board) => {
+    const reply = JSON.parse(measure.raw);
+    measure.accepted = Boolean(reply.event.accepted);
+    if (board.dataset.moveCount !== String(reply.state.moveCount)) return false;
+    const where = new Map(reply.state.entities.map((entity) => [entity.id, entity]));
+    for (const move of reply.event.moved || []) {
+      const entity = where.get(move.id);
+      if (!entity) continue;
+      const element = board.querySelector(`:scope > .entity[data-id="${move.id}"]:not([data-dying])`);
+      if (!element || element.dataset.x !== String(entity.x) || element.dataset.y !== String(entity.y)) return false;
+    }
+    measure.skipped = measure.running.every((animation) => animation.playState !== "running");
+    return measure.skipped;
+  };
+
+  function settle() {
+    const waiters = probe.waiters.splice(0);
+    for (const waiter of waiters) {
+      if (probe.finished(waiter.count)) waiter.resolve();
+      else probe.waiters.push(waiter);
+    }
+  }
+
+  // The board is drawn in the task that handles the reply; the frame that
+  // paints it is the first animation frame after that. One callback per
+  // drawn move: a standing requestAnimationFrame loop would change what is
+  // measured (Chromium then hands socket messages over only after a frame).
+  const onBoardChange = () => {
+    const now = performance.now();
+    const board = document.querySelector(".board");
+    for (const measure of probe.measures) {
+      if (measure.drawnAt !== null || measure.raw === null) continue;
+      if (!drawnYet(measure, board)) continue;
+      measure.drawnAt = now;
+      requestAnimationFrame(() => {
+        measure.frameAt = performance.now();
+        settle();
+      });
+    }
+  };
+
+  probe.start = () => {
+    const board = document.querySelector(".board");
+    probe.observer?.disconnect();
+    probe.observer = new MutationObserver(onBoardChange);
+    probe.observer.observe(board, { attributes: true, attributeFilter: ["data-move-count"] });
+    probe.recording = true;
+  };
+  probe.stop = () => {
+    probe.recording = false;
+    probe.observer?.disconnect();
+  };
+  probe.finished = (count) => {
+    if (probe.measures.length < count) return false;
+    return probe.measures.slice(0, count).every((measure) => {
+      if (measure.frameAt !== null) return true;
+      return measure.accepted === false;
+    });
+  };
+  // Resolves once the first `count` presses are settled (or rejected), without polling.
+  probe.whenFinished = (count) =>
+    new Promise((resolve) => {
+      probe.waiters.push({ count, resolve });
+      settle();
+    });
+  // The display's pace: the median gap between animation frames over `ms`.
+  probe.frameInterval = (ms) =>
+    new Promise((resolve) => {
+      const times = [];
+      const tick = (now) => {
+        times.push(now);
+        if (now - times[0] < ms) requestAnimationFrame(tick);
+        else {
+          const gaps = times.slice(1).map((time, index) => time - times[index]).sort((a, b) => a - b);
+          resolve(gaps[Math.floor(gaps.length / 2)]);
+        }
+      };
+      requestAnimationFrame(tick);
+    });
+  probe.export = () => ({
+    measures: probe.measures.map(({ running, raw, ...rest }) => rest),
+    sent: probe.sent,
+    results: probe.results.map(({ raw, ...rest }) => ({ ...rest, accepted: JSON.parse(raw).event.accepted })),
+    keys: probe.keys,
+    ticks: probe.ticks,
+  });
+})();
+"""
+
+READY = ".play-scene[data-ready='true'] .board > .entity"
+SETTLED = "document.querySelector('.play-scene')?.dataset.pending === '0'"
+
+Mode = Literal["reduce", "no-preference"]
+
+
+class LocalServer:
+    """The game server in a thread, listening on a free port of 127.0.0.1."""
+
+    def __init__(self, db_path: Path) -> None:
+        """Serve the shipped worlds on the SQLite database ``db_path``."""
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # Bound here and handed to uvicorn: no window in which the port could be taken.
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(128)
+        port: int = self._listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(create_app(db_path=db_path), log_level="warning")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._listener]}, daemon=True
+        )
+
+    def start(self) -> None:
+        """Start serving; return once the server accepts connections."""
+        self._thread.start()
+        deadline = time.monotonic() + 15
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the game server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread to end."""
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self._listener.close()
+
+
+@contextmanager
+def running_server() -> Iterator[LocalServer]:
+    """A started `LocalServer` on a database in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="miau-latency-") as scratch:
+        server = LocalServer(Path(scratch) / "miau.db")
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The 50th, 95th and 99th percentiles of a sample, in milliseconds."""
+
+    p50: float
+    p95: float
+    p99: float
+    count: int
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread:
+        """The percentiles of ``values`` (linear between the closest ranks)."""
+        if not values:
+            return cls(float("nan"), float("nan"), float("nan"), 0)
+        if len(values) == 1:
+            return cls(values[0], values[0], values[0], 1)
+        cuts = statistics.quantiles(values, n=100, method="inclusive")
+        return cls(statistics.median(values), cuts[94], cuts[98], len(values))
+
+    def row(self, label: str) -> str:
+        """One line of the report table."""
+        return f"  {label:<44} {self.p50:7.1f} {self.p95:7.1f} {self.p99:7.1f}"
+
+
+@dataclass(frozen=True)
+class MoveFigures:
+    """The per-move timings of one mode."""
+
+    key_to_frame: Spread
+    server_reply: Spread
+    page_share: Spread
+    key_to_sent: Spread
+    reply_to_drawn: Spread
+    drawn_to_frame: Spread
+    accepted: int
+    rejected: int
+    refused: int
+    pressed_mid_animation: int
+    animations_skipped: int
+
+
+@dataclass(frozen=True)
+class HoldFigures:
+    """What a held key did."""
+
+    seconds: float
+    presses: int
+    repeats: int
+    sent: int
+    accepted: int
+    rejected: int
+    overall_rate: float
+    steady_rate: float
+
+    @property
+    def received(self) -> int:
+        """Intents the page's input produced: first presses and repeats."""
+        return self.presses + self.repeats
+
+    @property
+    def dropped(self) -> int:
+        """Intents produced but never sent."""
+        return self.received - self.sent
+
+
+def new_page(browser: Browser, base_url: str, motion: Mode) -> Page:
+    """A fresh player (own cookie) on the benchmark level, probed, with ``motion``."""
+    context = browser.new_context(viewport=VIEWPORT, reduced_motion=motion)
+    context.add_init_script(PROBE)
+    page = context.new_page()
+    page.goto(f"{base_url}/#/play/{PACK}/{LEVEL}")
+    page.wait_for_selector(READY)
+    delay, interval = repeat_timings(page)
+    page.evaluate(
+        "(delays) => { window.__latency.repeatDelays = new Set(delays); }", [delay, interval]
+    )
+    return page
+
+
+def repeat_timings(page: Page) -> tuple[int, int]:
+    """The input module's repeat delay and interval, in milliseconds."""
+    delay, interval = page.evaluate(
+        """async () => {
+            const input = await import('/js/input.js');
+            return [input.REPEAT_DELAY_MS, input.REPEAT_INTERVAL_MS];
+        }"""
+    )
+    return int(delay), int(interval)
+
+
+def wait_settled(page: Page) -> None:
+    """Wait until every intent sent has its reply drawn (polling by timer, not by frame)."""
+    page.wait_for_function(SETTLED, polling=10)
+
+
+def cat_x(page: Page) -> int:
+    """The cat's column as the board shows it."""
+    return int(page.get_attribute(CAT, "data-x") or "0")
+
+
+def next_key(page: Page, key: str) -> str:
+    """``key`` again, or the other way once the cat stands at an end of the corridor."""
+    x = cat_x(page)
+    if x == 0:
+        return "ArrowRight"
+    if x == CORRIDOR - 1:
+        return "ArrowLeft"
+    return key
+
+
+def walk_west(page: Page) -> None:
+    """Bring the cat back to the west end of the corridor, one press a move."""
+    while cat_x(page) > 0:
+        page.keyboard.press("ArrowLeft")
+        wait_settled(page)
+
+
+def measure_moves(page: Page, moves: int, gap_ms: float, rng: random.Random) -> dict[str, Any]:
+    """Press ``moves`` keys, each ``gap_ms`` after the previous move was drawn; the raw records.
+
+    A random extra wait of up to one frame before each press gives the
+    presses a random phase against the display's frames, as a player's have.
+    """
+    page.evaluate("window.__latency.start()")
+    key = "ArrowRight"
+    for index in range(moves):
+        key = next_key(page, key)
+        page.wait_for_timeout(gap_ms + rng.uniform(0, FRAME_MS))
+        page.keyboard.press(key)
+        page.evaluate("(n) => window.__latency.whenFinished(n)", index + 1)
+    wait_settled(page)
+    page.evaluate("window.__latency.stop()")
+    records: dict[str, Any] = page.evaluate("window.__latency.export()")
+    return records
+
+
+def move_figures(records: dict[str, Any]) -> MoveFigures:
+    """Percentiles of the per-move timings."""
+    done = [m for m in records["measures"] if m["accepted"] and m["frameAt"] is not None]
+    return MoveFigures(
+        key_to_frame=Spread.of([m["frameAt"] - m["keyAt"] for m in done]),
+        server_reply=Spread.of([m["replyAt"] - m["sentAt"] for m in done]),
+        page_share=Spread.of(
+            [(m["frameAt"] - m["keyAt"]) - (m["replyAt"] - m["sentAt"]) for m in done]
+        ),
+        key_to_sent=Spread.of([m["sentAt"] - m["keyAt"] for m in done]),
+        reply_to_drawn=Spread.of([m["drawnAt"] - m["replyAt"] for m in done]),
+        drawn_to_frame=Spread.of([m["frameAt"] - m["drawnAt"] for m in done]),
+        accepted=len(done),
+        rejected=sum(1 for m in records["measures"] if m["accepted"] is False and not m["error"]),
+        refused=sum(1 for m in records["measures"] if m["error"]),
+        pressed_mid_animation=sum(1 for m in done if m["runningAtKey"] > 0),
+        animations_skipped=sum(1 for m in done if m["runningAtKey"] > 0 and m["skipped"]),
+    )
+
+
+def hold_keys(page: Page, seconds: float) -> HoldFigures:
+    """Hold arrow keys (each hold as long as the corridor allows) for about ``seconds``."""
+    delay, interval = repeat_timings(page)
+    # Long enough for one move per cell of the corridor: the press, then the repeats.
+    steps = CORRIDOR - 1
+    hold_ms = delay + (steps - 2) * interval + interval / 2
+    holds = max(1, round(seconds * 1000 / hold_ms))
+    walk_west(page)
+    before: dict[str, Any] = page.evaluate("window.__latency.export()")
+    for _ in range(holds):
+        key = "ArrowRight" if cat_x(page) == 0 else "ArrowLeft"
+        page.keyboard.down(key)
+        page.wait_for_timeout(hold_ms)
+        page.keyboard.up(key)
+        wait_settled(page)
+    records: dict[str, Any] = page.evaluate("window.__latency.export()")
+    keys = records["keys"][len(before["keys"]) :]
+    downs = [k for k in keys if k["type"] == "down" and not k["repeat"]]
+    ups = [k for k in keys if k["type"] == "up"]
+    held = sum(up["at"] - down["at"] for down, up in zip(downs, ups, strict=True)) / 1000
+    sent = records["sent"][len(before["sent"]) :]
+    sent_seqs = {entry["seq"] for entry in sent}
+    results = [r for r in records["results"] if r["seq"] in sent_seqs]
+    accepted = [r for r in results if r["accepted"]]
+    steady: list[float] = []
+    for down, up in zip(downs, ups, strict=True):
+        times = sorted(r["at"] for r in accepted if down["at"] <= r["at"] <= up["at"] + 500)
+        # From the first repeat on: the press and the repeat delay are not the steady pace.
+        steady.extend(later - earlier for earlier, later in itertools.pairwise(times[1:]))
+    return HoldFigures(
+        seconds=held,
+        presses=len(downs),
+        repeats=len(records["ticks"]) - len(before["ticks"]),
+        sent=len(sent),
+        accepted=len(accepted),
+        rejected=len(results) - len(accepted),
+        overall_rate=len(accepted) / held if held else float("nan"),
+        steady_rate=1000 / statistics.median(steady) if steady else float("nan"),
+    )
+
+
+def direct_replies(base_url: str, moves: int) -> Spread:
+    """The server's reply time without a browser: a plain WebSocket client on loopback.
+
+    One intent every `DIRECT_PACE_MS`, under the server's limit on messages a second.
+    """
+    host = base_url.removeprefix("http://")
+    times: list[float] = []
+    with ws_connect(f"ws://{host}/ws", origin=Origin(base_url)) as socket_:
+        socket_.send(json.dumps({"type": "open", "pack": PACK, "level": LEVEL}))
+        json.loads(socket_.recv())
+        x = 0
+        direction = "right"
+        next_send = time.perf_counter()
+        for seq in range(1, moves + 1):
+            if x == 0:
+                direction = "right"
+            elif x == CORRIDOR - 1:
+                direction = "left"
+            intent = {"type": "intent", "seq": seq, "intent": "step", "direction": direction}
+            time.sleep(max(0.0, next_send - time.perf_counter()))
+            start = time.perf_counter()
+            next_send = start + DIRECT_PACE_MS / 1000
+            socket_.send(json.dumps(intent))
+            reply = json.loads(socket_.recv())
+            times.append((time.perf_counter() - start) * 1000)
+            if reply.get("type") != "result" or not reply["event"]["accepted"]:
+                raise RuntimeError(f"the server refused move {seq}: {reply}")
+            x += 1 if direction == "right" else -1
+    return Spread.of(times)
+
+
+def print_moves(title: str, figures: MoveFigures, direct: Spread, *, animated: bool) -> None:
+    """The table of one mode, and how it compares with the target."""
+    print(title)
+    print(f"  {'(milliseconds)':<44} {'p50':>7} {'p95':>7} {'p99':>7}")
+    print(figures.key_to_frame.row("key press -> settled frame"))
+    print(figures.server_reply.row("server reply, seen by the page"))
+    print(figures.page_share.row("page's share (the first minus the second)"))
+    print(figures.key_to_sent.row("  key press -> intent sent"))
+    print(figures.reply_to_drawn.row("  result -> board drawn"))
+    print(figures.drawn_to_frame.row("  board drawn -> its frame"))
+    line = (
+        f"  {figures.accepted} moves accepted, {figures.rejected} rejected by the engine, "
+        f"{figures.refused} refused by the server"
+    )
+    if animated:
+        line += (
+            f"; {figures.pressed_mid_animation} keys pressed while the previous slide ran, "
+            f"{figures.animations_skipped} of them skipped it at once"
+        )
+    print(line)
+    p95 = figures.key_to_frame.p95
+    for name, reply in (("as the page sees it", figures.server_reply), ("alone", direct)):
+        bound = 16 + reply.p95
+        verdict = "met" if p95 <= bound else "NOT met"
+        print(
+            f"  target p95 <= 16 ms + server reply {name} (p95 {reply.p95:.1f}): "
+            f"{p95:.1f} <= {bound:.1f}: {verdict}"
+        )
+    print()
+
+
+def print_hold(title: str, figures: HoldFigures) -> None:
+    """The held-key figures of one mode."""
+    print(title)
+    print(
+        f"  held {figures.presses} times, {figures.seconds:.2f} s in all: "
+        f"{figures.received} intents from the input ({figures.presses} presses + "
+        f"{figures.repeats} repeats), {figures.sent} sent, {figures.accepted} accepted, "
+        f"{figures.rejected} rejected, {figures.dropped} dropped"
+    )
+    verdict = "met" if figures.overall_rate >= 10 and figures.dropped == 0 else "NOT met"
+    print(
+        f"  {figures.overall_rate:.1f} moves/s over the holds (repeat delay included), "
+        f"{figures.steady_rate:.1f} moves/s once repeating; target >= 10/s, none dropped: {verdict}"
+    )
+    print()
+
+
+def main() -> None:
+    """Measure both modes, the held key and the server alone; print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=300, help="key presses per mode")
+    parser.add_argument("--hold", type=float, default=3.0, help="seconds of held keys per mode")
+    parser.add_argument(
+        "--gap",
+        type=float,
+        default=40.0,
+        help="with animation: ms between a move being drawn and the next key press",
+    )
+    parser.add_argument("--seed", type=int, default=7, help="seed of the press phase jitter")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    with running_server() as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = new_page(browser, server.url, "reduce")
+            frame_ms: float = page.evaluate("window.__latency.frameInterval(500)")
+            still = move_figures(measure_moves(page, args.moves, 0, rng))
+            still_hold = hold_keys(page, args.hold)
+            page.context.close()
+            page = new_page(browser, server.url, "no-preference")
+            animated = move_figures(measure_moves(page, args.moves, args.gap, rng))
+            animated_hold = hold_keys(page, args.hold)
+            page.context.close()
+            version = browser.version
+        finally:
+            browser.close()
+        direct = direct_replies(server.url, args.moves)
+    print(
+        f"Miau browser latency: {PACK}/{LEVEL}, headless Chromium {version}, "
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{args.moves} moves per mode, frame interval {frame_ms:.1f} ms"
+    )
+    print()
+    print("server alone (a Python WebSocket client on loopback, no browser)")
+    print(f"  {'(milliseconds)':<44} {'p50':>7} {'p95':>7} {'p99':>7}")
+    print(direct.row("intent sent -> result"))
+    print()
+    print_moves("(a) no animation (prefers-reduced-motion: reduce)", still, direct, animated=False)
+    print_moves(
+        f"(b) animation on, next key {args.gap:.0f} ms after each move is drawn",
+        animated,
+        direct,
+        animated=True,
+    )
+    print_hold("held key, no animation", still_hold)
+    print_hold("held key, animation on", animated_hold)
+
+
+if __name__ == "__main__":
+    main()
