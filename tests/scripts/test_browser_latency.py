@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_short_run_prints_every_figure_with_every_move_accepted_and_no_input_dropped() -> None:
+    benchmark = ROOT / "benchmarks" / "browser_latency.py"
+
+    run = subprocess.run(
+        [sys.executable, str(benchmark), "--moves", "8", "--hold", "1"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert out.count("key press -> settled frame") == 2
+    assert out.count("server reply, seen by the page") == 2
+    assert "intent sent -> result" in out
+    assert out.count("8 moves accepted, 0 rejected by the engine, 0 refused by the server") == 2
+    assert "7 keys pressed while the previous slide ran, 7 of them skipped it at once" in out
+    holds = re.findall(r"(\d+) sent, (\d+) accepted, (\d+) rejected, (\d+) dropped", out)
+    assert len(holds) == 2
+    for sent, accepted, rejected, dropped in holds:
+        assert int(sent) == int(accepted) > 0
+        assert (rejected, dropped) == ("0", "0")
