@@ -6,10 +6,13 @@ Starts the game server (uvicorn in a thread on a free 127.0.0.1 port, on a
 temporary SQLite database unless ``--db``), drives Debian's Chromium through
 Playwright with real key presses (levels are won with their stored
 solutions from ``packs/*.json``) and writes one PNG per scene into OUTDIR,
-printing each path. Every scene is 1280x800 except the phone one (390x844,
-touch). A scene is taken once the page is still: every reply drawn and no
-finite animation running, except the mid-push scene, whose animations are
-paused 50 ms into the push so that the frame does not depend on timing.
+printing each path: title, world select, level select (after two wins),
+play at the start of a level, play mid-push, win, loss banner, Clockwork's
+``mouse-keeps-time`` with its property tile and glossary, all at 1280x800,
+then the play scene on a 390x844 touch screen and its side panels. A scene
+is taken once the page is still: every reply drawn and no finite animation
+running, except the mid-push scene, whose board animations are paused 50 ms
+into the push so that the frame does not depend on timing.
 
 Console errors, page errors and requests to any host but the local server
 are listed at the end; the exit status is 1 if there were any.
