@@ -300,6 +300,9 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
       return;
     }
     if (won) return;
+    // The player has moved on: the running animation ends now, not when the
+    // reply comes, so the next turn is drawn in the first frame after it.
+    board.finishAnimations();
     // A held key adds a repeat only when nothing is waiting to be sent, so
     // holding a key never builds a backlog; a real press may wait behind a few.
     if (repeat && queue.length > 0) return;
