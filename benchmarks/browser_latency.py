@@ -56,34 +56,18 @@ import itertools
 import json
 import platform
 import random
-import socket
 import statistics
-import tempfile
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-import uvicorn
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 from websockets.sync.client import connect as ws_connect
 from websockets.typing import Origin
 
-from miau.server.app import create_app
+from miau.server.local import CHROMIUM, CHROMIUM_ARGS, running_server
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 VIEWPORT = ViewportSize(width=1280, height=800)
 PACK = "clockwork"
 LEVEL = "mouse-keeps-time"
@@ -320,51 +304,6 @@ READY = ".play-scene[data-ready='true'] .board > .entity"
 SETTLED = "document.querySelector('.play-scene')?.dataset.pending === '0'"
 
 Mode = Literal["reduce", "no-preference"]
-
-
-class LocalServer:
-    """The game server in a thread, listening on a free port of 127.0.0.1."""
-
-    def __init__(self, db_path: Path) -> None:
-        """Serve the shipped worlds on the SQLite database ``db_path``."""
-        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        # Bound here and handed to uvicorn: no window in which the port could be taken.
-        self._listener.bind(("127.0.0.1", 0))
-        self._listener.listen(128)
-        port: int = self._listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(create_app(db_path=db_path), log_level="warning")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._listener]}, daemon=True
-        )
-
-    def start(self) -> None:
-        """Start serving; return once the server accepts connections."""
-        self._thread.start()
-        deadline = time.monotonic() + 15
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the game server did not start")
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        """Stop serving and wait for the thread to end."""
-        self._server.should_exit = True
-        self._thread.join(timeout=10)
-        self._listener.close()
-
-
-@contextmanager
-def running_server() -> Iterator[LocalServer]:
-    """A started `LocalServer` on a database in a temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="miau-latency-") as scratch:
-        server = LocalServer(Path(scratch) / "miau.db")
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
 
 
 @dataclass(frozen=True)
@@ -658,7 +597,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with running_server() as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         try:
             page = new_page(browser, server.url, "reduce")
             frame_ms: float = page.evaluate("window.__latency.frameInterval(500)")

@@ -21,20 +21,11 @@ are listed at the end; the exit status is 1 if there were any.
 from __future__ import annotations
 
 import argparse
-import json
-import socket
 import sys
-import tempfile
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
-import uvicorn
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -44,20 +35,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from miau.server.app import create_app
+from miau.server.local import CHROMIUM, CHROMIUM_ARGS, running_server, shipped_solution
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKS = ROOT / "packs"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 DESKTOP = ViewportSize(width=1280, height=800)
 PHONE = ViewportSize(width=390, height=844)
 MID_PUSH_MS = 50
@@ -85,61 +64,6 @@ RESUME_BOARD = """() => {
         animation.play();
     }
 }"""
-
-
-def stored_solution(pack: str, level: str) -> str:
-    """The stored ``solution`` of a shipped level."""
-    data: dict[str, Any] = json.loads((PACKS / f"{pack}.json").read_text(encoding="utf-8"))
-    for entry in data["levels"]:
-        if entry["id"] == level:
-            return str(entry["solution"])
-    raise KeyError(f"{pack} has no level {level!r}")
-
-
-class LocalServer:
-    """The game server in a thread, listening on a free port of 127.0.0.1."""
-
-    def __init__(self, db_path: Path) -> None:
-        """Serve the shipped worlds on the SQLite database ``db_path``."""
-        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        # Binding here, and handing the socket to uvicorn, leaves no window
-        # in which another process could take the port.
-        self._listener.bind(("127.0.0.1", 0))
-        self._listener.listen(128)
-        port: int = self._listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(create_app(db_path=db_path), log_level="warning")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._listener]}, daemon=True
-        )
-
-    def start(self) -> None:
-        """Start serving; return once the server accepts connections."""
-        self._thread.start()
-        deadline = time.monotonic() + 15
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the game server did not start")
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        """Stop serving and wait for the thread to end."""
-        self._server.should_exit = True
-        self._thread.join(timeout=10)
-        self._listener.close()
-
-
-@contextmanager
-def running_server(db_path: Path | None) -> Iterator[LocalServer]:
-    """A started `LocalServer` on ``db_path``, or on a database in a temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="miau-shots-") as scratch:
-        server = LocalServer(db_path if db_path is not None else Path(scratch) / "miau.db")
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
 
 
 @dataclass
@@ -217,7 +141,7 @@ class Shooter:
 
     def win(self, pack: str, level: str) -> None:
         """Play the level's stored solution and wait for the win scene."""
-        self.play(stored_solution(pack, level))
+        self.play(shipped_solution(pack, level))
         self.page.wait_for_selector(".win-overlay")
         self.wait_still()
 
@@ -349,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     outdir: Path = args.outdir
     outdir.mkdir(parents=True, exist_ok=True)
     with running_server(args.db) as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         problems = Problems(server.url)
         try:
             desktop_scenes(browser, server.url, outdir, problems)

@@ -5,14 +5,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from miau.server.local import LocalServer
 from tests.browser.game_page import GamePage
-from tests.browser.live_server import LiveServer
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def phone_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
+def phone_page(browser: Browser, live_server: LocalServer) -> Iterator[Page]:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
@@ -20,7 +20,7 @@ def phone_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context.close()
 
 
-def test_a_swipe_on_a_touch_screen_moves(phone_page: Page, live_server: LiveServer) -> None:
+def test_a_swipe_on_a_touch_screen_moves(phone_page: Page, live_server: LocalServer) -> None:
     game = GamePage(phone_page, live_server.url)
     game.open_level("tutorial", "first-steps")
     cat = ".board > .entity[data-noun='MIAU']"
@@ -45,7 +45,7 @@ def test_a_swipe_on_a_touch_screen_moves(phone_page: Page, live_server: LiveServ
 
 
 def test_the_on_screen_pad_moves_on_a_touch_screen(
-    phone_page: Page, live_server: LiveServer
+    phone_page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(phone_page, live_server.url)
     game.open_level("tutorial", "first-steps")
@@ -56,7 +56,7 @@ def test_the_on_screen_pad_moves_on_a_touch_screen(
     assert game.move_count() == 1
 
 
-def test_holding_a_key_repeats_the_move(page: Page, live_server: LiveServer) -> None:
+def test_holding_a_key_repeats_the_move(page: Page, live_server: LocalServer) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("clockwork", "mouse-keeps-time")
     cat = ".board > .entity[data-noun='MIAU']"

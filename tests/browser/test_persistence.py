@@ -3,14 +3,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
+from miau.server.local import LocalServer, shipped_solution
 from tests.browser.game_page import GamePage
-from tests.browser.live_server import LiveServer, solution
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_reload_in_the_middle_of_a_level_resumes_the_same_board_and_undo_works(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "walls")
@@ -34,11 +34,11 @@ def test_a_reload_in_the_middle_of_a_level_resumes_the_same_board_and_undo_works
 
 
 def test_a_server_restart_keeps_progress_and_the_game_in_progress(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "first-steps")
-    game.play(solution("tutorial", "first-steps"))
+    game.play(shipped_solution("tutorial", "first-steps"))
     page.wait_for_selector(".win-overlay")
     game.open_level("tutorial", "walls")
     game.play("R")

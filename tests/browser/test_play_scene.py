@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from miau.server.local import LocalServer, shipped_solution
 from tests.browser.game_page import GamePage
-from tests.browser.live_server import LiveServer, solution
 
 pytestmark = pytest.mark.browser
 
@@ -13,11 +13,11 @@ pytestmark = pytest.mark.browser
     ("pack", "level"), [("tutorial", "first-steps"), ("clockwork", "mouse-keeps-time")]
 )
 def test_the_stored_solution_played_with_real_keys_reaches_the_win_scene(
-    page: Page, live_server: LiveServer, pack: str, level: str
+    page: Page, live_server: LocalServer, pack: str, level: str
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level(pack, level)
-    moves = solution(pack, level)
+    moves = shipped_solution(pack, level)
 
     game.play(moves)
 
@@ -27,10 +27,10 @@ def test_the_stored_solution_played_with_real_keys_reaches_the_win_scene(
     assert page.evaluate("document.activeElement.closest('.win-overlay') !== null")
 
 
-def test_enter_on_the_win_scene_opens_the_next_level(page: Page, live_server: LiveServer) -> None:
+def test_enter_on_the_win_scene_opens_the_next_level(page: Page, live_server: LocalServer) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "first-steps")
-    game.play(solution("tutorial", "first-steps"))
+    game.play(shipped_solution("tutorial", "first-steps"))
     page.wait_for_selector(".win-overlay")
 
     page.keyboard.press("Enter")
@@ -41,7 +41,7 @@ def test_enter_on_the_win_scene_opens_the_next_level(page: Page, live_server: Li
     assert game.move_count() == 0
 
 
-def test_undo_and_restart_restore_the_board(page: Page, live_server: LiveServer) -> None:
+def test_undo_and_restart_restore_the_board(page: Page, live_server: LocalServer) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "walls")
     start = game.positions()
@@ -65,7 +65,7 @@ def test_undo_and_restart_restore_the_board(page: Page, live_server: LiveServer)
 
 
 def test_the_loss_banner_appears_when_the_last_you_is_destroyed_and_undo_clears_it(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "skulls")
@@ -89,7 +89,7 @@ def test_the_loss_banner_appears_when_the_last_you_is_destroyed_and_undo_clears_
 
 
 def test_hovering_a_ledger_line_highlights_its_source_words_on_the_board(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "walls")
@@ -116,7 +116,7 @@ def test_hovering_a_ledger_line_highlights_its_source_words_on_the_board(
 
 
 def test_with_reduced_motion_a_turn_is_drawn_settled_at_once(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     page.emulate_media(reduced_motion="reduce")
     game = GamePage(page, live_server.url)
@@ -134,7 +134,7 @@ def test_with_reduced_motion_a_turn_is_drawn_settled_at_once(
 
 
 def test_a_key_pressed_during_an_animation_finishes_it_and_plays_the_next_turn(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "rocks")
@@ -150,7 +150,7 @@ def test_a_key_pressed_during_an_animation_finishes_it_and_plays_the_next_turn(
     assert int(page.get_attribute(cat, "data-x") or "0") == start_x + 3
 
 
-def test_escape_leaves_the_level_for_the_level_select(page: Page, live_server: LiveServer) -> None:
+def test_escape_leaves_the_level_for_the_level_select(page: Page, live_server: LocalServer) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "first-steps")
 
@@ -161,7 +161,7 @@ def test_escape_leaves_the_level_for_the_level_select(page: Page, live_server: L
 
 
 def test_a_declared_word_is_a_property_tile_with_its_glossary_accent_and_sentence(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("clockwork", "mouse-keeps-time")
@@ -176,7 +176,7 @@ def test_a_declared_word_is_a_property_tile_with_its_glossary_accent_and_sentenc
 
 
 def test_the_cat_glyph_mirrors_to_face_the_way_it_last_moved(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "first-steps")

@@ -5,13 +5,13 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import ConsoleMessage, Page
 
-from tests.browser.live_server import LiveServer
+from miau.server.local import LocalServer
 
 pytestmark = pytest.mark.browser
 
 
 def test_title_scene_renders_with_no_console_error_and_no_request_beyond_the_local_server(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     requested: list[str] = []
     errors: list[str] = []
@@ -43,7 +43,7 @@ def test_title_scene_renders_with_no_console_error_and_no_request_beyond_the_loc
 
 
 def test_enter_on_the_title_goes_to_the_worlds_with_their_progress(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LocalServer
 ) -> None:
     page.goto(f"{live_server.url}/")
     page.wait_for_selector(".title-rule")
