@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from miau.engine import Game, Level
 from miau.engine.save import SaveError, level_to_dict, load_game, save_game
+from tests.engine.builders import level, sentence, thing
 from tests.engine.strategies import INTENTS, levels
 
 
@@ -37,16 +38,7 @@ def test_a_level_written_as_a_dict_reads_back_equal(data: dict[str, Any]) -> Non
 
 
 def test_a_game_with_a_restored_history_saves_its_state() -> None:
-    data = {
-        "width": 5,
-        "height": 3,
-        "objects": [
-            {"kind": "word", "text": "MIAU", "x": 0, "y": 0},
-            {"kind": "word", "text": "IS", "x": 1, "y": 0},
-            {"kind": "word", "text": "YOU", "x": 2, "y": 0},
-            {"kind": "object", "noun": "MIAU", "x": 0, "y": 2},
-        ],
-    }
+    data = level(5, 3, sentence("MIAU IS YOU", 0, 0), thing("MIAU", 0, 2))
     original = Game(data)
     original.play("RR")
     copy = Game(data)
@@ -98,16 +90,7 @@ def test_a_broken_save_is_refused_with_its_reason(save: dict[str, Any], message:
 
 
 def test_a_game_restored_without_history_has_no_move_string_until_reset() -> None:
-    data = {
-        "width": 5,
-        "height": 3,
-        "objects": [
-            {"kind": "word", "text": "MIAU", "x": 0, "y": 0},
-            {"kind": "word", "text": "IS", "x": 1, "y": 0},
-            {"kind": "word", "text": "YOU", "x": 2, "y": 0},
-            {"kind": "object", "noun": "MIAU", "x": 0, "y": 2},
-        ],
-    }
+    data = level(5, 3, sentence("MIAU IS YOU", 0, 0), thing("MIAU", 0, 2))
     original = Game(data)
     original.play("RRD")
     copy = Game(data)
