@@ -164,6 +164,7 @@ class RuleParser:
         self._cache = cache.by_positions
         self._by_sentences = cache.by_sentences
         self._expansions = cache.expansions
+        self._runs = cache.runs
 
     @classmethod
     def clear_shared_caches(cls) -> None:
@@ -266,7 +267,12 @@ class RuleParser:
             if len(cells) < 3:
                 continue
             if single:
-                found = self._single_file_spans([stack[0] for stack in cells])
+                run = tuple([stack[0] for stack in cells])
+                found = self._runs.get(run)
+                if found is None:
+                    if len(self._runs) >= self.CACHE_LIMIT:
+                        self._runs.clear()
+                    found = self._runs[run] = self._single_file_spans(run)
             else:
                 search = search or _SpanSearch(self._classes)
                 found = search.maximal_spans(cells)
@@ -274,7 +280,7 @@ class RuleParser:
             for offset, ids in found:
                 spans.append((rank, line, coordinate + offset, ids, axis))
 
-    def _single_file_spans(self, ids: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    def _single_file_spans(self, ids: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
         """The maximal spans of a run of single words, as ``(offset, ids)``.
 
         From each noun the longest valid reading is the only candidate (the
@@ -316,17 +322,19 @@ class _LevelCache:
     """The parse caches of one level's words, shared by all its parsers.
 
     ``by_positions`` maps a word arrangement to its table, ``by_sentences``
-    the sentences an arrangement reads to its table, and ``expansions`` one
-    sentence to its record and rules (most sentences recur across
-    arrangements: ``MIAU IS YOU`` stands in nearly all of them).
+    the sentences an arrangement reads to its table, ``expansions`` one
+    sentence to its record and rules, and ``runs`` a run of single words to
+    its spans (most sentences and runs recur across arrangements:
+    ``MIAU IS YOU`` stands in nearly all of them).
     """
 
-    __slots__ = ("by_positions", "by_sentences", "expansions")
+    __slots__ = ("by_positions", "by_sentences", "expansions", "runs")
 
     def __init__(self) -> None:
         self.by_positions: dict[tuple[int, ...], RuleSet] = {}
         self.by_sentences: dict[tuple[tuple[str, tuple[int, ...]], ...], RuleSet] = {}
         self.expansions: dict[tuple[str, tuple[int, ...]], tuple[Sentence, list[Rule]]] = {}
+        self.runs: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
 
 
 class _SpanSearch:
