@@ -26,7 +26,9 @@ over the first interval. For each configuration and N it prints: accepted
 turns per second, reply latency p50/p95/p99 (intent sent to its reply
 received), errors (error replies and rejected intents), dropped
 connections, and the CPU used by the server processes, PostgreSQL and the
-load generator itself (percent of one core), which shows what limits it.
+load generator itself, and by everything else on the machine (``others``:
+other people's work on a shared machine), in percent of one core, which
+shows what limits it.
 
 ``--search`` looks, per configuration, for the largest N that holds the
 line: p99 below ``--p99-ms`` (50) with no errors and no dropped connection.
@@ -95,6 +97,7 @@ class Trial:
     server_cpu: float
     postgres_cpu: float
     client_cpu: float
+    other_cpu: float
 
     def percentile(self, fraction: float) -> float:
         """A latency percentile in milliseconds (nan without replies)."""
@@ -127,13 +130,13 @@ class Trial:
             f"{self.config:>6} {self.players:>6} {tally.accepted / self.seconds:>9.0f} "
             f"{self.percentile(0.50):>7.1f} {self.percentile(0.95):>7.1f} "
             f"{self.percentile(0.99):>7.1f} {tally.errors:>6} {tally.dropped + tally.not_opened:>7} "
-            f"{self.server_cpu:>7.0f} {self.postgres_cpu:>7.0f} {self.client_cpu:>7.0f}"
+            f"{self.server_cpu:>7.0f} {self.postgres_cpu:>7.0f} {self.client_cpu:>7.0f} {self.other_cpu:>7.0f}"
         )
 
 
 HEADER = (
     f"{'config':>6} {'N':>6} {'turns/s':>9} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
-    f"{'errors':>6} {'dropped':>7} {'srv cpu':>7} {'pg cpu':>7} {'cli cpu':>7}"
+    f"{'errors':>6} {'dropped':>7} {'srv cpu':>7} {'pg cpu':>7} {'cli cpu':>7} {'others':>7}"
 )
 
 
@@ -258,6 +261,13 @@ def cpu_seconds(pids: Sequence[int]) -> float:
     return total / TICKS_PER_SECOND
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds every process of the machine has used (all cores, from ``/proc/stat``)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / TICKS_PER_SECOND
+
+
 def postgres_pids(cluster: TemporaryPostgres | None) -> list[int]:
     """The postmaster of the throwaway cluster and its children (the backends)."""
     if cluster is None or cluster.folder is None:
@@ -326,6 +336,7 @@ def run_trial(
         # Connecting and opening take a moment at large N: the measured window starts after.
         begin = time.monotonic() + 1.0 + players / 500
         server_before, pg_before = cpu_seconds(server_pids), cpu_seconds(pg_pids)
+        machine_before, trial_start = machine_busy_seconds(), time.monotonic()
         context = multiprocessing.get_context("fork")
         workers = []
         for worker in range(client_processes):
@@ -355,20 +366,23 @@ def run_trial(
             tally.dropped += part.dropped
             tally.not_opened += part.not_opened
             client_cpu += used
-        wall = max(time.monotonic() - begin + 1.0 + players / 500, seconds)
+        wall = time.monotonic() - trial_start
+        machine_cpu = machine_busy_seconds() - machine_before
         server_cpu = cpu_seconds(server_pids) - server_before
         pg_cpu = cpu_seconds(postgres_pids(databases.cluster) if config != "sqlite" else []) - (
             pg_before
         )
-    # CPU as percent of one core over the whole trial (setup included, which is small).
+    pg_cpu = max(pg_cpu, 0.0)
+    # CPU as percent of one core over the whole trial (connecting included, which is short).
     return Trial(
         config,
         players,
         seconds,
         tally,
         100 * server_cpu / wall,
-        100 * max(pg_cpu, 0.0) / wall,
+        100 * pg_cpu / wall,
         100 * client_cpu / wall,
+        100 * max(machine_cpu - server_cpu - pg_cpu - client_cpu, 0.0) / wall,
     )
 
 

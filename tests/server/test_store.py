@@ -7,8 +7,10 @@ and check that they cannot both move one game on.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -23,6 +25,7 @@ from miau.server.store import (
     Store,
     StoredIntent,
     StoreError,
+    StoreRunner,
     open_store,
 )
 from miau.server.store_postgres import PostgresStore
@@ -350,3 +353,59 @@ def test_a_dropped_connection_is_replaced_on_the_next_call(
     game = postgres_store.current_game("p", "tutorial", "walls")
     assert game is not None
     assert len(game.intents) == 1 + 2 * postgres_store.concurrent_calls - failures
+
+
+class _SlowStore:
+    """Counts how many of its calls overlap."""
+
+    def __init__(self, concurrent_calls: int | None) -> None:
+        if concurrent_calls is not None:
+            self.concurrent_calls = concurrent_calls
+        self.running = 0
+        self.most_at_once = 0
+        self.lock = threading.Lock()
+
+    def call(self, value: int) -> int:
+        with self.lock:
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+        time.sleep(0.02)
+        with self.lock:
+            self.running -= 1
+        if value < 0:
+            raise StaleGameError("negative")
+        return value * 2
+
+
+@pytest.mark.parametrize(("declared", "expected"), [(None, 1), (3, 3)])
+def test_the_store_runner_makes_as_many_calls_at_once_as_the_store_serves(
+    declared: int | None, expected: int
+) -> None:
+    slow = _SlowStore(declared)
+    runner = StoreRunner(slow)  # type: ignore[arg-type]  # only the call is used
+
+    async def many() -> list[int]:
+        return list(await asyncio.gather(*(runner(slow.call, value) for value in range(8))))
+
+    assert asyncio.run(many()) == [value * 2 for value in range(8)]
+    assert slow.most_at_once == expected
+
+
+def test_the_store_runner_passes_errors_back_and_its_workers_stop_when_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(StoreRunner, "IDLE_SECONDS", 0.05)
+    slow = _SlowStore(2)
+    runner = StoreRunner(slow)  # type: ignore[arg-type]
+
+    async def failing() -> None:
+        with pytest.raises(StaleGameError, match="negative"):
+            await runner(slow.call, -1)
+        assert await runner(slow.call, 4) == 8
+
+    asyncio.run(failing())
+    deadline = time.monotonic() + 5
+    while runner._workers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runner._workers == 0
+    asyncio.run(failing())  # a new worker starts for the next call
