@@ -9,6 +9,12 @@ Routes (``docs/protocol.md`` describes each exactly):
 
 Every player is a random token in the ``miau_player`` cookie, set on the
 first response to a browser that lacks it.
+
+Each play connection is kept in bounds (``ConnectionLimits``): frames over
+64 KiB are refused, a rate limit drops frames past it (when the limits set
+one: ``PLAY_LIMITS``), and a client that does not read its replies within
+the send timeout is disconnected, so it holds at most one transport buffer
+of the server's memory and never delays anyone else.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -34,7 +41,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from miau.server.session import PlaySession
+from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
 from miau.server.store import StoreRunner, open_store
 from miau.server.worlds import Worlds
 
@@ -56,7 +63,11 @@ logger = logging.getLogger(__name__)
 
 
 def create_app(
-    *, db_path: str | Path, packs_dir: Path | None = None, web_dir: Path | None = None
+    *,
+    db_path: str | Path,
+    packs_dir: Path | None = None,
+    web_dir: Path | None = None,
+    limits: ConnectionLimits | None = None,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -64,12 +75,14 @@ def create_app(
 
     ``packs_dir`` holds the worlds (default: the repository's ``packs/``);
     ``web_dir`` the client's files (default: ``src/miau/web/``; it may be
-    missing, and then only the API and the WebSocket answer).
+    missing, and then only the API and the WebSocket answer). ``limits``
+    bound each play connection (default :data:`UNTHROTTLED`: no rate limit;
+    a server for strangers passes ``PLAY_LIMITS``).
     """
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path)
     runner = StoreRunner(store)
-    api = _Api(worlds, runner)
+    api = _Api(worlds, runner, limits or UNTHROTTLED)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -185,9 +198,10 @@ def _json(body: dict[str, Any], status: int = 200) -> JSONResponse:
 class _Api:
     """The HTTP and WebSocket endpoints, sharing the worlds and the store."""
 
-    def __init__(self, worlds: Worlds, store: StoreRunner) -> None:
+    def __init__(self, worlds: Worlds, store: StoreRunner, limits: ConnectionLimits) -> None:
         self.worlds = worlds
         self.store = store
+        self.limits = limits
 
     async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
         progress = await self.store(self.store.store.progress, player)
@@ -252,7 +266,7 @@ class _Api:
         player = player_of(websocket.scope)
         await websocket.accept()
         await self.store(self.store.store.ensure_player, player)
-        session = PlaySession(player, self.worlds, self.store)
+        session = PlaySession(player, self.worlds, self.store, self.limits)
         try:
             while True:
                 message = await websocket.receive()
@@ -260,7 +274,13 @@ class _Api:
                     return
                 frame = message.get("text")
                 reply = await session.handle(frame if frame is not None else message.get("bytes"))
-                await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+                # The next frame is read only once this reply is out: a client that does not
+                # read holds one buffer of replies here, and is dropped when it stays stuck.
+                with anyio.move_on_after(self.limits.send_timeout) as waiting:
+                    await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+                if waiting.cancelled_caught:
+                    logger.info("play session of %s: the client stopped reading; closed", player)
+                    return
         except WebSocketDisconnect:
             return
 

@@ -45,6 +45,7 @@ class ErrorCode(StrEnum):
     NO_GAME = "no-game"
     TOO_LARGE = "too-large"
     NOT_FOUND = "not-found"
+    RATE_LIMITED = "rate-limited"
     SERVER_ERROR = "server-error"
 
 

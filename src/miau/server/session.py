@@ -6,15 +6,24 @@ stored game on that level and replays its intent log on a fresh ``Game``
 committed before the reply goes out, so a reload or a server restart resumes
 exactly there, undo history included. A rejected intent is answered and not
 stored. A win updates the player's progress and finishes the stored game.
+
+A session is also where one connection is kept in bounds
+(:class:`ConnectionLimits`): frames past its rate are answered with a
+``rate-limited`` error and dropped, and a long stored log is replayed in
+short chunks so that other players' replies are not held up behind it.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
+
+import anyio
 
 from miau.engine import Event, Game
 from miau.engine.vocabulary import MOVE_ALPHABET
@@ -23,7 +32,15 @@ from miau.server.protocol import ErrorCode, Intent, OpenLevel, ProtocolError, pa
 from miau.server.store import StaleGameError, StoredIntent, StoreRunner
 from miau.server.worlds import Worlds
 
-__all__ = ["PlaySession", "apply_stored", "state_json"]
+__all__ = [
+    "PLAY_LIMITS",
+    "UNTHROTTLED",
+    "ConnectionLimits",
+    "PlaySession",
+    "TokenBucket",
+    "apply_stored",
+    "state_json",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +54,59 @@ _LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """How much one play connection may ask of the server.
+
+    ``frames_per_second`` and ``burst`` make a token bucket over every client
+    frame: a held key (about 11 moves a second) never reaches it, a flood
+    does; None turns the rate limit off (:data:`UNTHROTTLED`). ``send_timeout`` is how long a reply may wait for a client that
+    does not read before the server gives up on that connection.
+    ``replay_chunk`` is how many stored intents are replayed between two
+    yields to the event loop when a game is resumed. ``clock`` is injectable
+    for tests.
+    """
+
+    frames_per_second: float | None = 30.0
+    burst: int = 20
+    send_timeout: float = 10.0
+    replay_chunk: int = 256
+    clock: Callable[[], float] = time.monotonic
+
+
+PLAY_LIMITS = ConnectionLimits()
+"""The limits for players on the open internet: 30 frames a second, bursts of 20."""
+
+UNTHROTTLED = ConnectionLimits(frames_per_second=None)
+"""No rate limit (scripted clients, tests); the send timeout and replay chunks still hold."""
+
+
+class TokenBucket:
+    """A token bucket: ``burst`` tokens at most, refilled at ``rate`` tokens a second."""
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        """A full bucket."""
+        if rate <= 0 or burst < 1:
+            raise ValueError("a token bucket needs a positive rate and a burst of at least 1")
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self.tokens = self.burst
+        self.last = clock()
+
+    def take(self) -> bool:
+        """Take one token if there is one; whether there was."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
 
 
 def state_json(game: Game) -> dict[str, Any]:
@@ -84,17 +154,35 @@ class OpenGame:
 class PlaySession:
     """The game state of one WebSocket: answers each client frame with one reply frame."""
 
-    def __init__(self, player: str, worlds: Worlds, store: StoreRunner) -> None:
-        """A session for ``player`` on ``worlds``, persisting through ``store``."""
+    def __init__(
+        self,
+        player: str,
+        worlds: Worlds,
+        store: StoreRunner,
+        limits: ConnectionLimits | None = None,
+    ) -> None:
+        """A session for ``player`` on ``worlds``, persisting through ``store``, within ``limits``."""
         self.player = player
         self.worlds = worlds
         self.store = store
+        self.limits = limits or PLAY_LIMITS
+        rate = self.limits.frames_per_second
+        self.bucket = (
+            None if rate is None else TokenBucket(rate, self.limits.burst, self.limits.clock)
+        )
         self.current: OpenGame | None = None
 
     async def handle(self, frame: str | bytes | None) -> dict[str, Any]:
         """The reply to one client frame; never raises for anything the client sends."""
         seq: int | None = None
         try:
+            if self.bucket is not None and not self.bucket.take():
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"Too many messages: at most {self.bucket.rate:g} a second "
+                    f"(bursts of {self.limits.burst}); this one was dropped.",
+                    _seq_of(frame),
+                )
             message = parse_message(frame)
             seq = message.seq
             if isinstance(message, OpenLevel):
@@ -141,7 +229,11 @@ class PlaySession:
         opened = OpenGame(pack, level, Game(level.data))
         if stored is None:
             return opened
-        for entry in stored.intents:
+        chunk = max(1, self.limits.replay_chunk)
+        for index, entry in enumerate(stored.intents):
+            if index and index % chunk == 0:
+                # A long log takes a while (~100k steps/s): let other connections' replies out.
+                await anyio.sleep(0)
             if not opened.apply(entry).accepted:
                 logger.warning(
                     "%s/%s game %d: stored %r was rejected on replay",
@@ -242,6 +334,14 @@ class PlaySession:
         )
         current.game_id = None
         return {"won": True, "bestMoves": progress.best_moves}
+
+
+def _seq_of(frame: str | bytes | None) -> int | None:
+    """The ``seq`` of a frame that will not be acted on, if it has a readable one."""
+    try:
+        return parse_message(frame).seq
+    except ProtocolError as error:
+        return error.seq
 
 
 def _log_entry(message: Intent) -> StoredIntent | None:
