@@ -152,6 +152,9 @@ class Client:
             self.in_flight = entry
             reply = socket.request(message)
             self.in_flight = None
+            if reply.get("code") == "rate-limited":
+                time.sleep(0.05)  # dropped, not stored: a server with a rate limit said so
+                continue
             assert reply["type"] == "result", reply
             if not reply["event"]["accepted"]:
                 continue
