@@ -11,7 +11,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -20,6 +20,7 @@ import pytest
 
 from miau.server.store import (
     SCHEMA_VERSION,
+    CallOutcome,
     SqliteStore,
     StaleGameError,
     Store,
@@ -409,3 +410,60 @@ def test_the_store_runner_passes_errors_back_and_its_workers_stop_when_idle(
         time.sleep(0.01)
     assert runner._workers == 0
     asyncio.run(failing())  # a new worker starts for the next call
+
+
+def test_a_sqlite_batch_commits_every_call_once_and_a_failed_call_undoes_only_itself(
+    tmp_path: Path,
+) -> None:
+    store = SqliteStore(tmp_path / "batch.db")
+    try:
+        game_id = store.start_game("p", "tutorial", "walls", (R,))
+        outcomes = store.run_batch(
+            [
+                partial(store.append_intent, game_id, 1, Z),
+                partial(store.append_intent, game_id, 1, R),  # entry 1 is taken: stale
+                partial(store.start_game, "q", "tutorial", "walls", (R, Z)),
+                partial(store.start_game, "q", "tutorial", "walls", (R,)),  # a second: stale
+                partial(store.current_game, "p", "tutorial", "walls"),
+            ]
+        )
+        errors = [type(outcome.error) if outcome.error else None for outcome in outcomes]
+        assert errors == [None, StaleGameError, None, StaleGameError, None]
+        assert outcomes[4].result.intents == (R, Z)
+        with sqlite3.connect(tmp_path / "batch.db") as db:
+            assert db.execute("SELECT COUNT(*) FROM intents").fetchone() == (4,)
+            assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+        store.append_intent(game_id, 2, R)  # the connection is out of the batch's transaction
+    finally:
+        store.close()
+
+
+def test_the_store_runner_groups_calls_queued_during_a_commit_into_one_batch(
+    tmp_path: Path,
+) -> None:
+    store = SqliteStore(tmp_path / "grouped.db")
+    batch_sizes: list[int] = []
+    run_batch = store.run_batch
+
+    def counted(calls: Sequence[Callable[[], object]]) -> list[CallOutcome]:
+        batch_sizes.append(len(calls))
+        time.sleep(0.05)  # a slow flush: the other calls queue up meanwhile
+        return run_batch(calls)
+
+    store.run_batch = counted  # type: ignore[method-assign]
+    runner = StoreRunner(store)
+
+    async def players() -> list[int]:
+        return list(
+            await asyncio.gather(
+                *(runner(store.start_game, f"p{index}", "tutorial", "walls") for index in range(20))
+            )
+        )
+
+    try:
+        game_ids = asyncio.run(players())
+        assert len(set(game_ids)) == 20
+        assert sum(batch_sizes) == 20
+        assert len(batch_sizes) <= 3
+    finally:
+        store.close()

@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar, TypeVarTuple
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CallOutcome",
     "LevelProgress",
     "SqliteStore",
     "StaleGameError",
@@ -81,6 +82,14 @@ class LevelProgress:
     won: bool
     best_moves: int | None
     best_solution: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutcome:
+    """What one call of a batch gave: its result, or the exception it raised."""
+
+    result: Any
+    error: Exception | None
 
 
 class Store(Protocol):
@@ -180,6 +189,12 @@ class SqliteStore:
     may lose the last few commits on power loss (never on a crash of the
     process) and is faster on slow disks. One connection serves every
     thread, one call at a time.
+
+    Commits are grouped: :meth:`run_batch` makes several calls in one
+    transaction, each in its own savepoint, and flushes once for all of
+    them; :class:`StoreRunner` hands it the calls that queue up while a
+    flush is under way. Each caller still hears back only after the commit
+    that holds its call.
     """
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
@@ -190,7 +205,8 @@ class SqliteStore:
         if synchronous not in {"FULL", "NORMAL"}:
             raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         self.path = Path(path)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._batching = False
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous}")
@@ -220,6 +236,17 @@ class SqliteStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            if self._batching:
+                # Inside run_batch's transaction: a failed call undoes only its own writes.
+                self._db.execute("SAVEPOINT call")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._db.execute("ROLLBACK TO call")
+                    self._db.execute("RELEASE call")
+                    raise
+                self._db.execute("RELEASE call")
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -227,6 +254,35 @@ class SqliteStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def run_batch(self, calls: Sequence[Callable[[], object]]) -> list[CallOutcome]:
+        """Make ``calls`` (methods of this store) in one transaction; each one's outcome.
+
+        Every call's writes stand or fall with the single commit at the end:
+        if that fails, every outcome is its error.
+        """
+        outcomes: list[CallOutcome] = []
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._batching = True
+            try:
+                for call in calls:
+                    try:
+                        outcomes.append(CallOutcome(call(), None))
+                    except Exception as error:
+                        outcomes.append(CallOutcome(None, error))
+            except BaseException:
+                self._batching = False
+                self._db.execute("ROLLBACK")
+                raise
+            self._batching = False
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                return [CallOutcome(None, error) for _ in calls]
+        return outcomes
 
     def ensure_player(self, token: str) -> None:
         """Record the player ``token`` if it is new."""
@@ -390,7 +446,8 @@ class StoreRunner:
 
     The workers take calls from a queue back to back and hand each result to
     the caller's event loop; the loop is not a link in the chain from one
-    call to the next. (With a thread hop per call gated by the loop, as
+    call to the next. A store with a ``run_batch`` method (SQLite) gets the
+    calls that queued up meanwhile in one batch, committed together. (With a thread hop per call gated by the loop, as
     ``anyio.to_thread`` with a capacity limiter does, a busy loop throttled
     a serial store to about 1000 calls a second whatever the disk did.)
     Workers start on demand and stop after a second without work.
@@ -398,6 +455,9 @@ class StoreRunner:
 
     IDLE_SECONDS = 1.0
     """How long a worker waits for a call before it stops."""
+
+    MAX_BATCH = 64
+    """The most calls handed to a store's ``run_batch`` at once."""
 
     def __init__(self, store: Store) -> None:
         """Serve calls to ``store``."""
@@ -436,7 +496,23 @@ class StoreRunner:
                 continue
             with self._lock:
                 self._idle -= 1
-            pending.run()
+            run_batch = getattr(self.store, "run_batch", None)
+            if run_batch is None:
+                pending.run()
+                continue
+            # Everything queued while the last commit was being flushed goes in the next one.
+            batch = [pending]
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    batch.append(self._calls.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                outcomes: list[CallOutcome] = run_batch([queued.call for queued in batch])
+            except Exception as error:
+                outcomes = [CallOutcome(None, error)] * len(batch)
+            for queued, outcome in zip(batch, outcomes, strict=True):
+                queued.settle(outcome.result, outcome.error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,11 +524,15 @@ class _PendingCall:
     future: asyncio.Future[Any]
 
     def run(self) -> None:
-        """Make the call and settle the future on its loop (unless the caller gave up)."""
+        """Make the call and settle the future with its outcome."""
         try:
             result, error = self.call(), None
         except Exception as raised:
             result, error = None, raised
+        self.settle(result, error)
+
+    def settle(self, result: Any, error: Exception | None) -> None:
+        """Hand the outcome to the caller's loop (unless the caller gave up)."""
         with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
             self.loop.call_soon_threadsafe(_settle, self.future, result, error)
 
