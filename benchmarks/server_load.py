@@ -30,6 +30,10 @@ load generator itself, and by everything else on the machine (``others``:
 other people's work on a shared machine), in percent of one core, which
 shows what limits it.
 
+A shared machine skews the figures: a trial during which other processes
+used more than ``--max-others`` percent of a core is repeated (``--retries``
+times at most) and the quietest run counts.
+
 ``--search`` looks, per configuration, for the largest N that holds the
 line: p99 below ``--p99-ms`` (50) with no errors and no dropped connection.
 It doubles N from ``--players``' first value until the line breaks, then
@@ -417,20 +421,26 @@ class TrialRunner:
         self.databases = databases
 
     def __call__(self, config: str, players: int) -> Trial:
-        """One trial, printed as it finishes."""
-        trial = run_trial(
-            config,
-            players,
-            self.args.seconds,
-            self.args.interval,
-            self.args.client_processes,
-            self.databases,
-        )
-        print(
-            trial.line() + ("" if trial.holds(self.args.p99_ms) else "   (misses the line)"),
-            flush=True,
-        )
-        return trial
+        """One trial, printed as it finishes; repeated while others keep the machine busy."""
+        quietest: Trial | None = None
+        for _ in range(1 + self.args.retries):
+            trial = run_trial(
+                config,
+                players,
+                self.args.seconds,
+                self.args.interval,
+                self.args.client_processes,
+                self.databases,
+            )
+            busy = trial.other_cpu > self.args.max_others
+            verdict = "" if trial.holds(self.args.p99_ms) else "   (misses the line)"
+            print(trial.line() + verdict + ("   (busy machine)" if busy else ""), flush=True)
+            if quietest is None or trial.other_cpu < quietest.other_cpu:
+                quietest = trial
+            if not busy:
+                break
+        assert quietest is not None
+        return quietest
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -450,6 +460,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--pg-url", default=None, help="an existing PostgreSQL to create databases on"
     )
+    parser.add_argument(
+        "--max-others",
+        type=float,
+        default=30.0,
+        help="a trial during which other work used more CPU (%% of a core) is repeated",
+    )
+    parser.add_argument("--retries", type=int, default=2, help="repeats of a busy trial")
     args = parser.parse_args(argv)
     configs = [name.strip() for name in args.configs.split(",") if name.strip()]
     unknown = set(configs) - set(CONFIGS)
