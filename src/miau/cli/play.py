@@ -34,7 +34,8 @@ def add_parser(subparsers: Any) -> None:
         help="play in the browser (starts the game server on this machine)",
         description=(
             "Start the Miau game server with the shipped worlds and open the game in the "
-            "browser. Progress and games in progress are saved in a SQLite database."
+            "browser. Progress and games in progress are saved in a SQLite database, or in "
+            "PostgreSQL (--db postgresql://...), which several server processes can share."
         ),
     )
     parser.add_argument(
