@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from miau.server.app import create_app
+    from miau.server.session import PLAY_LIMITS
     from miau.server.store import POSTGRES_SCHEMES, StoreError
 
     database: str | Path
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if isinstance(database, Path):
             database.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(db_path=database)
+        app = create_app(db_path=database, limits=PLAY_LIMITS)
     except (OSError, StoreError) as error:
         print(f"miau play: cannot open the database {shown_db}: {error}", file=sys.stderr)
         return 2
