@@ -11,9 +11,11 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar
 
 import psycopg
 import pytest
@@ -34,6 +36,17 @@ from miau.server.store_postgres import PostgresStore
 R, Z = StoredIntent("R"), StoredIntent("Z")
 
 StoreFactory = Callable[[], Store]
+Result = TypeVar("Result")
+
+
+def run_alone(coroutine: Coroutine[Any, Any, Result]) -> Result:
+    """Run ``coroutine`` on its own event loop in its own thread.
+
+    The browser tests' Playwright keeps an event loop running in the main
+    thread for the whole session, where ``asyncio.run`` refuses to start.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -388,7 +401,7 @@ def test_the_store_runner_makes_as_many_calls_at_once_as_the_store_serves(
     async def many() -> list[int]:
         return list(await asyncio.gather(*(runner(slow.call, value) for value in range(8))))
 
-    assert asyncio.run(many()) == [value * 2 for value in range(8)]
+    assert run_alone(many()) == [value * 2 for value in range(8)]
     assert slow.most_at_once == expected
 
 
@@ -404,12 +417,12 @@ def test_the_store_runner_passes_errors_back_and_its_workers_stop_when_idle(
             await runner(slow.call, -1)
         assert await runner(slow.call, 4) == 8
 
-    asyncio.run(failing())
+    run_alone(failing())
     deadline = time.monotonic() + 5
     while runner._workers and time.monotonic() < deadline:
         time.sleep(0.01)
     assert runner._workers == 0
-    asyncio.run(failing())  # a new worker starts for the next call
+    run_alone(failing())  # a new worker starts for the next call
 
 
 def test_a_sqlite_batch_commits_every_call_once_and_a_failed_call_undoes_only_itself(
@@ -461,7 +474,7 @@ def test_the_store_runner_groups_calls_queued_during_a_commit_into_one_batch(
         )
 
     try:
-        game_ids = asyncio.run(players())
+        game_ids = run_alone(players())
         assert len(set(game_ids)) == 20
         assert sum(batch_sizes) == 20
         assert len(batch_sizes) <= 3
