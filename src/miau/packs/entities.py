@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from miau.engine.entity_fields import read_entity
+from miau.engine.vocabulary import MAX_LEVEL_OBJECTS
 from miau.packs.format import LEGEND_FIELDS, OBJECT_FIELDS
 from miau.packs.issues import IssueLog, Location
 from miau.packs.maps import EMPTY_CELLS, expand_map, map_cells
@@ -36,10 +37,15 @@ def read_objects(
     width: int | None,
     height: int | None,
 ) -> list[Placed]:
-    """Check the objects array; return the sound entities with their places."""
+    """Check the objects array; return the sound entities with their places.
+
+    Past ``MAX_LEVEL_OBJECTS`` the level is refused already (its count is
+    checked on its own), so only that many are read: the time to refuse a
+    huge list stays bounded.
+    """
     objects = FieldReader(log, loc, raw).array("objects", what="an array of objects and word tiles")
     placed: list[Placed] = []
-    for index, item in enumerate(objects or ()):
+    for index, item in enumerate((objects or [])[:MAX_LEVEL_OBJECTS]):
         item_loc = (*loc, "objects", index)
         entity = _read_entity(log, item_loc, item, width, height)
         if entity is not None:

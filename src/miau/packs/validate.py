@@ -328,4 +328,8 @@ def _read_levels(document: FieldReader) -> list[LevelDraft]:
         log.error(("levels",), "is empty; a pack needs at least one level")
     elif len(items) > MAX_PACK_LEVELS:
         log.error(("levels",), f"has {len(items)} levels; a pack holds at most {MAX_PACK_LEVELS}")
+        # The pack is refused already; reading only the levels it may hold keeps
+        # the time to say so bounded however long the list (every issue among
+        # those is still reported).
+        items = items[:MAX_PACK_LEVELS]
     return [read_level(log, ("levels", index), raw) for index, raw in enumerate(items)]
