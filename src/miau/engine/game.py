@@ -55,8 +55,8 @@ class Game:
         self._parser = RuleParser.for_level(self.level)
         self._board = start_board(self.level, self._parser)
         self._last_turn: TurnRecord | None = None
+        # Whether the history goes back to the level start (false after a restore).
         self._from_start = True
-        """Whether the history goes back to the level start (false after a restore)."""
 
     @property
     def state(self) -> State:
