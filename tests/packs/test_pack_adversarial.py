@@ -41,6 +41,7 @@ from miau.packs.format import (
     MAX_PATTERN_STEPS,
     MAX_SOLVER_MAX,
 )
+from tests.packs.strategies import draw_place
 
 GOOD: dict[str, Any] = json.loads(
     (Path(__file__).parent / "good" / "every-field.json").read_text(encoding="utf-8")
@@ -132,22 +133,16 @@ def within_bound(load: Callable[[], Pack]) -> Pack | PackError:
 def good_pack_with_adversarial_value(draw: st.DrawFn) -> Any:
     """The good pack with one value anywhere inside replaced by something hostile."""
     data = copy.deepcopy(GOOD)
-    node: Any = data
-    while True:
-        keys: list[Any] = list(node) if isinstance(node, dict) else list(range(len(node)))
-        if not keys:
-            return data
-        key = draw(st.sampled_from(keys))
-        child = node[key]
-        if isinstance(child, dict | list) and child and draw(st.booleans()):
-            node = child
-            continue
-        if isinstance(node, dict) and draw(st.integers(0, 4)) == 0:
-            # Sometimes a hostile key instead of a hostile value.
-            node[draw(weird_text)] = node.pop(key)
-        else:
-            node[key] = draw(adversarial)
+    place = draw_place(draw, data)
+    if place is None:
         return data
+    node, key = place
+    if isinstance(node, dict) and draw(st.integers(0, 4)) == 0:
+        # Sometimes a hostile key instead of a hostile value.
+        node[draw(weird_text)] = node.pop(key)
+    else:
+        node[key] = draw(adversarial)
+    return data
 
 
 @settings(deadline=None)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from miau.packs import Pack, PackError, load_pack, validate_pack
+from tests.packs.strategies import draw_place
 
 GOOD = Path(__file__).parent / "good" / "every-field.json"
 GOOD_PACK: dict[str, Any] = json.loads(GOOD.read_text(encoding="utf-8"))
@@ -60,18 +61,11 @@ def test_load_pack_returns_a_pack_or_raises_pack_error(data: Any) -> None:
 def damaged_good_pack(draw: st.DrawFn) -> Any:
     """The good pack with one value somewhere deep inside replaced by anything."""
     data = copy.deepcopy(GOOD_PACK)
-    node: Any = data
-    while True:
-        keys: list[Any] = list(node) if isinstance(node, dict) else list(range(len(node)))
-        if not keys:
-            return data
-        key = draw(st.sampled_from(keys))
-        child = node[key]
-        if isinstance(child, dict | list) and child and draw(st.booleans()):
-            node = child
-            continue
+    place = draw_place(draw, data)
+    if place is not None:
+        node, key = place
         node[key] = draw(json_values)
-        return data
+    return data
 
 
 @settings(max_examples=300, deadline=None)
