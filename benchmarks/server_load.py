@@ -48,22 +48,21 @@ import json
 import multiprocessing
 import os
 import platform
-import re
 import secrets
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 import websockets
 from tests.server.postgres import PostgresMissing, TemporaryPostgres
+
+from miau.server.local import miau_play
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ("tutorial", "first-steps")
@@ -226,33 +225,6 @@ def load_process(
 # --- the servers ---------------------------------------------------------------------------
 
 
-@contextmanager
-def miau_play(database: str) -> Iterator[tuple[int, int]]:
-    """A ``miau play --no-browser`` process on ``database``: its port and pid."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "miau", "play", "--no-browser", "--port", "0", "--db", database],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.fullmatch(r"Miau is running at http://127\.0\.0\.1:(\d+)/\n", line)
-        if match is None:
-            raise RuntimeError(f"miau play did not start: {line!r}")
-        yield int(match.group(1)), process.pid
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def cpu_seconds(pids: Sequence[int]) -> float:
     """User plus system CPU seconds the processes have used so far."""
     total = 0
@@ -334,8 +306,8 @@ def run_trial(
     process_count = 2 if config == "pg2" else 1
     with ExitStack() as servers:
         started = [servers.enter_context(miau_play(database)) for _ in range(process_count)]
-        urls = [f"ws://127.0.0.1:{port}/ws" for port, _ in started]
-        server_pids = [pid for _, pid in started]
+        urls = [f"ws://127.0.0.1:{server.port}/ws" for server in started]
+        server_pids = [server.process.pid for server in started]
         pg_pids = postgres_pids(databases.cluster) if config != "sqlite" else []
         # Connecting and opening take a moment at large N: the measured window starts after.
         begin = time.monotonic() + 1.0 + players / 500

@@ -15,22 +15,18 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import re
-import select
+import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from miau.engine import Game
+from miau.server.local import PlayProcess, start_miau_play
 from miau.server.session import apply_stored
 from miau.server.store import StoredIntent
 from miau.server.worlds import Worlds
-from tests.server.conftest import ROOT
 from tests.server.wire import RawSocket
 
 SEED = 20261203
@@ -40,38 +36,10 @@ PACK, LEVEL = "tutorial", "rocks"
 DIRECTIONS = {"up": "U", "down": "D", "left": "L", "right": "R"}
 
 
-@dataclass
-class Server:
-    """One ``miau play`` process."""
-
-    process: subprocess.Popen[str]
-    port: int
-
-    def stop(self) -> int:
-        """Wait for the process to end (after a kill or terminate); its return code."""
-        code = self.process.wait(timeout=10)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        return code
-
-
-def start_server(db_path: Path, log: Path) -> Server:
-    """Start ``miau play`` on the database; wait for its address line."""
+def start_server(db_path: Path, log: Path) -> PlayProcess:
+    """Start ``miau play`` on the database, its errors appended to ``log``."""
     with log.open("a") as errors:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "miau", "play", "--no-browser", "--port", "0", "--db", db_path],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            text=True,
-            cwd=ROOT,
-        )
-    assert process.stdout is not None
-    ready, _, _ = select.select([process.stdout], [], [], 20)
-    assert ready, "miau play printed no address within 20 s"
-    line = process.stdout.readline()
-    match = re.fullmatch(r"Miau is running at http://127\.0\.0\.1:(\d+)/\n", line)
-    assert match, line
-    return Server(process, int(match.group(1)))
+        return start_miau_play(db_path, errors)
 
 
 def stored_log(db_path: Path) -> list[StoredIntent]:
@@ -212,7 +180,7 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_turn(tmp_path: Pa
             with contextlib.suppress(ConnectionError, OSError):
                 client.play_until_the_connection_drops(socket)
             killer.join()
-        assert server.stop() == -9
+        assert server.stop() == -signal.SIGKILL
         client.reconcile_after_kill(db_path)
 
     server = start_server(db_path, log)
@@ -220,7 +188,6 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_turn(tmp_path: Pa
         with RawSocket(server.port, cookie=PLAYER) as socket:
             opened = client.open(socket)
     finally:
-        server.process.terminate()
         server.stop()
 
     assert same_log(stored_log(db_path), client.record)

@@ -3,52 +3,31 @@
 from __future__ import annotations
 
 import json
-import os
-import re
 import secrets
-import signal
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from miau.server.local import miau_play
 from tests.server.conftest import ROOT
-
-START_TIMEOUT_SECONDS = 30
 
 
 @contextmanager
-def miau_play(database: str) -> Iterator[int]:
-    """A ``miau play --no-browser`` process on ``database``; its port. Stopped with Ctrl+C."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "miau", "play", "--no-browser", "--port", "0", "--db", database],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.fullmatch(r"Miau is running at http://127\.0\.0\.1:(\d+)/\n", line)
-        assert match, line + (process.stderr.read() if process.stderr else "")
-        yield int(match.group(1))
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            _, err = process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            _, err = process.communicate()
-    assert "Traceback" not in err, err
+def serving(database: str, errors: Path) -> Iterator[int]:
+    """``miau play`` on ``database``; its port. Its standard error must show no traceback."""
+    with errors.open("a") as log, miau_play(database, log) as server:
+        yield server.port
+    text = errors.read_text()
+    assert "Traceback" not in text, text
 
 
 class Page:
@@ -92,9 +71,14 @@ def progress(port: int, token: str) -> list[dict[str, Any]]:
     return levels
 
 
-def test_a_game_moves_between_two_server_processes_on_one_postgres(postgres_url: str) -> None:
+def test_a_game_moves_between_two_server_processes_on_one_postgres(
+    postgres_url: str, tmp_path: Path
+) -> None:
     token = secrets.token_urlsafe(24)
-    with miau_play(postgres_url) as port_a, miau_play(postgres_url) as port_b:
+    with (
+        serving(postgres_url, tmp_path / "a.log") as port_a,
+        serving(postgres_url, tmp_path / "b.log") as port_b,
+    ):
         with page(port_a, token) as on_a:
             assert on_a.open("tutorial", "walls")["resumed"] is False
             on_a.intent("step", direction="right")
@@ -128,10 +112,13 @@ def test_a_game_moves_between_two_server_processes_on_one_postgres(postgres_url:
         ]
 
 
-def test_two_pages_on_two_processes_cannot_fork_one_game(postgres_url: str) -> None:
+def test_two_pages_on_two_processes_cannot_fork_one_game(postgres_url: str, tmp_path: Path) -> None:
     """Both pages play the same stored game; each accepted turn is stored exactly once, in order."""
     token = secrets.token_urlsafe(24)
-    with miau_play(postgres_url) as port_a, miau_play(postgres_url) as port_b:
+    with (
+        serving(postgres_url, tmp_path / "a.log") as port_a,
+        serving(postgres_url, tmp_path / "b.log") as port_b,
+    ):
         with page(port_a, token) as on_a, page(port_b, token) as on_b:
             on_a.open("tutorial", "first-steps")
             on_b.open("tutorial", "first-steps")

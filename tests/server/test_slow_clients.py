@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from miau.engine import Game
+from miau.server.local import LocalServer
 from miau.server.session import UNTHROTTLED, ConnectionLimits
 from miau.server.store import SqliteStore, StoredIntent
 from miau.server.worlds import Worlds
-from tests.server.wire import MAX_WEBSOCKET_FRAME, RawSocket, ThreadedServer, masked_frame
+from tests.server.wire import MAX_WEBSOCKET_FRAME, RawSocket, masked_frame
 
 SEND_TIMEOUT = 0.5
 LIMITS = dataclasses.replace(UNTHROTTLED, send_timeout=SEND_TIMEOUT)
@@ -32,8 +33,8 @@ OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadedServer]:
-    with ThreadedServer(tmp_path / "miau.db", LIMITS) as running:
+def server(tmp_path: Path) -> Iterator[LocalServer]:
+    with LocalServer(tmp_path / "miau.db", LIMITS) as running:
         yield running
 
 
@@ -81,7 +82,7 @@ def replies_until_closed(client: RawSocket) -> int:
 
 
 def test_a_client_that_never_reads_is_closed_and_others_are_answered_promptly(
-    server: ThreadedServer,
+    server: LocalServer,
 ) -> None:
     with RawSocket(server.port, receive_buffer=4096) as stalled:
         sent = flood_without_reading(stalled)
@@ -95,7 +96,7 @@ def test_a_client_that_never_reads_is_closed_and_others_are_answered_promptly(
     assert 0 < received < sent
 
 
-def test_a_client_that_stops_mid_frame_holds_up_no_one(server: ThreadedServer) -> None:
+def test_a_client_that_stops_mid_frame_holds_up_no_one(server: LocalServer) -> None:
     halted = RawSocket(server.port)
     frame = masked_frame(json.dumps(OPEN_ROCKS).encode())
     halted.sock.sendall(frame[: len(frame) // 2])
@@ -107,7 +108,7 @@ def test_a_client_that_stops_mid_frame_holds_up_no_one(server: ThreadedServer) -
 
 
 def test_a_frame_over_the_transport_cap_closes_only_its_connection(
-    server: ThreadedServer,
+    server: LocalServer,
 ) -> None:
     huge = json.dumps(
         {"type": "intent", "seq": 1, "intent": "wait", "pad": "x" * MAX_WEBSOCKET_FRAME}
@@ -144,7 +145,7 @@ def test_resuming_a_50000_intent_game_does_not_stall_other_players(tmp_path: Pat
     )
     store.close()
 
-    with ThreadedServer(db_path, LIMITS) as server:
+    with LocalServer(db_path, LIMITS) as server:
         resumed: dict[str, float] = {}
 
         def open_huge_game() -> None:

@@ -1,4 +1,4 @@
-"""A real server in a thread and a raw WebSocket client, for tests that need real sockets.
+"""A raw WebSocket client, for tests that need real sockets (the server: miau.server.local).
 
 The Starlette test client runs the app in-process and never lets a client
 stall, stop mid-frame or fill a socket buffer; these helpers do.
@@ -11,50 +11,13 @@ import json
 import os
 import socket
 import struct
-import threading
-import time
-from pathlib import Path
 from typing import Any
 
-import uvicorn
+from miau.cli.play import MAX_WEBSOCKET_FRAME
 
-from miau.server.app import create_app
-from miau.server.session import ConnectionLimits
+__all__ = ["MAX_WEBSOCKET_FRAME", "RawSocket", "masked_frame"]
 
-__all__ = ["RawSocket", "ThreadedServer", "masked_frame"]
-
-MAX_WEBSOCKET_FRAME = 1024 * 1024
 """As ``miau play`` configures uvicorn."""
-
-
-class ThreadedServer:
-    """The game app on uvicorn, on a free loopback port, in a background thread."""
-
-    def __init__(self, db_path: Path, limits: ConnectionLimits | None = None) -> None:
-        self.app = create_app(db_path=db_path, limits=limits)
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(128)
-        self.port: int = self.listener.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.listener]}, daemon=True
-        )
-
-    def __enter__(self) -> ThreadedServer:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the game server did not start")
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-        self.listener.close()
 
 
 def masked_frame(payload: bytes, opcode: int = 0x1) -> bytes:

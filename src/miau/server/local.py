@@ -2,28 +2,37 @@
 
 A :class:`LocalServer` runs the real app in a thread on a free port of
 127.0.0.1 (and can restart on the same port and database, as a new server
-process would); ``CHROMIUM`` and ``CHROMIUM_ARGS`` launch Debian's Chromium
-the way it works here (no browser download, no background traffic on a
-closed network); :func:`shipped_solution` reads a shipped level's stored
-solution. The browser tests, ``scripts/screenshots.py`` and
-``benchmarks/browser_latency.py`` share these.
+process would); :func:`miau_play` runs the real ``miau play`` command as a
+process of its own, for tests that kill it or run several; ``CHROMIUM`` and
+``CHROMIUM_ARGS`` launch Debian's Chromium the way it works here (no browser
+download, no background traffic on a closed network); :func:`shipped_solution`
+reads a shipped level's stored solution. The browser, server and crash tests,
+``scripts/screenshots.py`` and the browser and load benchmarks share these.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import select
+import signal
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 import uvicorn
 
+from miau.cli.play import MAX_WEBSOCKET_FRAME
 from miau.server.app import create_app
+from miau.server.session import ConnectionLimits
 
 PACKS: Final = Path(__file__).resolve().parents[3] / "packs"
 
@@ -55,9 +64,13 @@ def shipped_solution(pack: str, level: str) -> str:
 class LocalServer:
     """The game server in a thread on one port and one database; it can be restarted."""
 
-    def __init__(self, db_path: Path) -> None:
-        """Serve the shipped worlds on the SQLite database ``db_path``, on a free port."""
+    def __init__(self, db_path: Path, limits: ConnectionLimits | None = None) -> None:
+        """Serve the shipped worlds on the SQLite database ``db_path``, on a free port.
+
+        ``limits`` bound each play connection as ``create_app`` takes them.
+        """
         self.db_path = db_path
+        self.limits = limits
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port: int = probe.getsockname()[1]
@@ -68,7 +81,11 @@ class LocalServer:
     def start(self) -> None:
         """Start a new app on the database and port; return once it accepts connections."""
         config = uvicorn.Config(
-            create_app(db_path=self.db_path), host="127.0.0.1", port=self.port, log_level="warning"
+            create_app(db_path=self.db_path, limits=self.limits),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws_max_size=MAX_WEBSOCKET_FRAME,
         )
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, daemon=True)
@@ -93,6 +110,15 @@ class LocalServer:
         self.stop()
         self.start()
 
+    def __enter__(self) -> LocalServer:
+        """Start; stop on leaving the block."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Stop the server."""
+        self.stop()
+
 
 @contextmanager
 def running_server(db_path: Path | None = None) -> Iterator[LocalServer]:
@@ -104,3 +130,66 @@ def running_server(db_path: Path | None = None) -> Iterator[LocalServer]:
             yield server
         finally:
             server.stop()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayProcess:
+    """One ``miau play --no-browser`` process and the port it listens on."""
+
+    process: subprocess.Popen[str]
+    port: int
+
+    def stop(self, timeout: float = 15) -> int:
+        """Ask it to stop as Ctrl+C does (killing it after ``timeout``); its return code.
+
+        A process already killed or ended is only waited for.
+        """
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            code = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        return code
+
+
+def start_miau_play(
+    database: str | Path, errors: IO[str] | int = subprocess.DEVNULL, timeout: float = 30
+) -> PlayProcess:
+    """Start ``miau play`` on ``database`` (a file or a PostgreSQL URL), on a free port.
+
+    Its standard error goes to ``errors`` (a file, or DEVNULL: a pipe nobody
+    reads would stall a busy server). Returns once it has printed its address.
+
+    :raises RuntimeError: when it prints no address within ``timeout`` seconds.
+    """
+    command = ["miau", "play", "--no-browser", "--port", "0", "--db", str(database)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", *command],
+        stdout=subprocess.PIPE,
+        stderr=errors,
+        text=True,
+    )
+    assert process.stdout is not None  # stdout=PIPE gives one
+    ready, _, _ = select.select([process.stdout], [], [], timeout)
+    line = process.stdout.readline() if ready else ""
+    match = re.fullmatch(r"Miau is running at http://127\.0\.0\.1:(\d+)/\n", line)
+    if match is None:
+        PlayProcess(process, 0).stop(timeout=5)
+        raise RuntimeError(f"miau play did not start: {line!r}")
+    return PlayProcess(process, int(match.group(1)))
+
+
+@contextmanager
+def miau_play(
+    database: str | Path, errors: IO[str] | int = subprocess.DEVNULL
+) -> Iterator[PlayProcess]:
+    """A started :func:`start_miau_play` process, stopped as Ctrl+C does on leaving the block."""
+    server = start_miau_play(database, errors)
+    try:
+        yield server
+    finally:
+        server.stop()
