@@ -10,10 +10,14 @@ let socketReady = null; // Promise of an open socket, while connecting
 let reconnectDelay = RECONNECT_FIRST_MS;
 let reconnectTimer = null;
 
-let current = null; // {pack, level} of the open game
+// What is open: `{pack, level}` (a shipped or library level), `{share: CODE}`
+// (a shared link's level) or `{draft: packJson}` (the editor's test-play).
+// Re-opening after a drop sends the same kind again.
+let current = null;
 let levelReady = false; // the server has answered `opened` for `current`
-let openWaiter = null; // {pack, level, resolve, reject} for a caller's open()
+let openWaiter = null; // {resolve, reject} for a caller's open()
 let reopening = false; // an open sent by the port itself after a drop
+let openSeq = null; // the seq of the latest open sent; its reply carries it back
 
 let nextSeq = 1;
 const inFlight = new Map(); // seq -> {resolve, reject}
@@ -82,25 +86,45 @@ function dropped() {
   }
 }
 
+function openMessage(target) {
+  const seq = nextSeq++;
+  openSeq = seq;
+  if (target.share !== undefined) return { type: "open", seq, share: target.share };
+  if (target.draft !== undefined) return { type: "open", seq, draft: target.draft };
+  return { type: "open", seq, pack: target.pack, level: target.level };
+}
+
+function sendOpen(open) {
+  open.send(JSON.stringify(openMessage(current)));
+}
+
 async function reopen() {
   try {
     const open = await connect();
-    if (openWaiter) {
-      open.send(JSON.stringify({ type: "open", pack: openWaiter.pack, level: openWaiter.level }));
-    } else if (current) {
-      reopening = true;
-      open.send(JSON.stringify({ type: "open", pack: current.pack, level: current.level }));
-    }
+    if (!current) return;
+    if (!openWaiter) reopening = true;
+    sendOpen(open);
   } catch {
     dropped();
   }
 }
 
+// Whether an `opened` reply answers the latest open. The server echoes the
+// open's seq; without it, the kind of game opened has to match.
 function isCurrent(message) {
   if (!current) return false;
+  if (message.seq !== undefined && message.seq !== null) return message.seq === openSeq;
+  if (current.draft !== undefined) return message.draft === true;
+  if (current.share !== undefined) return typeof message.pack === "string" && message.pack.startsWith("share-");
   const samePack = message.pack === undefined || message.pack === current.pack;
   const sameLevel = message.level === undefined || message.level === current.level;
   return samePack && sameLevel;
+}
+
+// Whether an `error` reply without an intent's seq answers the latest open.
+function answersOpen(message) {
+  if (message.seq === undefined || message.seq === null) return true;
+  return message.seq === openSeq;
 }
 
 function receive(raw) {
@@ -116,7 +140,13 @@ function receive(raw) {
     if (openWaiter) {
       const waiter = openWaiter;
       openWaiter = null;
-      waiter.resolve({ state: message.state, resumed: Boolean(message.resumed) });
+      waiter.resolve({
+        state: message.state,
+        resumed: Boolean(message.resumed),
+        pack: message.pack ?? null,
+        level: message.level ?? null,
+        draft: Boolean(message.draft),
+      });
     } else if (reopening) {
       for (const listener of reopenedListeners) listener(message.state);
     }
@@ -136,9 +166,10 @@ function receive(raw) {
     if (message.seq != null && inFlight.has(message.seq)) {
       inFlight.get(message.seq).reject(error);
       inFlight.delete(message.seq);
-    } else if (openWaiter) {
+    } else if (openWaiter && answersOpen(message)) {
       const waiter = openWaiter;
       openWaiter = null;
+      current = null; // a refused open is not retried after a drop
       waiter.reject(error);
     }
   }
@@ -156,21 +187,40 @@ function flushBacklog() {
   }
 }
 
+function target(what, level) {
+  if (typeof what === "string") return { pack: what, level };
+  if (what && typeof what.share === "string") return { share: what.share };
+  if (what && what.draft && typeof what.draft === "object") return { draft: what.draft };
+  if (what && typeof what.pack === "string" && typeof what.level === "string") {
+    return { pack: what.pack, level: what.level };
+  }
+  throw new PortError("bad-message", "open() needs {pack, level}, {share} or {draft}.");
+}
+
 /**
- * Opens a level: resumes this player's game in progress there or starts a
- * new one. Resolves with `{state, resumed}`.
+ * Opens a game and resolves with `{state, resumed, pack, level, draft}`:
+ * - `open({pack, level})` (or the older `open(pack, level)`): resumes this
+ *   player's game on that level, or starts one;
+ * - `open({share: CODE})`: the level of a share link, stored under its
+ *   content key (`pack` in the answer is `share-…`), resumed like any other;
+ * - `open({draft: packJson})`: a one-level pack played in memory only (the
+ *   editor's test-play): nothing is stored, `pack` is null, `draft` true.
+ * A refused open rejects with a PortError whose message is the server's.
  */
-export async function open(pack, level) {
-  current = { pack, level };
+export async function open(what, level) {
+  const next = target(what, level);
+  current = next;
   levelReady = false;
   for (const entry of backlog.splice(0)) {
     entry.reject(new PortError("superseded", "Another level was opened."));
   }
   if (openWaiter) openWaiter.reject(new PortError("superseded", "Another level was opened."));
   return new Promise((resolve, reject) => {
-    openWaiter = { pack, level, resolve, reject };
+    openWaiter = { resolve, reject };
     connect()
-      .then((open) => open.send(JSON.stringify({ type: "open", pack, level })))
+      .then((open) => {
+        if (current === next) sendOpen(open);
+      })
       .catch(() => dropped());
   });
 }
