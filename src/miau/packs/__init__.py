@@ -26,10 +26,22 @@ from miau.packs.model import (
     PairData,
     StepData,
 )
+from miau.packs.share import (
+    MAX_CODE_LENGTH,
+    MAX_INFLATED_BYTES,
+    ShareLinkError,
+    decode_share_code,
+    encode_share_code,
+    share_code_for,
+    share_content_key,
+    single_level_pack,
+)
 from miau.packs.validate import validate_pack
 
 __all__ = [
     "KNOWN_FEATURES",
+    "MAX_CODE_LENGTH",
+    "MAX_INFLATED_BYTES",
     "AutomatonData",
     "EntityData",
     "GlossaryEntry",
@@ -43,10 +55,16 @@ __all__ = [
     "PackLevel",
     "PairData",
     "Severity",
+    "ShareLinkError",
     "StepData",
+    "decode_share_code",
+    "encode_share_code",
     "expand_map",
     "load_pack",
     "load_pack_or_level",
     "load_pack_text",
+    "share_code_for",
+    "share_content_key",
+    "single_level_pack",
     "validate_pack",
 ]
