@@ -1,36 +1,50 @@
-// The HTTP JSON calls: worlds, one world, one level, progress.
+// The HTTP JSON calls: worlds, levels and progress; the player's library of
+// imported packs; shared levels (decoding a link's code, encoding a level).
 
-/** An API call that failed; `status` is the HTTP status (0 when offline). */
+/**
+ * An API call that failed; `status` is the HTTP status (0 when offline) and
+ * `body` the server's JSON answer, if any (`problems`, `code`, ...).
+ */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, body = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.body = body;
   }
 }
 
-async function getJson(path) {
+async function request(path, { method = "GET", body = undefined } = {}) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
   let response;
   try {
-    response = await fetch(path, { headers: { Accept: "application/json" } });
+    response = await fetch(path, init);
   } catch {
     throw new ApiError(0, "The game server cannot be reached.");
   }
-  let body = null;
+  let answer = null;
   try {
-    body = await response.json();
+    answer = await response.json();
   } catch {
-    body = null;
+    answer = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, body?.error || `The server answered ${response.status}.`);
+    const message =
+      answer?.error ||
+      (response.status === 413 ? "That is too big for the server." : `The server answered ${response.status}.`);
+    throw new ApiError(response.status, message, answer);
   }
-  return body;
+  return answer;
 }
 
+const getJson = (path) => request(path);
 const segment = encodeURIComponent;
 
-/** Every world, in the shipped order, with the player's progress. */
+/** Every world, shipped ones first, then library packs (`imported: true`), with the player's progress. */
 export async function worlds() {
   return (await getJson("/api/worlds")).worlds;
 }
@@ -48,4 +62,114 @@ export function level(pack, levelId) {
 /** The player's progress on every level played. */
 export async function progress() {
   return (await getJson("/api/progress")).levels;
+}
+
+/** The player's library: `[{id, name, version, description, levels, author}]`, by id. */
+export async function listLibrary() {
+  return (await getJson("/api/library")).packs;
+}
+
+/**
+ * Imports a pack file's text into the library; resolves with `{pack,
+ * replaced, warnings}`. Rejects with an ApiError whose `body` says why:
+ * 400 `{problems}` (every problem with its place), 409 `{code: "exists",
+ * existing, incoming, newer}` (ask, then call again with `replace: true`),
+ * 409 `{code: "shipped"}`, 413 (over 1 MiB).
+ */
+export function importPack(text, { replace = false } = {}) {
+  return request("/api/library", { method: "POST", body: { text, replace } });
+}
+
+/** Removes a pack from the library: resolves with `{deleted: id}`. */
+export function deleteLibraryPack(pack) {
+  return request(`/api/library/${segment(pack)}`, { method: "DELETE" });
+}
+
+/** The address that downloads a library pack as a JSON file. */
+export function exportUrl(pack) {
+  return `/api/library/${segment(pack)}/export`;
+}
+
+/**
+ * Adds or replaces level `levelId` of library pack `pack` with the level of
+ * `onePack` (a one-level pack), creating the pack if needed; resolves with
+ * `{pack: summary, level: id}`, rejects with 400 `{problems}`.
+ */
+export function putLevel(pack, levelId, onePack) {
+  return request(`/api/library/${segment(pack)}/levels/${segment(levelId)}`, {
+    method: "PUT",
+    body: { pack: onePack },
+  });
+}
+
+/**
+ * Decodes a share link's code on the server (nothing is stored): resolves
+ * with `{world, level, pack}`; rejects with an ApiError whose message is a
+ * plain sentence for the player (and `body.problems` when the loader refused it).
+ */
+export function openShared(code) {
+  return request("/api/shared", { method: "POST", body: { code } });
+}
+
+/** Encodes a one-level pack as a share code: resolves with `{code, link}`. */
+export function encodeShare(onePack) {
+  return request("/api/shared/encode", { method: "POST", body: { pack: onePack } });
+}
+
+/** The share link of a code, on this page's own address. */
+export function shareLink(code) {
+  return `${location.origin}/#/shared/${code}`;
+}
+
+/**
+ * The one-level pack of level `levelId` of world `pack` (shipped or
+ * imported), built from the world and level the API serves: the level, the
+ * palette nouns and glossary words it uses and the features it needs.
+ * `world` and `level` may be passed when the caller has them already.
+ */
+export async function levelPack(pack, levelId, { world: knownWorld = null, level: knownLevel = null } = {}) {
+  const [theWorld, theLevel] = await Promise.all([
+    knownWorld ?? world(pack),
+    knownLevel ?? level(pack, levelId),
+  ]);
+  return onePackFrom(theWorld, theLevel);
+}
+
+/** The one-level pack of `level` (as the level API serves it) in `world` (as the world API serves it). */
+export function onePackFrom(theWorld, theLevel) {
+  const automata = theLevel.automata || [];
+  const pairs = theLevel.pairs || [];
+  const declared = new Set([...automata.map((record) => record.property), ...pairs.flatMap((pair) => pair.words)]);
+  const named = new Set(
+    theLevel.objects.map((entity) => (entity.kind === "word" ? entity.text : entity.noun)).filter(Boolean),
+  );
+  const palette = {};
+  for (const [noun, glyph] of Object.entries(theWorld.palette || {})) {
+    if (!named.has(noun)) continue;
+    palette[noun] = glyph.faces ? { glyph: glyph.glyph, faces: glyph.faces } : glyph.glyph;
+  }
+  const properties = {};
+  for (const [word, entry] of Object.entries(theWorld.glossary || {})) {
+    if (declared.has(word)) properties[word] = { accent: entry.accent, describe: entry.describe };
+  }
+  const features = [];
+  if (automata.length) features.push("automata");
+  if (pairs.length) features.push("pairs");
+  const manifest = { id: theWorld.id, name: theWorld.name, version: theWorld.version || "1.0.0", engine: 1 };
+  if (features.length) manifest.features = features;
+  const levelJson = {
+    id: theLevel.id,
+    title: theLevel.title,
+    tier: theLevel.tier || "required",
+    width: theLevel.width,
+    height: theLevel.height,
+    objects: theLevel.objects,
+  };
+  if (theLevel.hint) levelJson.hint = theLevel.hint;
+  if (automata.length) levelJson.automata = automata;
+  if (pairs.length) levelJson.pairs = pairs;
+  const packJson = { manifest, palette };
+  if (Object.keys(properties).length) packJson.properties = properties;
+  packJson.levels = [levelJson];
+  return packJson;
 }

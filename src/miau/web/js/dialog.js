@@ -1,0 +1,156 @@
+// Small modal dialogs over any scene: a question with two answers, and the
+// share card with its link. While one is open it owns the keyboard: no key
+// reaches the scene underneath.
+
+import { h, keyLabel } from "./dom.js";
+
+function modal(className, labelId, children) {
+  const dialog = h(
+    "dialog",
+    { class: `dialog ${className}`, "aria-labelledby": labelId, "aria-modal": "true" },
+    h("div", { class: "dialog-card" }, children),
+  );
+  // The scene listens on window: keys typed here stay here.
+  dialog.addEventListener("keydown", (event) => event.stopPropagation());
+  dialog.addEventListener("keyup", (event) => event.stopPropagation());
+  return dialog;
+}
+
+function openModal(dialog, { signal, focus }) {
+  document.body.append(dialog);
+  dialog.showModal();
+  focus?.focus();
+  const remove = () => {
+    if (dialog.open) dialog.close();
+    dialog.remove();
+  };
+  signal?.addEventListener("abort", remove, { once: true });
+  return remove;
+}
+
+/**
+ * Asks a question; resolves with true (confirm) or false (cancel, Escape,
+ * or the scene left). `tone: "danger"` marks a confirm that removes
+ * something.
+ */
+export function confirmDialog({ title, text, details = null, confirm, cancel = "Cancel", tone = "primary", signal }) {
+  return new Promise((resolve) => {
+    const yes = h(
+      "button",
+      { class: `button ${tone === "danger" ? "danger" : "primary"}`, type: "button", dataset: { answer: "confirm" } },
+      keyLabel(confirm, "Enter"),
+    );
+    const no = h("button", { class: "button ghost", type: "button", dataset: { answer: "cancel" } }, keyLabel(cancel, "Esc"));
+    const dialog = modal("confirm-dialog", "confirm-title", [
+      h("h2", { id: "confirm-title" }, title),
+      text ? h("p", { class: "dialog-text" }, text) : null,
+      details ? h("p", { class: "dialog-details" }, details) : null,
+      h("div", { class: "dialog-actions" }, no, yes),
+    ]);
+    let done = false;
+    let remove = () => {};
+    const answer = (value) => {
+      if (done) return;
+      done = true;
+      remove();
+      resolve(value);
+    };
+    yes.addEventListener("click", () => answer(true));
+    no.addEventListener("click", () => answer(false));
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      answer(false);
+    });
+    dialog.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        answer(false);
+      }
+    });
+    remove = openModal(dialog, { signal, focus: yes });
+    signal?.addEventListener("abort", () => answer(false), { once: true });
+  });
+}
+
+async function copyText(text, field) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // No clipboard permission (or an old browser): copy the selected field.
+    field.focus();
+    field.select();
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
+ * Shows a share link with a Copy button; copies it at once. Resolves when
+ * the dialog closes (Close, Escape, or the scene left).
+ */
+export function shareDialog({ title, link, note = null, signal }) {
+  return new Promise((resolve) => {
+    const field = h("input", {
+      class: "share-link",
+      type: "text",
+      readonly: true,
+      value: link,
+      "aria-label": "Share link",
+      spellcheck: "false",
+    });
+    const status = h("p", { class: "share-status", role: "status" });
+    const copy = h("button", { class: "button primary", type: "button", dataset: { action: "copy" } }, keyLabel("Copy link", "Enter"));
+    const close = h("button", { class: "button ghost", type: "button", dataset: { action: "close" } }, keyLabel("Close", "Esc"));
+    const dialog = modal("share-dialog", "share-title", [
+      h("p", { class: "dialog-kicker" }, "Share"),
+      h("h2", { id: "share-title" }, title),
+      h(
+        "p",
+        { class: "dialog-text" },
+        "Anyone with this link plays this level in their Miau. The level travels inside the link itself.",
+      ),
+      field,
+      status,
+      note ? h("p", { class: "dialog-details" }, note) : null,
+      h("div", { class: "dialog-actions" }, close, copy),
+    ]);
+    let done = false;
+    let remove = () => {};
+    const finish = () => {
+      if (done) return;
+      done = true;
+      remove();
+      resolve();
+    };
+    const doCopy = async () => {
+      const copied = await copyText(link, field);
+      status.textContent = copied ? "Copied to the clipboard." : "Select the link and copy it (Ctrl+C).";
+      status.dataset.copied = String(copied);
+      field.select();
+    };
+    copy.addEventListener("click", doCopy);
+    close.addEventListener("click", finish);
+    field.addEventListener("focus", () => field.select());
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      finish();
+    });
+    dialog.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        finish();
+      } else if (event.key === "Enter" && event.target === field) {
+        event.preventDefault();
+        doCopy();
+      }
+    });
+    remove = openModal(dialog, { signal, focus: copy });
+    field.value = link;
+    doCopy();
+    signal?.addEventListener("abort", finish, { once: true });
+  });
+}
