@@ -1,8 +1,11 @@
 // Level select: a grid of level cards marked with tier, completion (best
-// moves) and locks (with what unlocks them).
+// moves) and locks (with what unlocks them). A library world also offers
+// Export and Remove, and an Edit entry on each level.
 
 import * as api from "../api.js";
+import { confirmDialog } from "../dialog.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
+import { toast } from "../toast.js";
 import { errorCard, loadingCard, onEscape } from "./common.js";
 
 const TIERS = {
@@ -22,8 +25,9 @@ export async function mount(root, { pack }, { navigate, signal }) {
   const heading = h("h1", {}, "Levels");
   const summary = h("p", { class: "scene-summary" });
   const grid = h("ul", { class: "card-grid level-grid", role: "list" });
+  const tools = h("div", { class: "head-tools" });
   root.append(
-    h("header", { class: "scene-head" }, back, h("div", { class: "scene-titles" }, heading, summary)),
+    h("header", { class: "scene-head" }, back, h("div", { class: "scene-titles" }, heading, summary), tools),
     h("main", { class: "scene-body" }, grid),
   );
   onEscape(() => navigate("/worlds"), signal);
@@ -41,13 +45,50 @@ export async function mount(root, { pack }, { navigate, signal }) {
   const required = world.levels.filter((level) => level.tier === "required");
   const wonRequired = required.filter((level) => level.won).length;
   summary.textContent = `${world.description} · ${wonRequired} of ${required.length} required levels solved`;
-  grid.replaceChildren(...world.levels.map((level, index) => levelCard(pack, level, index)));
+  grid.replaceChildren(...world.levels.map((level, index) => levelCard(pack, level, index, world.imported)));
+  if (world.imported) tools.replaceChildren(...libraryTools(world, { navigate, signal }));
   arrowFocus(grid, ".level-card", signal);
   const next = world.levels.find((level) => !level.locked && !level.won) || world.levels[0];
   grid.querySelector(`[data-level="${CSS.escape(next?.id ?? "")}"]`)?.focus();
 }
 
-function levelCard(pack, level, index) {
+function libraryTools(world, { navigate, signal }) {
+  const remove = h(
+    "button",
+    { class: "button ghost danger-text", type: "button", dataset: { action: "remove" } },
+    "Remove",
+  );
+  remove.addEventListener("click", async () => {
+    const count = world.levels.length;
+    const sure = await confirmDialog({
+      title: `Remove “${world.name}”?`,
+      text: `Its ${count} level${count === 1 ? "" : "s"} leave your library and world select.`,
+      details: "Export it first if you may want it back.",
+      confirm: "Remove",
+      tone: "danger",
+      signal,
+    });
+    if (!sure || signal.aborted) return;
+    try {
+      await api.deleteLibraryPack(world.id);
+    } catch (error) {
+      toast(error.message, { tone: "error" });
+      return;
+    }
+    toast(`Removed “${world.name}”.`, { duration: 3000 });
+    navigate("/worlds");
+  });
+  return [
+    h(
+      "a",
+      { class: "button ghost", href: api.exportUrl(world.id), download: `${world.id}.json`, dataset: { action: "export" } },
+      "Export",
+    ),
+    remove,
+  ];
+}
+
+function levelCard(pack, level, index, editable = false) {
   const tier = TIERS[level.tier] || TIERS.required;
   const status = level.locked
     ? h("span", { class: "level-status locked" }, "🔒 ", level.unlockedBy || "Locked")
@@ -76,24 +117,40 @@ function levelCard(pack, level, index) {
     won: String(Boolean(level.won)),
     locked: String(Boolean(level.locked)),
   };
+  // A link may not hold another: the Edit entry sits beside the card, over its corner.
+  const edit = editable
+    ? h(
+        "a",
+        {
+          class: "button ghost small edit-level",
+          href: `#/edit/${encodeURIComponent(pack)}/${encodeURIComponent(level.id)}`,
+          "aria-label": `Edit “${level.title}”`,
+          dataset: { action: "edit", level: level.id },
+        },
+        h("span", { "aria-hidden": "true" }, "✎"),
+        " Edit",
+      )
+    : null;
   if (level.locked) {
     return h(
       "li",
-      {},
+      { class: "level-item" },
       h("div", { class: "card level-card is-locked", tabindex: "0", "aria-disabled": "true", dataset }, body),
+      edit,
     );
   }
   return h(
     "li",
-    {},
+    { class: "level-item" },
     h(
       "a",
       {
-        class: `card level-card${level.won ? " is-won" : ""}`,
+        class: `card level-card${level.won ? " is-won" : ""}${editable ? " has-edit" : ""}`,
         href: `#/play/${encodeURIComponent(pack)}/${encodeURIComponent(level.id)}`,
         dataset,
       },
       body,
     ),
+    edit,
   );
 }

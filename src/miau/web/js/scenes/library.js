@@ -5,13 +5,9 @@
 import * as api from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
+import { problemList } from "../problems.js";
 import { toast } from "../toast.js";
 import { onEscape } from "./common.js";
-
-const SEVERITY = {
-  error: { mark: "✕", label: "Error" },
-  warning: { mark: "⚠", label: "Warning" },
-};
 
 function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -322,27 +318,4 @@ export async function mount(root, _params, { navigate, signal }) {
   root.dataset.ready = "false";
   await refresh();
   root.dataset.ready = "true";
-}
-
-/** Every problem with its place, in the server's (document) order. */
-function problemList(problems) {
-  return h(
-    "ol",
-    { class: "problem-list" },
-    problems.map((problem) => {
-      const severity = SEVERITY[problem.severity] || SEVERITY.error;
-      return h(
-        "li",
-        { class: "problem", dataset: { severity: problem.severity || "error" } },
-        h(
-          "span",
-          { class: "problem-severity" },
-          h("span", { "aria-hidden": "true" }, severity.mark),
-          ` ${severity.label}`,
-        ),
-        h("code", { class: "problem-place" }, problem.place || "the whole file"),
-        h("span", { class: "problem-message" }, problem.message),
-      );
-    }),
-  );
 }

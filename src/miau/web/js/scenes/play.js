@@ -1,15 +1,26 @@
 // The play scene: top bar, board, rule ledger, hint, loss banner, win
-// overlay. It turns input into intents, sends them through the engine port
-// one at a time (a few may wait their turn) and hands each reply to the
+// overlay, Share. It turns input into intents, sends them through the engine
+// port one at a time (a few may wait their turn) and hands each reply to the
 // board, the ledger and the live region.
+//
+// Three kinds of level play here, by `params`:
+// - `{pack, level}`: a shipped or library level (`#/play/PACK/LEVEL`);
+// - `{share: CODE}`: the level a share link carries (`#/shared/CODE`);
+// - `{draft: packJson}`: a one-level pack played in memory, for the editor's
+//   test-play. The editor mounts the scene itself and passes `onBack` (Back,
+//   Escape and the win card's way back call it) in the third argument; the
+//   returned promise gives `{send(intent)}`, which plays an intent through
+//   the scene's own queue (a replay), resolving with the reply once drawn.
 
 import * as api from "../api.js";
 import { announceTurn, say } from "../announce.js";
 import { Board, prefersReducedMotion, SLIDE_MS } from "../board.js";
+import { shareDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
 import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
 import { Ledger } from "../ledger.js";
+import { problemList } from "../problems.js";
 import { toast } from "../toast.js";
 import { Vocabulary, wordTile } from "../words.js";
 import { showWin } from "./win.js";
@@ -17,6 +28,8 @@ import { showWin } from "./win.js";
 /** How many intents may wait behind the one whose reply is pending. */
 export const MAX_WAITING_INTENTS = 4;
 const SEEN_WORDS_KEY = "miau.seenWords";
+const SHARE_KEY = "l";
+const CORE_PROPERTY_WORDS = ["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"];
 
 function actionButton(intent, label, key, extra = {}) {
   return h(
@@ -74,12 +87,73 @@ function rememberWords(words) {
   }
 }
 
-/** Draws the play scene of `pack`/`level` into `root`. */
-export async function mount(root, { pack, level: levelId }, { navigate, signal }) {
-  const backToMap = () => navigate(`/world/${encodeURIComponent(pack)}`);
+/**
+ * The world and level of a one-level pack as the API would serve them, for a
+ * draft that no server has stored.
+ */
+function draftWorldAndLevel(packJson) {
+  const manifest = packJson.manifest || {};
+  const palette = {};
+  for (const [noun, glyph] of Object.entries(packJson.palette || {})) {
+    palette[noun] =
+      typeof glyph === "string" ? { glyph, faces: null } : { glyph: glyph.glyph, faces: glyph.faces ?? null };
+  }
+  const source = (packJson.levels || [])[0] || {};
+  const automata = source.automata || [];
+  const pairs = source.pairs || [];
+  const declared = [...automata.map((record) => record.property), ...pairs.flatMap((pair) => pair.words || [])];
+  const world = {
+    id: manifest.id ?? null,
+    name: manifest.name || "Draft",
+    description: manifest.description || "",
+    palette,
+    glossary: packJson.properties || {},
+  };
+  const level = {
+    pack: null,
+    id: source.id,
+    title: source.title || "Untitled level",
+    hint: source.hint || null,
+    tier: source.tier || "required",
+    width: source.width,
+    height: source.height,
+    objects: source.objects || [],
+    automata,
+    pairs,
+    properties: [...CORE_PROPERTY_WORDS, ...new Set(declared)],
+    next: null,
+  };
+  return { world, level };
+}
+
+function playKind(params) {
+  if (params.draft) return "draft";
+  if (params.share !== undefined) return "shared";
+  return "level";
+}
+
+/** Draws the play scene of a level, a shared level or a draft into `root` (see the top of this file). */
+export async function mount(root, params, context) {
+  const { navigate, signal } = context;
+  const kind = playKind(params);
+  const { pack, level: levelId, share: shareCode } = params;
+  const backToMap = () => {
+    if (kind === "draft") {
+      if (context.onBack) context.onBack();
+      else navigate("/edit");
+    } else if (kind === "shared") navigate("/worlds");
+    else navigate(`/world/${encodeURIComponent(pack)}`);
+  };
+  const backWord = { level: " Levels", shared: " Worlds", draft: " Editor" }[kind];
+  const mapLabel = { level: "Back to the map", shared: "Back to worlds", draft: "Back to the editor" }[kind];
+  const playAgain = () => {
+    if (kind === "shared") navigate(`/shared/${shareCode}`);
+    else navigate(`/play/${encodeURIComponent(pack)}/${encodeURIComponent(levelId)}`);
+  };
   root.className = "scene play-scene";
   root.dataset.pending = "0";
   root.dataset.ready = "false";
+  root.dataset.kind = kind;
 
   const worldName = h("span", { class: "play-world" }, "");
   const levelTitle = h("h1", { class: "play-title" }, "Loading…");
@@ -114,7 +188,7 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
       "header",
       { class: "topbar" },
       h("button", { class: "button ghost back", type: "button", dataset: { intent: "back" } }, [
-        h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, " Levels")),
+        h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, backWord)),
         h("kbd", {}, "Esc"),
       ]),
       h("div", { class: "play-titles" }, worldName, levelTitle),
@@ -125,6 +199,11 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
         actionButton("undo", "Undo", "Z"),
         actionButton("reset", "Restart", "R"),
         actionButton("wait", "Wait", "Space"),
+        h(
+          "button",
+          { class: "button action share-button", type: "button", dataset: { action: "share" } },
+          keyLabel("Share", SHARE_KEY.toUpperCase()),
+        ),
       ),
       connection,
     ),
@@ -147,36 +226,75 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
   let world;
   let level;
   let opened;
+  let sharedPack = null; // the one-level pack a share link carries
   try {
-    [world, level, opened] = await Promise.all([
-      api.world(pack),
-      api.level(pack, levelId),
-      port.open(pack, levelId),
-    ]);
+    if (kind === "shared") {
+      const answer = await api.openShared(shareCode);
+      if (signal.aborted) return;
+      ({ world, level } = answer);
+      sharedPack = answer.pack;
+      opened = await port.open({ share: shareCode });
+    } else if (kind === "draft") {
+      ({ world, level } = draftWorldAndLevel(params.draft));
+      opened = await port.open({ draft: params.draft });
+    } else {
+      [world, level, opened] = await Promise.all([
+        api.world(pack),
+        api.level(pack, levelId),
+        port.open({ pack, level: levelId }),
+      ]);
+    }
   } catch (error) {
     if (signal.aborted) return;
-    levelTitle.textContent = "This level could not be opened";
-    boardArea.replaceChildren(
-      h(
-        "div",
-        { class: "card error-card", role: "alert" },
-        h("p", {}, error?.message || "Something went wrong."),
-        h(
-          "button",
-          { class: "button", type: "button", onclick: () => navigate(`/play/${pack}/${levelId}`) },
-          "Try again",
-        ),
-        h("button", { class: "button ghost", type: "button", onclick: backToMap }, "Back to the map"),
-      ),
-    );
-    const escape = (event) => event.key === "Escape" && backToMap();
-    window.addEventListener("keydown", escape, { signal });
+    showOpenError(error);
     return;
   }
   if (signal.aborted) return;
 
+  function showOpenError(error) {
+    const refusedLink = kind === "shared" && error?.status >= 400 && error?.status < 500;
+    const heading = refusedLink
+      ? "This link does not open a level"
+      : kind === "draft"
+        ? "This draft cannot be played yet"
+        : "This level could not be opened";
+    levelTitle.textContent = heading;
+    root.dataset.failed = "true";
+    const problems = error?.body?.problems || [];
+    const retry =
+      refusedLink || kind === "draft"
+        ? null
+        : h("button", { class: "button", type: "button", onclick: () => navigate(location.hash.slice(1)) }, "Try again");
+    boardArea.replaceChildren(
+      h(
+        "div",
+        { class: "card error-card message-panel", role: "alert", dataset: { failure: refusedLink ? "link" : "open" } },
+        h("h2", { class: "message-heading" }, heading),
+        h("p", { class: "message-text" }, error?.message || "Something went wrong."),
+        problems.length ? problemList(problems.slice(0, 8)) : null,
+        problems.length > 8 ? h("p", { class: "message-more" }, `… and ${problems.length - 8} more.`) : null,
+        refusedLink
+          ? h(
+              "p",
+              { class: "message-note" },
+              "A link that was cut short or changed on the way cannot be read. Ask for the link again. Nothing was saved.",
+            )
+          : null,
+        h(
+          "div",
+          { class: "message-actions" },
+          retry,
+          h("button", { class: `button${retry ? " ghost" : " primary"}`, type: "button", onclick: backToMap }, mapLabel),
+        ),
+      ),
+    );
+    worldName.textContent = kind === "shared" ? "Shared level" : worldName.textContent;
+    const escape = (event) => event.key === "Escape" && backToMap();
+    window.addEventListener("keydown", escape, { signal });
+  }
+
   document.title = `${level.title} · Miau`;
-  worldName.textContent = world.name;
+  worldName.textContent = kind === "shared" ? "Shared level" : kind === "draft" ? "Test play" : world.name;
   levelTitle.textContent = level.title;
   if (level.hint) {
     hint.textContent = level.hint;
@@ -249,7 +367,7 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
 
   function onWin(progress) {
     won = true;
-    queue.length = 0;
+    for (const dropped of queue.splice(0)) settleAsked(dropped, null, new Error("The level is won."));
     input.setEnabled(false);
     const open = () => {
       if (signal.aborted) return;
@@ -262,7 +380,8 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
               navigate(`/play/${encodeURIComponent(level.next.pack)}/${encodeURIComponent(level.next.level)}`)
           : null,
         onMap: backToMap,
-        onReplay: () => navigate(`/play/${encodeURIComponent(pack)}/${encodeURIComponent(levelId)}`),
+        onReplay: kind === "draft" ? restartDraft : playAgain,
+        mapLabel,
         signal,
       });
     };
@@ -281,9 +400,11 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
       showState(reply.state, reply.event);
       announceTurn(reply.event, reply.state);
       if (reply.state.won && !won) onWin(reply.progress);
+      settleAsked(intent, reply, null);
     } catch (error) {
       if (signal.aborted) return;
-      queue.length = 0;
+      settleAsked(intent, null, error);
+      for (const dropped of queue.splice(0)) settleAsked(dropped, null, error);
       if (error?.code !== "offline" && error?.code !== "superseded") {
         toast(error?.message || "That did not work.", { tone: "error" });
       }
@@ -292,6 +413,54 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
       setPending();
     }
     pump();
+  }
+
+  // Intents sent through the handle (a replay) resolve when their reply is drawn.
+  const asked = new WeakMap();
+  function settleAsked(intent, reply, error) {
+    const waiter = asked.get(intent);
+    if (!waiter) return;
+    asked.delete(intent);
+    if (error) waiter.reject(error);
+    else waiter.resolve(reply);
+  }
+
+  let sharing = false;
+  async function share() {
+    if (sharing) return;
+    sharing = true;
+    input.setEnabled(false);
+    root.dataset.sharing = "true";
+    try {
+      let code = shareCode;
+      if (kind !== "shared") {
+        const onePack = kind === "draft" ? params.draft : await api.levelPack(pack, levelId, { world, level });
+        code = (await api.encodeShare(onePack)).code;
+      }
+      if (signal.aborted) return;
+      await shareDialog({ title: level.title, link: api.shareLink(code), signal });
+    } catch (error) {
+      if (!signal.aborted) toast(error?.message || "This level cannot be shared.", { tone: "error" });
+    } finally {
+      sharing = false;
+      root.dataset.sharing = "false";
+      if (!signal.aborted && !won) input.setEnabled(true);
+    }
+  }
+
+  async function restartDraft() {
+    closeWin?.();
+    closeWin = null;
+    try {
+      const again = await port.open({ draft: params.draft });
+      if (signal.aborted) return;
+      won = false;
+      queue.length = 0;
+      showState(again.state, null);
+      input.setEnabled(true);
+    } catch (error) {
+      if (!signal.aborted) toast(error?.message || "The draft could not be restarted.", { tone: "error" });
+    }
   }
 
   function onIntent(intent, { repeat }) {
@@ -313,6 +482,17 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
   }
 
   const input = createInput({ onIntent, swipeSurface: boardArea, buttonRoot: root });
+  root.querySelector(".share-button").addEventListener("click", share);
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key.toLowerCase() !== SHARE_KEY || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.defaultPrevented || closeWin) return;
+      event.preventDefault();
+      share();
+    },
+    { signal },
+  );
   const stopReopened = port.onReopened((next) => {
     queue.length = 0;
     setPending();
@@ -342,4 +522,22 @@ export async function mount(root, { pack, level: levelId }, { navigate, signal }
     `${level.title}. ${opened.state.rules.map((rule) => `${rule.subject} is ${rule.predicate}`).join(". ")}.`,
   );
   if (opened.state.won) onWin(null);
+
+  return {
+    /** Plays `intent` through the scene's queue; resolves with `{event, state, progress}` once drawn. */
+    send(intent) {
+      return new Promise((resolve, reject) => {
+        if (signal.aborted) {
+          reject(new Error("The play scene has closed."));
+          return;
+        }
+        const entry = { ...intent };
+        asked.set(entry, { resolve, reject });
+        board.finishAnimations();
+        queue.push(entry);
+        setPending();
+        pump();
+      });
+    },
+  };
 }

@@ -5,10 +5,11 @@ import { h, keyLabel } from "../dom.js";
 
 /**
  * Shows the win overlay in `root`. `onNext` is null when the world has no
- * next level. Enter goes on, Escape goes back to the map, R plays again.
+ * next level; `mapLabel` names the way back (the map, worlds, the editor).
+ * Enter goes on, Escape goes back to the map, R plays again.
  * Returns a function that removes it.
  */
-export function showWin(root, { title, moves, bestMoves, onNext, onMap, onReplay, signal }) {
+export function showWin(root, { title, moves, bestMoves, onNext, onMap, onReplay, signal, mapLabel = "Back to the map" }) {
   const isBest = bestMoves == null || moves <= bestMoves;
   const next = onNext
     ? h(
@@ -20,7 +21,7 @@ export function showWin(root, { title, moves, bestMoves, onNext, onMap, onReplay
   const map = h(
     "button",
     { class: `button${onNext ? "" : " primary big"}`, type: "button", onclick: onMap },
-    keyLabel("Back to the map", "Esc"),
+    keyLabel(mapLabel, "Esc"),
   );
   const replay = h(
     "button",

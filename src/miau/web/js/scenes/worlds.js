@@ -1,4 +1,6 @@
-// World select: one card per world with its progress.
+// World select: one card per shipped world with its progress, then the
+// player's library (imported packs, with progress) and the ways into the
+// library and the editor.
 
 import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
@@ -14,10 +16,15 @@ export async function mount(root, _params, { navigate, signal }) {
     keyLabel("Title", "Esc"),
   );
   const grid = h("ul", { class: "card-grid world-grid", role: "list" });
-  root.append(
-    h("header", { class: "scene-head" }, back, h("h1", {}, "Worlds")),
-    h("main", { class: "scene-body" }, grid),
+  const libraryGrid = h("ul", { class: "card-grid world-grid library-grid", role: "list" });
+  const librarySection = h(
+    "section",
+    { class: "world-section", "aria-labelledby": "library-worlds-heading", hidden: true },
+    h("h2", { class: "section-heading", id: "library-worlds-heading" }, "Your library"),
+    libraryGrid,
   );
+  const body = h("main", { class: "scene-body" }, grid, librarySection);
+  root.append(h("header", { class: "scene-head" }, back, h("h1", {}, "Worlds")), body);
   onEscape(() => navigate("/"), signal);
   grid.append(loadingCard());
   let list;
@@ -28,11 +35,15 @@ export async function mount(root, _params, { navigate, signal }) {
     return;
   }
   if (signal.aborted) return;
-  grid.replaceChildren(...list.map((world, index) => worldCard(world, index)));
-  arrowFocus(grid, ".world-card", signal);
+  const shipped = list.filter((world) => !world.imported);
+  const imported = list.filter((world) => world.imported);
+  grid.replaceChildren(...shipped.map((world, index) => worldCard(world, index)));
+  libraryGrid.replaceChildren(...imported.map((world) => worldCard(world, null)), ...toolCards(imported.length));
+  librarySection.hidden = false;
+  arrowFocus(body, ".world-card, .tool-card", signal);
   const next =
     list.find((world) => world.unlocked && (world.requiredWon ?? world.won) < world.required) || list[0];
-  grid.querySelector(`[data-world="${CSS.escape(next?.id ?? "")}"]`)?.focus();
+  body.querySelector(`[data-world="${CSS.escape(next?.id ?? "")}"]`)?.focus();
 }
 
 function worldCard(world, index) {
@@ -63,13 +74,16 @@ function worldCard(world, index) {
     ),
   );
   const body = [
-    h("span", { class: "world-number", "aria-hidden": "true" }, String(index + 1)),
+    index === null
+      ? h("span", { class: "world-number is-imported", "aria-hidden": "true" }, initial(world.name))
+      : h("span", { class: "world-number", "aria-hidden": "true" }, String(index + 1)),
     h("span", { class: "world-name" }, world.name),
     h("span", { class: "world-description" }, world.description),
     h(
       "span",
       { class: "world-meta" },
-      `${world.levels} levels · ${world.won} solved`,
+      `${world.levels} level${world.levels === 1 ? "" : "s"} · ${world.won} solved`,
+      world.imported ? h("span", { class: "badge imported" }, "Imported") : null,
       done ? h("span", { class: "badge done" }, "✓ Complete") : null,
     ),
     progress,
@@ -104,4 +118,37 @@ function worldCard(world, index) {
       body,
     ),
   );
+}
+
+function initial(name) {
+  const first = [...(name || "?").trim()][0] || "?";
+  return first.toUpperCase();
+}
+
+// The entries to the library (import, remove, export) and to the editor.
+function toolCards(importedCount) {
+  const card = (tool, href, glyph, name, text) =>
+    h(
+      "li",
+      {},
+      h(
+        "a",
+        { class: "card tool-card", href, dataset: { tool } },
+        h("span", { class: "tool-glyph", "aria-hidden": "true" }, glyph),
+        h("span", { class: "world-name" }, name),
+        h("span", { class: "world-description" }, text),
+      ),
+    );
+  return [
+    card(
+      "library",
+      "#/library",
+      "📦",
+      "Library",
+      importedCount
+        ? "Import more packs, export or remove yours."
+        : "Import a pack file: its levels join this list, with your progress.",
+    ),
+    card("editor", "#/edit", "✎", "Editor", "Make a level: paint it, test-play it, let the solver prove it, share it."),
+  ];
 }
