@@ -5,6 +5,7 @@ Routes (``docs/protocol.md`` describes each exactly):
 - ``GET /api/worlds``, ``GET /api/worlds/{pack}``,
   ``GET /api/worlds/{pack}/levels/{level}``, ``GET /api/progress``;
 - ``/ws``: one play session per connection (``miau.server.session``);
+- ``/studio``: the editor's solve and check jobs (``miau.server.studio``);
 - everything else: the files of ``src/miau/web/`` (``/`` is ``index.html``).
 
 Every player is a random token in the ``miau_player`` cookie, set on the
@@ -43,6 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
 from miau.server.store import StoreRunner, open_store
+from miau.server.studio import StudioJobs
 from miau.server.worlds import Worlds
 
 __all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
@@ -68,6 +70,7 @@ def create_app(
     packs_dir: Path | None = None,
     web_dir: Path | None = None,
     limits: ConnectionLimits | None = None,
+    studio: StudioJobs | None = None,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -77,16 +80,27 @@ def create_app(
     ``web_dir`` the client's files (default: ``src/miau/web/``; it may be
     missing, and then only the API and the WebSocket answer). ``limits``
     bound each play connection (default :data:`UNTHROTTLED`: no rate limit;
-    a server for strangers passes ``PLAY_LIMITS``).
+    a server for strangers passes ``PLAY_LIMITS``). ``studio`` runs the
+    ``/studio`` jobs (default: a :class:`StudioJobs` with the standard limits).
     """
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path)
     runner = StoreRunner(store)
     api = _Api(worlds, runner, limits or UNTHROTTLED)
+    studio_jobs = studio or StudioJobs()
+
+    async def studio_socket(websocket: WebSocket) -> None:
+        """``/studio``: the editor's solve and check jobs, for pages of this server only."""
+        if not _same_origin(websocket):
+            await websocket.close(code=1008, reason="cross-origin")
+            return
+        await studio_jobs.serve(websocket)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        # No solver worker may outlive the server.
+        await studio_jobs.close()
         store.close()
 
     routes = [
@@ -96,6 +110,7 @@ def create_app(
         Route("/api/progress", api.show_progress),
         Route("/api/{rest:path}", api.not_found),
         WebSocketRoute("/ws", api.play),
+        WebSocketRoute("/studio", studio_socket),
         Mount(
             "/",
             app=ClientFiles(directory=web_dir or DEFAULT_WEB_DIR, html=True, check_dir=False),
@@ -107,6 +122,7 @@ def create_app(
     )
     app.state.worlds = worlds
     app.state.store = store
+    app.state.studio = studio_jobs
     return app
 
 

@@ -1,0 +1,531 @@
+"""The ``/studio`` WebSocket: the editor's solve and check jobs, each in a worker process.
+
+A job is one level (a one-level pack, as every working document is): the
+server loads it with the pack loader first, so a broken pack is answered at
+once with its located problems and no worker is started. A good one becomes
+a :class:`~miau.solver.LevelSpec` (plain data) handed to a spawned worker
+process (``miau.server.studio_worker``), which runs ``miau.solver.solve`` or
+``miau.solver.check_level`` and reports through a pipe: ``started``, then
+``progress`` at most every 0.2 s, then its answer. The event loop never
+blocks on the pipe: it waits for it to become readable.
+
+Limits, server-wide and per connection:
+
+- one job per connection at a time (another is ``busy``);
+- at most :data:`STUDIO_WORKERS` workers in the whole server (a semaphore;
+  more jobs wait, not yet ``started``);
+- each job is killed after :data:`STUDIO_JOB_SECONDS` (``error`` ``failed``);
+- a cancel, a closed socket or the server's shutdown kills the worker
+  (terminate, then kill after a grace period) and frees its slot before
+  anything else is said.
+
+``docs/protocol.md`` ("Studio") describes the messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import multiprocessing
+import os
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, Final
+
+import anyio
+import anyio.abc
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from miau.packs import Pack, PackError, PackIssue, load_pack
+from miau.server.studio_worker import JobKind, run_job
+from miau.solver.levels import LevelSpec
+
+__all__ = [
+    "MAX_JOB_ID_LENGTH",
+    "STUDIO_JOB_SECONDS",
+    "STUDIO_MAX_EXPANSIONS",
+    "STUDIO_MAX_FRAME_BYTES",
+    "STUDIO_WORKERS",
+    "CancelJob",
+    "StartJob",
+    "StudioError",
+    "StudioErrorCode",
+    "StudioJobs",
+    "level_spec",
+    "parse_studio_message",
+    "problems_json",
+]
+
+logger = logging.getLogger(__name__)
+
+STUDIO_MAX_FRAME_BYTES: Final = 256 * 1024
+"""The largest studio frame the server reads, in bytes of UTF-8."""
+
+STUDIO_MAX_EXPANSIONS: Final = 2_000_000
+"""The most states one job may expand, whatever the client or the level asks for."""
+
+STUDIO_WORKERS: Final = max(1, (os.cpu_count() or 1) - 1)
+"""Worker processes at once, server-wide: one core is left for the game itself."""
+
+STUDIO_JOB_SECONDS: Final = 120.0
+"""A job still running after this long is killed."""
+
+KILL_GRACE_SECONDS: Final = 0.5
+"""How long a terminated worker has to exit before it is killed outright."""
+
+MAX_JOB_ID_LENGTH: Final = 40
+
+PROBLEMS_IN_A_MESSAGE: Final = 3
+"""How many loader problems a ``bad-message`` error spells out for a refused solve."""
+
+
+class StudioErrorCode(StrEnum):
+    """Why a studio frame or job got an ``error`` reply."""
+
+    BAD_JSON = "bad-json"
+    BAD_MESSAGE = "bad-message"
+    BUSY = "busy"
+    TOO_LARGE = "too-large"
+    FAILED = "failed"
+
+
+class StudioError(Exception):
+    """A frame the server will not act on, or a job that failed; carries the error reply."""
+
+    def __init__(self, code: StudioErrorCode, message: str, job: str | None = None) -> None:
+        """An error of kind ``code`` with a plain-words ``message``, about job ``job``."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.job = job
+
+    def reply(self) -> dict[str, Any]:
+        """The ``error`` frame for this error."""
+        return {"type": "error", "job": self.job, "code": self.code.value, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class StartJob:
+    """A ``solve`` or ``check`` request: the job's id, the one-level pack, the budget asked for."""
+
+    kind: JobKind
+    job: str
+    pack: dict[str, Any]
+    max_expansions: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CancelJob:
+    """A ``cancel`` request."""
+
+    job: str
+
+
+def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
+    """Read one client frame of the studio protocol.
+
+    :raises StudioError: for a frame that is too large, not JSON, not an
+        object, of an unknown type, or with fields of the wrong type.
+    """
+    if not isinstance(text, str):
+        raise StudioError(StudioErrorCode.BAD_MESSAGE, "Send JSON as text frames, not binary ones.")
+    # A character is at most 4 bytes of UTF-8: encode only when the length alone cannot tell.
+    if len(text) > STUDIO_MAX_FRAME_BYTES or (
+        len(text) * 4 > STUDIO_MAX_FRAME_BYTES
+        and len(text.encode("utf-8")) > STUDIO_MAX_FRAME_BYTES
+    ):
+        raise StudioError(
+            StudioErrorCode.TOO_LARGE,
+            f"A studio message may be at most {STUDIO_MAX_FRAME_BYTES} bytes long.",
+        )
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise StudioError(
+            StudioErrorCode.BAD_JSON, f"That message is not JSON ({error})."
+        ) from None
+    if not isinstance(message, dict):
+        raise StudioError(StudioErrorCode.BAD_MESSAGE, "A message must be a JSON object.")
+    raw_job = message.get("job")
+    # The id is echoed on the error only when it is one the client could have meant.
+    job = raw_job if isinstance(raw_job, str) and 0 < len(raw_job) <= MAX_JOB_ID_LENGTH else None
+    kind = message.get("type")
+    if kind not in ("solve", "check", "cancel"):
+        shown = f"{kind[:40]!r}" if isinstance(kind, str) else "missing"
+        raise StudioError(
+            StudioErrorCode.BAD_MESSAGE,
+            f'Unknown message type ({shown}); the types are "solve", "check" and "cancel".',
+            job,
+        )
+    if job is None:
+        raise StudioError(
+            StudioErrorCode.BAD_MESSAGE,
+            f'A {kind} needs a "job": a string of 1 to {MAX_JOB_ID_LENGTH} characters.',
+        )
+    if kind == "cancel":
+        return CancelJob(job)
+    pack = message.get("pack")
+    if not isinstance(pack, dict):
+        raise StudioError(
+            StudioErrorCode.BAD_MESSAGE, f'A {kind} needs a "pack": a one-level pack object.', job
+        )
+    if kind == "check":
+        return StartJob("check", job, pack)
+    budget = message.get("max")
+    if budget is not None and (
+        not isinstance(budget, int) or isinstance(budget, bool) or budget < 1
+    ):
+        raise StudioError(
+            StudioErrorCode.BAD_MESSAGE, '"max" must be a positive whole number or null.', job
+        )
+    return StartJob("solve", job, pack, budget)
+
+
+def problems_json(issues: Sequence[PackIssue]) -> list[dict[str, Any]]:
+    """Loader issues as the library API and the studio send them: place, message, severity."""
+    return [
+        {"place": issue.place, "message": issue.message, "severity": issue.severity}
+        for issue in issues
+    ]
+
+
+def level_spec(pack: Pack) -> LevelSpec:
+    """The one level of a loaded one-level pack, as the solver takes it.
+
+    The loader's warnings about that level travel with it, as ``miau check``
+    reports them.
+    """
+    level = pack.levels[0]
+    warnings = tuple(str(issue) for issue in pack.warnings if issue.location[:2] == ("levels", 0))
+    return LevelSpec(level.id, level.title, level.data, level.solution, level.solver_max, warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """A one-level pack read by the loader: the pack, or why not; every issue either way."""
+
+    pack: Pack | None
+    issues: tuple[PackIssue, ...]
+
+
+def _load_one_level(document: dict[str, Any]) -> _Loaded:
+    """Load a job's pack, refusing any but exactly one level (runs in a worker thread)."""
+    try:
+        pack = load_pack(document)
+    except PackError as error:
+        return _Loaded(None, error.issues)
+    if len(pack.levels) != 1:
+        count = len(pack.levels)
+        issue = PackIssue(
+            "levels",
+            f"a studio job takes a one-level pack; this one has {count} levels",
+            location=("levels",),
+        )
+        return _Loaded(None, (*pack.warnings, issue))
+    return _Loaded(pack, tuple(pack.warnings))
+
+
+@dataclass(eq=False)
+class _Job:
+    """One job of one connection, from its request until its worker is gone."""
+
+    request: StartJob
+    spec: LevelSpec
+    budget: int
+    issues: tuple[PackIssue, ...]
+    """The loader's warnings about the pack, sent back with a check's report."""
+    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
+    finished: anyio.Event = field(default_factory=anyio.Event)
+
+
+class StudioJobs:
+    """The studio of one server: the worker slots, the live workers, and each connection's job.
+
+    ``workers``, ``job_seconds`` and ``kill_grace`` default to
+    :data:`STUDIO_WORKERS`, :data:`STUDIO_JOB_SECONDS` and
+    :data:`KILL_GRACE_SECONDS`; tests make them smaller. ``send_timeout``
+    is how long a frame may wait for a client that does not read.
+    """
+
+    def __init__(
+        self,
+        *,
+        workers: int = STUDIO_WORKERS,
+        job_seconds: float = STUDIO_JOB_SECONDS,
+        kill_grace: float = KILL_GRACE_SECONDS,
+        send_timeout: float = 10.0,
+    ) -> None:
+        """A studio with ``workers`` slots and no job yet."""
+        if workers < 1:
+            raise ValueError("a studio needs at least one worker slot")
+        self.workers = workers
+        self.job_seconds = job_seconds
+        self.kill_grace = kill_grace
+        self.send_timeout = send_timeout
+        self._slots = anyio.Semaphore(workers)
+        self._processes: set[BaseProcess] = set()
+        self._context = multiprocessing.get_context("spawn")
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the workers alive now (for tests and diagnostics)."""
+        return [p.pid for p in self._processes if p.pid is not None and p.is_alive()]
+
+    async def serve(self, websocket: WebSocket) -> None:
+        """Run one studio connection until the client leaves; its job dies with it.
+
+        The caller has already checked the origin.
+        """
+        await websocket.accept()
+        connection = _Connection(self, websocket)
+        try:
+            async with anyio.create_task_group() as tasks:
+                connection.tasks = tasks
+                try:
+                    await connection.receive_frames()
+                finally:
+                    # The socket is gone: cancelling the job's task kills its worker.
+                    tasks.cancel_scope.cancel()
+        except WebSocketDisconnect:
+            return
+
+    async def close(self) -> None:
+        """Kill every worker still alive (the server is shutting down)."""
+        processes = list(self._processes)
+        with anyio.CancelScope(shield=True):
+            for process in processes:
+                await self._stop(process, polite=False)
+
+    @contextlib.asynccontextmanager
+    async def _slot(self) -> AsyncIterator[None]:
+        """One of the server's worker slots, waited for in turn."""
+        async with self._slots:
+            yield
+
+    async def _run(self, job: _Job, connection: _Connection) -> dict[str, Any]:
+        """Run ``job`` in a worker process once a slot is free; its last frame.
+
+        The worker is gone and the slot free when this returns or is cancelled.
+        """
+        request = job.request
+        async with self._slot():
+            reader, writer = self._context.Pipe(duplex=False)
+            process = self._context.Process(
+                target=run_job,
+                args=(request.kind, job.spec, job.budget, writer),
+                name=f"miau-studio-{request.kind}",
+                daemon=True,
+            )
+            answered = False
+            try:
+                # Starting writes the pickled level into the new interpreter's pipe,
+                # which can wait for it to start reading: not on the event loop.
+                await anyio.to_thread.run_sync(process.start)
+                self._processes.add(process)
+                # Only the worker may hold the writing end, so its death reads as end of file.
+                writer.close()
+                with anyio.move_on_after(self.job_seconds):
+                    last = await self._pump(job, reader, connection)
+                    answered = True
+                if not answered:
+                    last = StudioError(
+                        StudioErrorCode.FAILED,
+                        f"The {request.kind} job ran for more than {self.job_seconds:g} "
+                        "seconds and was stopped; try a smaller max.",
+                        request.job,
+                    ).reply()
+            finally:
+                with anyio.CancelScope(shield=True):
+                    # A worker that answered is on its way out: give it the grace period.
+                    await self._stop(process, polite=answered)
+                    writer.close()
+                    reader.close()
+        return last
+
+    async def _pump(self, job: _Job, reader: Connection, connection: _Connection) -> dict[str, Any]:
+        """Relay the worker's messages until its answer; that answer as a frame."""
+        name = job.request.job
+        while True:
+            await anyio.wait_readable(reader.fileno())
+            try:
+                # Readable means a message has begun; its remaining bytes follow at once.
+                message = reader.recv()
+            except (EOFError, OSError):
+                return StudioError(
+                    StudioErrorCode.FAILED,
+                    f"The {job.request.kind} job's worker stopped without an answer "
+                    "(it may have run out of memory).",
+                    name,
+                ).reply()
+            match message:
+                case ("started", int()):
+                    await connection.send({"type": "started", "job": name})
+                case ("progress", expanded, depth, seen, rate, seconds):
+                    await connection.send(
+                        {
+                            "type": "progress",
+                            "job": name,
+                            "expanded": expanded,
+                            "depth": depth,
+                            "seen": seen,
+                            "rate": rate,
+                            "seconds": round(seconds, 2),
+                        }
+                    )
+                case ("solved", dict() as result):
+                    return {"type": "solved", "job": name, "result": result}
+                case ("checked", dict() as report):
+                    return {
+                        "type": "checked",
+                        "job": name,
+                        "report": {"problems": problems_json(job.issues), "level": report},
+                    }
+                case ("failed", str() as sentence):
+                    return StudioError(StudioErrorCode.FAILED, sentence, name).reply()
+                case _:
+                    logger.warning("studio worker sent an unknown message: %.200r", message)
+
+    async def _stop(self, process: BaseProcess, *, polite: bool) -> None:
+        """End ``process`` and reap it: let it exit (when ``polite``), terminate, then kill."""
+        if process.pid is None:
+            return  # never started
+        try:
+            sentinel = process.sentinel
+            if polite:
+                with anyio.move_on_after(self.kill_grace):
+                    await anyio.wait_readable(sentinel)
+            if process.exitcode is None:
+                process.terminate()
+                with anyio.move_on_after(self.kill_grace):
+                    await anyio.wait_readable(sentinel)
+            if process.exitcode is None:
+                process.kill()
+                await anyio.to_thread.run_sync(process.join)
+            process.join()
+            process.close()
+        finally:
+            self._processes.discard(process)
+
+
+class _Connection:
+    """One studio socket: its frames, its one job, and the frames sent back."""
+
+    def __init__(self, studio: StudioJobs, websocket: WebSocket) -> None:
+        self.studio = studio
+        self.websocket = websocket
+        self.tasks: anyio.abc.TaskGroup | None = None
+        self.job: _Job | None = None
+        self.closed = False
+        # Progress from the job's task and replies from the reading loop share the socket.
+        self._sending = anyio.Lock()
+
+    async def receive_frames(self) -> None:
+        """Read and act on frames until the client leaves or stops reading."""
+        while not self.closed:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            try:
+                request = parse_studio_message(text if text is not None else message.get("bytes"))
+                if isinstance(request, CancelJob):
+                    await self.cancel(request)
+                else:
+                    await self.start(request)
+            except StudioError as error:
+                await self.send(error.reply())
+
+    async def start(self, request: StartJob) -> None:
+        """Load the job's pack and queue the job, or answer at once when the pack is refused.
+
+        :raises StudioError: ``busy`` while a job runs; ``bad-message`` for a
+            solve whose pack the loader refuses.
+        """
+        if self.job is not None:
+            raise StudioError(
+                StudioErrorCode.BUSY,
+                f"Job {self.job.request.job!r} is still running: "
+                "wait for its answer or cancel it first.",
+                request.job,
+            )
+        # A big pack takes the loader a noticeable moment: not on the event loop.
+        loaded = await anyio.to_thread.run_sync(_load_one_level, request.pack)
+        if loaded.pack is None:
+            if request.kind == "check":
+                report = {"problems": problems_json(loaded.issues), "level": None}
+                await self.send({"type": "checked", "job": request.job, "report": report})
+                return
+            raise StudioError(StudioErrorCode.BAD_MESSAGE, _refusal(loaded.issues), request.job)
+        spec = level_spec(loaded.pack)
+        budget = min(spec.budget(request.max_expansions), STUDIO_MAX_EXPANSIONS)
+        job = _Job(request, spec, budget, loaded.issues)
+        self.job = job
+        assert self.tasks is not None  # set by StudioJobs.serve before any frame is read
+        self.tasks.start_soon(self._run_job, job)
+
+    async def cancel(self, request: CancelJob) -> None:
+        """Cancel the running job: its worker is gone and its slot free before ``cancelled``.
+
+        :raises StudioError: ``bad-message`` when no job of that id is running.
+        """
+        job = self.job
+        if job is None or job.request.job != request.job:
+            raise StudioError(
+                StudioErrorCode.BAD_MESSAGE,
+                f"There is no job {request.job!r} running to cancel.",
+                request.job,
+            )
+        job.scope.cancel()
+        await job.finished.wait()
+        await self.send({"type": "cancelled", "job": request.job})
+
+    async def _run_job(self, job: _Job) -> None:
+        """The job's task: run it, forget it, then send its answer (none when cancelled)."""
+        last: dict[str, Any] | None = None
+        try:
+            with job.scope:
+                last = await self.studio._run(job, self)
+        except Exception:
+            logger.exception("studio job %r failed", job.request.job)
+            last = StudioError(
+                StudioErrorCode.FAILED,
+                f"The {job.request.kind} job failed on the server.",
+                job.request.job,
+            ).reply()
+        finally:
+            # Forgotten before the answer goes out, so the client may start the next job
+            # as soon as it reads it.
+            if self.job is job:
+                self.job = None
+            job.finished.set()
+        if last is not None:
+            await self.send(last)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send one frame; a client that is gone or stops reading ends the connection."""
+        if self.closed:
+            return
+        async with self._sending:
+            with anyio.move_on_after(self.studio.send_timeout) as waiting:
+                try:
+                    await self.websocket.send_text(json.dumps(frame, separators=(",", ":")))
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    self.closed = True
+            if waiting.cancelled_caught:
+                logger.info("studio: the client stopped reading; closed")
+                self.closed = True
+        if self.closed and self.tasks is not None:
+            self.tasks.cancel_scope.cancel()
+
+
+def _refusal(issues: Sequence[PackIssue]) -> str:
+    """A sentence for a solve whose pack the loader refused, naming the first problems."""
+    errors = [issue for issue in issues if issue.severity == "error"] or list(issues)
+    count = len(errors)
+    shown = "; ".join(str(issue) for issue in errors[:PROBLEMS_IN_A_MESSAGE])
+    more = f" (and {count - PROBLEMS_IN_A_MESSAGE} more)" if count > PROBLEMS_IN_A_MESSAGE else ""
+    plural = "problem" if count == 1 else "problems"
+    return f"This level cannot be solved: it has {count} {plural}: {shown}{more}."

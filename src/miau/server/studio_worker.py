@@ -1,0 +1,91 @@
+"""The inside of a studio worker process: one solve or check job, reported through a pipe.
+
+This module is what a spawned worker imports, so it imports nothing but the
+standard library, ``miau.packs`` and ``miau.solver``: a worker starts in a
+fraction of a second and holds none of the server's state. It is handed
+the already loaded level (a :class:`~miau.solver.LevelSpec`, plain data);
+nothing of the pack is executed.
+
+Every message to the server is a tuple whose first item says what it is:
+
+- ``("started", pid)`` once the worker runs;
+- ``("progress", expanded, depth, seen, rate, seconds)`` at most every
+  :data:`PROGRESS_SECONDS` while a search runs;
+- ``("solved", SearchResult.to_json())`` or ``("checked", LevelReport.to_json())``
+  at the end;
+- ``("failed", sentence)`` when the job raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from multiprocessing.connection import Connection
+from typing import Final, Literal
+
+from miau.solver.check import check_level
+from miau.solver.levels import LevelSpec
+from miau.solver.search import SearchProgress, solve
+
+__all__ = ["PROGRESS_SECONDS", "JobKind", "PipeProgress", "run_job"]
+
+JobKind = Literal["solve", "check"]
+
+PROGRESS_SECONDS: Final = 0.2
+"""The shortest time between two progress messages."""
+
+
+class PipeProgress(SearchProgress):
+    """Sends the search's progress down the pipe, at most every :data:`PROGRESS_SECONDS`."""
+
+    def __init__(self, pipe: Connection, clock_start: float) -> None:
+        """Report into ``pipe``; ``clock_start`` is when the job began (``time.monotonic``)."""
+        self.pipe = pipe
+        self.job_start = clock_start
+        self.search_start = time.monotonic()
+        self.last_sent = self.search_start
+        self.last_expanded = 0
+
+    def report(self, expanded: int, depth: int, seen: int) -> None:
+        """Send the figures when enough time has passed since the last message."""
+        now = time.monotonic()
+        if expanded < self.last_expanded:
+            # ``check_level`` runs a second search (HANDS-OFF) after the first: its rate
+            # counts from its own start.
+            self.search_start = now
+        self.last_expanded = expanded
+        if now - self.last_sent < PROGRESS_SECONDS:
+            return
+        self.last_sent = now
+        elapsed = now - self.search_start
+        rate = expanded / elapsed if elapsed > 0 else 0.0
+        # A send to a server that is gone raises BrokenPipeError, which ends this worker:
+        # a worker never outlives its server by more than one progress interval.
+        self.pipe.send(("progress", expanded, depth, seen, round(rate), now - self.job_start))
+
+
+def run_job(kind: JobKind, spec: LevelSpec, max_expansions: int, pipe: Connection) -> None:
+    """Run one job and send its messages down ``pipe`` (the worker process's target).
+
+    ``max_expansions`` is the budget, already clamped by the server.
+    """
+    job_start = time.monotonic()
+    try:
+        pipe.send(("started", os.getpid()))
+        progress = PipeProgress(pipe, job_start)
+        if kind == "solve":
+            result = solve(spec.data, max_expansions=max_expansions, progress=progress)
+            pipe.send(("solved", result.to_json()))
+        else:
+            report = check_level(spec, max_expansions=max_expansions, progress=progress)
+            pipe.send(("checked", report.to_json()))
+    except BrokenPipeError:
+        return
+    except Exception as error:
+        # The loader accepted the level, so this is an engine refusal or a bug: either way
+        # the author gets a sentence, never a traceback; a server gone meanwhile hears nothing.
+        with contextlib.suppress(OSError):
+            pipe.send(("failed", f"The {kind} job stopped with an error: {error}"))
+    finally:
+        pipe.close()
