@@ -40,6 +40,32 @@ Progress = Callable[[int], None]
 """Called with the number of expanded states so far."""
 
 
+class SearchProgress:
+    """A progress callback that also hears how deep the search is and how many states it has seen.
+
+    An instance is a :data:`Progress` (calling it with a count alone works),
+    so it can be passed wherever one is taken, ``check_level`` included;
+    ``solve`` recognises it and calls :meth:`report` instead. Subclasses
+    override :meth:`report`.
+    """
+
+    def __call__(self, expanded: int) -> None:
+        """The plain :data:`Progress` call, for code that knows only the count."""
+        self.report(expanded, 0, 0)
+
+    def report(self, expanded: int, depth: int, seen: int) -> None:
+        """Hear how far the search has come (the base class ignores it).
+
+        ``expanded``: states expanded so far; ``depth``: moves from the start
+        to the states being expanded now; ``seen``: distinct states reached,
+        the start included.
+        """
+
+
+Reporter = Callable[[int, int, int], None]
+"""``solve``'s own progress call: expanded, depth, seen."""
+
+
 def solve(
     level: Level | Mapping[str, Any],
     *,
@@ -52,7 +78,9 @@ def solve(
     ``max_expansions`` bounds how many states are expanded before the search
     gives up with ``Outcome.LIMIT``. With ``hands_off``, only moves in which
     no word tile moves are allowed (so ``SOLVED`` means the level can be won
-    without ever changing a rule by pushing).
+    without ever changing a rule by pushing). ``progress`` is called every
+    :data:`PROGRESS_EVERY` expansions and once at the end; a
+    :class:`SearchProgress` also hears the depth and the states seen.
 
     :raises LevelError: when the level cannot be run.
     """
@@ -62,10 +90,12 @@ def solve(
     parents: dict[bytes, bytes | None] = {root: None}
     frontier = [root]
     expanded = 0
+    depth = 0
+    report = _reporter(progress)
 
     def finish(outcome: Outcome, moves: str | None) -> SearchResult:
-        if progress is not None:
-            progress(expanded)
+        if report is not None:
+            report(expanded, depth, len(parents))
         seconds = time.perf_counter() - started
         return SearchResult(outcome, moves, expanded, len(parents), seconds, max_expansions)
 
@@ -75,8 +105,8 @@ def solve(
             if expanded >= max_expansions:
                 return finish(Outcome.LIMIT, None)
             expanded += 1
-            if progress is not None and expanded % PROGRESS_EVERY == 0:
-                progress(expanded)
+            if report is not None and expanded % PROGRESS_EVERY == 0:
+                report(expanded, depth, len(parents))
             for letter, child, won in expander.successors(key):
                 if won:
                     return finish(Outcome.SOLVED, _path(expander, parents, key) + letter)
@@ -84,7 +114,18 @@ def solve(
                     parents[child] = key
                     layer.append(child)
         frontier = layer
+        depth += 1
     return finish(Outcome.UNSOLVABLE, None)
+
+
+def _reporter(progress: Progress | None) -> Reporter | None:
+    """One call shape for the search loop, whichever kind of callback the caller gave."""
+    if progress is None:
+        return None
+    if isinstance(progress, SearchProgress):
+        return progress.report
+    plain = progress
+    return lambda expanded, _depth, _seen: plain(expanded)
 
 
 def _path(expander: Expander, parents: Mapping[bytes, bytes | None], key: bytes) -> str:
