@@ -250,19 +250,19 @@ def decode_share_code(code: str) -> Pack:
     bare = share_code_from_link(code)
     if not bare:
         raise ShareLinkError("This link holds no level: the code after “#/shared/” is missing.")
-    if not _CODE_ALPHABET.fullmatch(bare):
-        bad = next(char for char in bare if not _CODE_ALPHABET.fullmatch(char))
-        raise ShareLinkError(
-            f"This link is damaged: it contains “{bad}”, which no level code contains."
-        )
     version, payload = bare[0], bare[1:]
     if version != SHARE_FORMAT_VERSION:
-        if version.isdigit():
+        if "0" <= version <= "9":
             raise ShareLinkError(
                 f"This link was made by a newer Miau (link format {version}); "
                 "update Miau to open it."
             )
         raise ShareLinkError("This is not a Miau level link: its code has an unknown format.")
+    if not _CODE_ALPHABET.fullmatch(bare):
+        bad = next(char for char in bare if not _CODE_ALPHABET.fullmatch(char))
+        raise ShareLinkError(
+            f"This link is damaged: it contains “{bad}”, which no level code contains."
+        )
     stream = _unbase64(payload)
     raw = _inflate(stream)
     document = _parse(raw)
