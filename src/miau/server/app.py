@@ -3,7 +3,12 @@
 Routes (``docs/protocol.md`` describes each exactly):
 
 - ``GET /api/worlds``, ``GET /api/worlds/{pack}``,
-  ``GET /api/worlds/{pack}/levels/{level}``, ``GET /api/progress``;
+  ``GET /api/worlds/{pack}/levels/{level}``, ``GET /api/progress``
+  (the worlds include the player's library packs);
+- ``/api/library`` (``GET``, ``POST``), ``PUT /api/library/{pack}/levels/{level}``,
+  ``DELETE /api/library/{pack}``, ``GET /api/library/{pack}/export``: the
+  player's library (``miau.server.library``);
+- ``POST /api/shared``, ``POST /api/shared/encode``: share links (``miau.server.shared``);
 - ``/ws``: one play session per connection (``miau.server.session``);
 - ``/studio``: the editor's solve and check jobs (``miau.server.studio``);
 - everything else: the files of ``src/miau/web/`` (``/`` is ``index.html``).
@@ -42,10 +47,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from miau.server.library import Library, LibraryEndpoints
 from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
+from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
 from miau.server.studio import StudioJobs
-from miau.server.worlds import Worlds
+from miau.server.worlds import Worlds, level_json, next_in_pack, world_json
 
 __all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
 
@@ -86,7 +93,10 @@ def create_app(
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path)
     runner = StoreRunner(store)
-    api = _Api(worlds, runner, limits or UNTHROTTLED)
+    library = Library(worlds, runner)
+    api = _Api(worlds, runner, limits or UNTHROTTLED, library)
+    library_api = LibraryEndpoints(library)
+    shared_api = SharedEndpoints(runner)
     studio_jobs = studio or StudioJobs()
 
     async def studio_socket(websocket: WebSocket) -> None:
@@ -108,6 +118,13 @@ def create_app(
         Route("/api/worlds/{pack}", api.show_world),
         Route("/api/worlds/{pack}/levels/{level}", api.show_level),
         Route("/api/progress", api.show_progress),
+        Route("/api/library", library_api.list_packs, methods=["GET"]),
+        Route("/api/library", library_api.import_pack, methods=["POST"]),
+        Route("/api/library/{pack}", library_api.delete_pack, methods=["DELETE"]),
+        Route("/api/library/{pack}/export", library_api.export_pack, methods=["GET"]),
+        Route("/api/library/{pack}/levels/{level}", library_api.put_level, methods=["PUT"]),
+        Route("/api/shared", shared_api.open_shared, methods=["POST"]),
+        Route("/api/shared/encode", shared_api.encode, methods=["POST"]),
         Route("/api/{rest:path}", api.not_found),
         WebSocketRoute("/ws", api.play),
         WebSocketRoute("/studio", studio_socket),
@@ -214,10 +231,13 @@ def _json(body: dict[str, Any], status: int = 200) -> JSONResponse:
 class _Api:
     """The HTTP and WebSocket endpoints, sharing the worlds and the store."""
 
-    def __init__(self, worlds: Worlds, store: StoreRunner, limits: ConnectionLimits) -> None:
+    def __init__(
+        self, worlds: Worlds, store: StoreRunner, limits: ConnectionLimits, library: Library
+    ) -> None:
         self.worlds = worlds
         self.store = store
         self.limits = limits
+        self.library = library
 
     async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
         progress = await self.store(self.store.store.progress, player)
@@ -229,26 +249,33 @@ class _Api:
 
     async def list_worlds(self, request: Request) -> Response:
         """``GET /api/worlds``."""
-        best = await self._best_moves(player_of(request.scope))
-        return _json(self.worlds.world_list(best.keys()))
+        player = player_of(request.scope)
+        best = await self._best_moves(player)
+        library = await self.library.packs(player)
+        return _json(self.worlds.world_list(best.keys(), library))
 
     async def show_world(self, request: Request) -> Response:
-        """``GET /api/worlds/{pack}``."""
-        pack = self.worlds.pack(request.path_params["pack"])
-        if pack is None:
+        """``GET /api/worlds/{pack}``: a shipped world or one of the player's library."""
+        player = player_of(request.scope)
+        found = await self.library.find(player, request.path_params["pack"])
+        if found is None:
             return _error(404, f"There is no world {request.path_params['pack']!r}.")
-        best = await self._best_moves(player_of(request.scope))
-        return _json(self.worlds.world_detail(pack, best))
+        pack, imported = found
+        best = await self._best_moves(player)
+        return _json(world_json(pack.manifest.id, pack, best, imported=imported))
 
     async def show_level(self, request: Request) -> Response:
-        """``GET /api/worlds/{pack}/levels/{level}``."""
+        """``GET /api/worlds/{pack}/levels/{level}``: in a shipped world or the player's library."""
         pack_id, level_id = request.path_params["pack"], request.path_params["level"]
-        pack = self.worlds.pack(pack_id)
-        if pack is None:
+        found = await self.library.find(player_of(request.scope), pack_id)
+        if found is None:
             return _error(404, f"There is no world {pack_id!r}.")
-        level = self.worlds.level(pack_id, level_id)
+        pack, imported = found
+        level = next((each for each in pack.levels if each.id == level_id), None)
         if level is None:
             return _error(404, f"The world {pack_id!r} has no level {level_id!r}.")
+        if imported:
+            return _json(level_json(pack_id, level, next_in_pack(pack, level)))
         return _json(self.worlds.level_detail(pack, level))
 
     async def show_progress(self, request: Request) -> Response:
@@ -282,7 +309,7 @@ class _Api:
         player = player_of(websocket.scope)
         await websocket.accept()
         await self.store(self.store.store.ensure_player, player)
-        session = PlaySession(player, self.worlds, self.store, self.limits)
+        session = PlaySession(player, self.worlds, self.store, self.limits, self.library)
         try:
             while True:
                 message = await websocket.receive()

@@ -2,7 +2,10 @@
 
 Client frames are JSON text, at most :data:`MAX_FRAME_BYTES` each:
 
-- ``{"type": "open", "pack": P, "level": L}`` becomes :class:`OpenLevel`;
+- ``{"type": "open", "pack": P, "level": L}`` becomes :class:`OpenLevel`,
+  ``{"type": "open", "share": CODE}`` :class:`OpenShare` (a shared level) and
+  ``{"type": "open", "draft": {...}}`` :class:`OpenDraft` (the editor's
+  one-level pack, played in memory only);
 - ``{"type": "intent", "seq": N, "intent": "step", "direction": D}`` and the
   intents ``wait``, ``undo``, ``reset`` and ``restore`` (with ``"state"``)
   become :class:`Intent`.
@@ -24,7 +27,9 @@ __all__ = [
     "ErrorCode",
     "Intent",
     "IntentKind",
+    "OpenDraft",
     "OpenLevel",
+    "OpenShare",
     "ProtocolError",
     "parse_message",
 ]
@@ -74,6 +79,26 @@ class OpenLevel:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenShare:
+    """Open (resume or start) the player's game on a shared level: ``code`` is its share code or link."""
+
+    code: str
+    seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OpenDraft:
+    """Play a one-level pack (the editor's draft) in memory: nothing is stored."""
+
+    pack: dict[str, Any]
+    seq: int | None = None
+
+
+Open = OpenLevel | OpenShare | OpenDraft
+"""Every way to open a game."""
+
+
+@dataclass(frozen=True, slots=True)
 class Intent:
     """One player intent for the open game; ``direction`` only for ``step``, ``state`` only for ``restore``."""
 
@@ -83,7 +108,7 @@ class Intent:
     state: dict[str, Any] | None = None
 
 
-def parse_message(text: str | bytes | None) -> OpenLevel | Intent:
+def parse_message(text: str | bytes | None) -> Open | Intent:
     """Read one client frame.
 
     :raises ProtocolError: for a frame that is too large, not JSON, not an
@@ -120,14 +145,30 @@ def parse_message(text: str | bytes | None) -> OpenLevel | Intent:
     )
 
 
-def _read_open(message: dict[str, Any], seq: int | None) -> OpenLevel:
+def _read_open(message: dict[str, Any], seq: int | None) -> Open:
+    if "seq" in message and seq is None:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, '"seq" must be an integer.')
+    if "share" in message:
+        code = message["share"]
+        if not isinstance(code, str):
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, '"share" must be a string: a share code or link.', seq
+            )
+        return OpenShare(code, seq)
+    if "draft" in message:
+        draft = message["draft"]
+        if not isinstance(draft, dict):
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, '"draft" must be an object: a one-level pack.', seq
+            )
+        return OpenDraft(draft, seq)
     pack, level = message.get("pack"), message.get("level")
     if not isinstance(pack, str) or not isinstance(level, str):
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, '"open" needs a string "pack" and a string "level".', seq
+            ErrorCode.BAD_MESSAGE,
+            '"open" needs a string "pack" and a string "level", a "share" code, or a "draft" pack.',
+            seq,
         )
-    if "seq" in message and seq is None:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, '"seq" must be an integer.')
     return OpenLevel(pack, level, seq)
 
 

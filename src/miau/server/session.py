@@ -7,6 +7,12 @@ committed before the reply goes out, so a reload or a server restart resumes
 exactly there, undo history included. A rejected intent is answered and not
 stored. A win updates the player's progress and finishes the stored game.
 
+Besides the worlds' levels (shipped, or from the player's library), a
+session opens shared levels (``{"share": CODE}``: decoded, then stored and
+resumed under the pack id ``share-…`` of their content) and the editor's
+drafts (``{"draft": <one-level pack>}``: played in memory only, with nothing
+stored and no progress).
+
 A session is also where one connection is kept in bounds
 (:class:`ConnectionLimits`): frames past its rate are answered with a
 ``rate-limited`` error and dropped, and a long stored log is replayed in
@@ -27,8 +33,19 @@ import anyio
 
 from miau.engine import Event, Game
 from miau.engine.vocabulary import MOVE_ALPHABET
-from miau.packs import Pack, PackLevel
-from miau.server.protocol import ErrorCode, Intent, OpenLevel, ProtocolError, parse_message
+from miau.packs import Pack, PackError, PackLevel, load_pack
+from miau.packs.share import ShareLinkError, decode_share_code, share_content_key
+from miau.server.library import Library
+from miau.server.protocol import (
+    ErrorCode,
+    Intent,
+    Open,
+    OpenDraft,
+    OpenLevel,
+    OpenShare,
+    ProtocolError,
+    parse_message,
+)
 from miau.server.store import StaleGameError, StoredIntent, StoreRunner
 from miau.server.worlds import Worlds
 
@@ -54,6 +71,9 @@ _LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
+
+DRAFT_PROBLEMS_SHOWN = 3
+"""How many of a refused draft's problems its error message lists."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,14 +155,17 @@ def apply_stored(game: Game, intent: StoredIntent) -> Event:
 class OpenGame:
     """The level this session plays, its live game and how it stands in the store.
 
-    ``game_id`` is None before the first accepted intent and after a win
-    (the stored game is then finished); the next accepted intent starts a
-    new stored game holding ``log`` and itself.
+    ``pack_id`` is what the game and progress are stored under: the pack's
+    id, a shared level's ``share-…`` key, or None for a draft, which is
+    never stored. ``game_id`` is None before the first accepted intent and
+    after a win (the stored game is then finished); the next accepted
+    intent starts a new stored game holding ``log`` and itself.
     """
 
     pack: Pack
     level: PackLevel
     game: Game
+    pack_id: str | None
     game_id: int | None = None
     log: list[StoredIntent] = field(default_factory=list)
 
@@ -160,11 +183,17 @@ class PlaySession:
         worlds: Worlds,
         store: StoreRunner,
         limits: ConnectionLimits | None = None,
+        library: Library | None = None,
     ) -> None:
-        """A session for ``player`` on ``worlds``, persisting through ``store``, within ``limits``."""
+        """A session for ``player`` on ``worlds`` and the player's ``library``, within ``limits``.
+
+        Games and progress persist through ``store``. Without ``library``
+        the session makes its own on ``worlds`` and ``store``.
+        """
         self.player = player
         self.worlds = worlds
         self.store = store
+        self.library = library or Library(worlds, store)
         self.limits = limits or PLAY_LIMITS
         rate = self.limits.frames_per_second
         self.bucket = (
@@ -185,9 +214,9 @@ class PlaySession:
                 )
             message = parse_message(frame)
             seq = message.seq
-            if isinstance(message, OpenLevel):
-                return await self.open(message)
-            return await self.intent(message)
+            if isinstance(message, Intent):
+                return await self.intent(message)
+            return await self.open(message)
         except ProtocolError as error:
             return error.reply()
         except Exception:
@@ -200,33 +229,95 @@ class PlaySession:
                 seq,
             ).reply()
 
-    async def open(self, message: OpenLevel) -> dict[str, Any]:
-        """Resume the player's game on a level, or start one."""
-        pack = self.worlds.pack(message.pack)
-        level = self.worlds.level(message.pack, message.level)
+    async def open(self, message: Open) -> dict[str, Any]:
+        """Resume the player's game on a level or a shared level, or start one; or play a draft."""
+        if isinstance(message, OpenShare):
+            pack = await self._shared_pack(message)
+            pack_id: str | None = share_content_key(pack)
+            level = pack.levels[0]
+        elif isinstance(message, OpenDraft):
+            pack = await self._draft_pack(message)
+            pack_id, level = None, pack.levels[0]
+        else:
+            pack, level = await self._world_level(message)
+            pack_id = pack.manifest.id
+        opened = await self._load(pack, level, pack_id)
+        self.current = opened
+        reply: dict[str, Any] = {
+            "type": "opened",
+            "pack": pack_id,
+            "level": level.id,
+            "state": state_json(opened.game),
+            "resumed": opened.game_id is not None,
+        }
+        if pack_id is None:
+            reply["draft"] = True
+        if message.seq is not None:
+            reply["seq"] = message.seq
+        return reply
+
+    async def _world_level(self, message: OpenLevel) -> tuple[Pack, PackLevel]:
+        """The level of a shipped world or of the player's library that ``message`` names."""
+        found = await self.library.find(self.player, message.pack)
+        pack = None if found is None else found[0]
+        level = (
+            None
+            if pack is None
+            else next((each for each in pack.levels if each.id == message.level), None)
+        )
         if pack is None or level is None:
             what, name = ("world", message.pack) if pack is None else ("level", message.level)
             raise ProtocolError(
                 ErrorCode.NOT_FOUND, f"There is no {what} {name[:64]!r}.", message.seq
             )
-        opened = await self._load(pack, level)
-        self.current = opened
-        reply: dict[str, Any] = {
-            "type": "opened",
-            "pack": pack.manifest.id,
-            "level": level.id,
-            "state": state_json(opened.game),
-            "resumed": opened.game_id is not None,
-        }
-        if message.seq is not None:
-            reply["seq"] = message.seq
-        return reply
+        return pack, level
 
-    async def _load(self, pack: Pack, level: PackLevel) -> OpenGame:
-        """The stored game on this level replayed on a fresh ``Game``, or a new one."""
-        pack_id = pack.manifest.id
+    async def _shared_pack(self, message: OpenShare) -> Pack:
+        """The one-level pack a share code carries.
+
+        :raises ProtocolError: ``bad-message`` with the link's plain-words problem.
+        """
+        try:
+            pack: Pack = await anyio.to_thread.run_sync(decode_share_code, message.code)
+        except ShareLinkError as error:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error), message.seq) from None
+        return pack
+
+    async def _draft_pack(self, message: OpenDraft) -> Pack:
+        """The draft, loaded by the pack loader; it must hold exactly one level.
+
+        :raises ProtocolError: ``bad-message`` listing the first problems.
+        """
+        try:
+            pack: Pack = await anyio.to_thread.run_sync(load_pack, message.pack)
+        except PackError as error:
+            count = len(error.errors)
+            shown = "; ".join(str(issue) for issue in error.errors[:DRAFT_PROBLEMS_SHOWN])
+            more = len(error.errors) - DRAFT_PROBLEMS_SHOWN
+            tail = f"; and {more} more" if more > 0 else ""
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"This draft cannot be played: it has {count} problem"
+                f"{'' if count == 1 else 's'}: {shown}{tail}.",
+                message.seq,
+            ) from None
+        if len(pack.levels) != 1:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"A draft is a pack of exactly one level; this one has {len(pack.levels)}.",
+                message.seq,
+            )
+        return pack
+
+    async def _load(self, pack: Pack, level: PackLevel, pack_id: str | None) -> OpenGame:
+        """The stored game on this level replayed on a fresh ``Game``, or a new one.
+
+        A draft (``pack_id`` None) is never stored, so it always starts fresh.
+        """
+        opened = OpenGame(pack, level, Game(level.data), pack_id)
+        if pack_id is None:
+            return opened
         stored = await self.store(self.store.store.current_game, self.player, pack_id, level.id)
-        opened = OpenGame(pack, level, Game(level.data))
         if stored is None:
             return opened
         chunk = max(1, self.limits.replay_chunk)
@@ -247,7 +338,7 @@ class PlaySession:
             # A winning step was stored but the win not recorded (the server stopped in
             # between): record it now. A board restored as won is no win of the player's.
             await self._record_win(opened)
-            return OpenGame(pack, level, Game(level.data))
+            return OpenGame(pack, level, Game(level.data), pack_id)
         return opened
 
     async def intent(self, message: Intent) -> dict[str, Any]:
@@ -261,7 +352,7 @@ class PlaySession:
         # A direction the engine does not know (no entry): it says no, and nothing is stored.
         event = current.game.step(message.direction) if entry is None else current.apply(entry)
         progress: dict[str, Any] | None = None
-        if event.accepted and entry is not None:
+        if event.accepted and entry is not None and current.pack_id is not None:
             current, event = await self._commit(current, entry, event)
             if event.accepted and event.won and entry.letter in _LETTER_STEPS:
                 progress = await self._record_win(current)
@@ -288,7 +379,9 @@ class PlaySession:
                 await self._append(current, entry)
                 return current, event
             except StaleGameError:
-                current = self.current = await self._load(current.pack, current.level)
+                current = self.current = await self._load(
+                    current.pack, current.level, current.pack_id
+                )
                 event = current.apply(entry)
                 if not event.accepted:
                     return current, event
@@ -299,7 +392,9 @@ class PlaySession:
 
         :raises StaleGameError: when the stored game moved on since it was loaded.
         """
-        pack_id, level_id = current.pack.manifest.id, current.level.id
+        pack_id, level_id = current.pack_id, current.level.id
+        if pack_id is None:
+            raise RuntimeError("a draft is never stored")
         # After a reset or a restore nothing before it matters to the board or to undo,
         # so it starts a new stored game: a log never grows past the last restart.
         fresh_start = entry.letter in (RESET, RESTORE)
@@ -319,7 +414,7 @@ class PlaySession:
 
     async def _record_win(self, current: OpenGame) -> dict[str, Any]:
         """Keep the win in the player's progress and finish the stored game."""
-        if current.game_id is None:
+        if current.game_id is None or current.pack_id is None:
             raise RuntimeError("a win needs a stored game")
         # The engine's move string leads from the start to this board (None after a restore).
         moves = current.game.moves
@@ -327,7 +422,7 @@ class PlaySession:
             self.store.store.record_win,
             current.game_id,
             self.player,
-            current.pack.manifest.id,
+            current.pack_id,
             current.level.id,
             current.game.state.move_count,
             moves,

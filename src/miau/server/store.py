@@ -1,7 +1,8 @@
-"""Where players, games in progress and progress live: the ``Store`` protocol and SQLite.
+"""Where players, games in progress, progress and libraries live: the ``Store`` protocol and SQLite.
 
 A game is (player, pack, level) plus its intent log, one row per accepted
-intent. The game code speaks only to :class:`Store`, so a store for another
+intent. A player's library holds the packs they imported or made, each as
+its JSON text. The game code speaks only to :class:`Store`, so a store for another
 database (PostgreSQL, for several server processes) can replace
 :class:`SqliteStore` without touching it.
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import queue
 import sqlite3
 import threading
@@ -28,6 +30,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "CallOutcome",
     "LevelProgress",
+    "LibraryEntry",
+    "LibraryPack",
+    "LibraryPackExistsError",
     "SqliteStore",
     "StaleGameError",
     "Store",
@@ -36,13 +41,17 @@ __all__ = [
     "StoredGame",
     "StoredIntent",
     "open_store",
+    "text_digest",
 ]
 
 Result = TypeVar("Result")
 Arguments = TypeVarTuple("Arguments")
 
-SCHEMA_VERSION = 1
-"""The schema this code writes; a database with a higher version is refused."""
+SCHEMA_VERSION = 2
+"""The schema this code writes; a database with a higher version is refused.
+
+Version 2 added the ``library`` table; a version 1 database gains it when opened.
+"""
 
 
 class StoreError(RuntimeError):
@@ -51,6 +60,10 @@ class StoreError(RuntimeError):
 
 class StaleGameError(StoreError):
     """The game was moved on elsewhere (another tab) or finished since it was loaded."""
+
+
+class LibraryPackExistsError(StoreError):
+    """A pack with that id is in the player's library already, and it was not to be replaced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +95,32 @@ class LevelProgress:
     won: bool
     best_moves: int | None
     best_solution: str | None
+
+
+def text_digest(text: str) -> str:
+    """The SHA-256 of a pack's text (hex): tells two stored texts apart without reading them."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryEntry:
+    """One pack of a player's library, without its text: id, version, name and text digest."""
+
+    pack: str
+    version: str
+    name: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryPack:
+    """One pack of a player's library as stored: id, version, name, text digest and JSON text."""
+
+    pack: str
+    version: str
+    name: str
+    digest: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,12 +176,60 @@ class Store(Protocol):
         """Every level the player has won, by pack and level id."""
         ...
 
+    def library_packs(self, player: str) -> list[LibraryEntry]:
+        """Every pack in the player's library, by id (code point order)."""
+        ...
+
+    def library_pack(self, player: str, pack: str) -> LibraryPack | None:
+        """The pack ``pack`` of the player's library, or None."""
+        ...
+
+    def save_library_pack(
+        self,
+        player: str,
+        pack: str,
+        version: str,
+        name: str,
+        text: str,
+        *,
+        replace: bool = True,
+        stale_levels: Sequence[str] = (),
+    ) -> bool:
+        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
+
+        The player's unfinished games on ``stale_levels`` of the pack (levels
+        whose content changed) are finished in the same transaction: their
+        logs belong to the old level.
+
+        :raises LibraryPackExistsError: without ``replace``, when the pack is there already.
+        """
+        ...
+
+    def delete_library_pack(self, player: str, pack: str) -> bool:
+        """Remove the pack from the player's library (and finish its games); whether it was there."""
+        ...
+
     def close(self) -> None:
         """Release the database."""
         ...
 
 
-_SCHEMA = """
+_LIBRARY_SCHEMA = """
+CREATE TABLE library (
+    player TEXT NOT NULL REFERENCES players(token),
+    pack TEXT NOT NULL,
+    version TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    saved_at TEXT NOT NULL,
+    PRIMARY KEY (player, pack)
+);
+"""
+"""Schema version 2: each player's imported and saved packs."""
+
+_SCHEMA = (
+    """
 CREATE TABLE schema_version (version INTEGER NOT NULL);
 CREATE TABLE players (
     token TEXT PRIMARY KEY,
@@ -175,6 +262,8 @@ CREATE TABLE progress (
     PRIMARY KEY (player, pack, level)
 );
 """
+    + _LIBRARY_SCHEMA
+)
 
 
 def _now() -> str:
@@ -227,6 +316,10 @@ class SqliteStore:
                 return
             row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
             version = row[0] if row else None
+            if version == 1:
+                db.execute(_LIBRARY_SCHEMA)
+                db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+                return
             if version != SCHEMA_VERSION:
                 raise StoreError(
                     f"{self.path} has database schema version {version}; this Miau knows "
@@ -414,6 +507,84 @@ class SqliteStore:
         return [
             LevelProgress(pack, level, True, int(moves), sol) for pack, level, moves, sol in rows
         ]
+
+    def library_packs(self, player: str) -> list[LibraryEntry]:
+        """Every pack in the player's library, by id (code point order), without its text."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT pack, version, name, digest FROM library WHERE player = ? ORDER BY pack",
+                (player,),
+            ).fetchall()
+        return [LibraryEntry(*row) for row in rows]
+
+    def library_pack(self, player: str, pack: str) -> LibraryPack | None:
+        """The pack ``pack`` of the player's library, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT pack, version, name, digest, text FROM library WHERE player = ? AND pack = ?",
+                (player, pack),
+            ).fetchone()
+        return None if row is None else LibraryPack(*row)
+
+    def save_library_pack(
+        self,
+        player: str,
+        pack: str,
+        version: str,
+        name: str,
+        text: str,
+        *,
+        replace: bool = True,
+        stale_levels: Sequence[str] = (),
+    ) -> bool:
+        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
+
+        The player's unfinished games on ``stale_levels`` of the pack (levels
+        whose content changed) are finished in the same transaction: their
+        logs belong to the old level.
+
+        :raises LibraryPackExistsError: without ``replace``, when the pack is there already.
+        """
+        now = _now()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO players (token, created_at) VALUES (?, ?)", (player, now)
+            )
+            exists = (
+                db.execute(
+                    "SELECT 1 FROM library WHERE player = ? AND pack = ?", (player, pack)
+                ).fetchone()
+                is not None
+            )
+            if exists and not replace:
+                raise LibraryPackExistsError(f"{player} has {pack} in their library already")
+            db.execute(
+                "INSERT INTO library (player, pack, version, name, text, digest, saved_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, pack) DO UPDATE SET "
+                "version = excluded.version, name = excluded.name, text = excluded.text, "
+                "digest = excluded.digest, saved_at = excluded.saved_at",
+                (player, pack, version, name, text, text_digest(text), now),
+            )
+            db.executemany(
+                "UPDATE games SET finished_at = ? WHERE player = ? AND pack = ? AND level = ? "
+                "AND finished_at IS NULL",
+                [(now, player, pack, level) for level in stale_levels],
+            )
+        return exists
+
+    def delete_library_pack(self, player: str, pack: str) -> bool:
+        """Remove the pack from the player's library (and finish its games); whether it was there."""
+        now = _now()
+        with self._transaction() as db:
+            cursor = db.execute("DELETE FROM library WHERE player = ? AND pack = ?", (player, pack))
+            deleted = cursor.rowcount == 1
+            if deleted:
+                db.execute(
+                    "UPDATE games SET finished_at = ? WHERE player = ? AND pack = ? "
+                    "AND finished_at IS NULL",
+                    (now, player, pack),
+                )
+        return deleted
 
     def close(self) -> None:
         """Release the database."""

@@ -38,10 +38,14 @@ from psycopg.rows import TupleRow
 from miau.server.store import (
     SCHEMA_VERSION,
     LevelProgress,
+    LibraryEntry,
+    LibraryPack,
+    LibraryPackExistsError,
     StaleGameError,
     StoredGame,
     StoredIntent,
     StoreError,
+    text_digest,
 )
 
 __all__ = ["DEFAULT_CONNECTIONS", "PostgresStore"]
@@ -88,6 +92,18 @@ _SCHEMA = [
         PRIMARY KEY (player, pack, level)
     )""",
 ]
+
+_LIBRARY_SCHEMA = """CREATE TABLE library (
+    player TEXT NOT NULL REFERENCES players(token),
+    pack TEXT NOT NULL,
+    version TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    saved_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (player, pack)
+)"""
+"""Schema version 2: each player's imported and saved packs."""
 
 _ENSURE_PLAYER = "INSERT INTO players (token) VALUES (%s) ON CONFLICT (token) DO NOTHING"
 
@@ -177,10 +193,15 @@ class PostgresStore:
         if exists is None or not exists[0]:
             for statement in _SCHEMA:
                 db.execute(statement)
+            db.execute(_LIBRARY_SCHEMA)
             db.execute("INSERT INTO schema_version (version) VALUES (%s)", (SCHEMA_VERSION,))
             return
         row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
         version = row[0] if row else None
+        if version == 1:
+            db.execute(_LIBRARY_SCHEMA)
+            db.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
+            return
         if version != SCHEMA_VERSION:
             raise StoreError(
                 f"the PostgreSQL database has schema version {version}; this Miau knows "
@@ -311,6 +332,90 @@ class PostgresStore:
         return [
             LevelProgress(pack, level, True, int(moves), sol) for pack, level, moves, sol in rows
         ]
+
+    def library_packs(self, player: str) -> list[LibraryEntry]:
+        """Every pack in the player's library, by id (code point order), without its text."""
+        with self._connection() as db:
+            rows = db.execute(
+                "SELECT pack, version, name, digest FROM library WHERE player = %s "
+                'ORDER BY pack COLLATE "C"',
+                (player,),
+            ).fetchall()
+        return [LibraryEntry(*row) for row in rows]
+
+    def library_pack(self, player: str, pack: str) -> LibraryPack | None:
+        """The pack ``pack`` of the player's library, or None."""
+        with self._connection() as db:
+            row = db.execute(
+                "SELECT pack, version, name, digest, text FROM library WHERE player = %s AND pack = %s",
+                (player, pack),
+            ).fetchone()
+        return None if row is None else LibraryPack(*row)
+
+    def save_library_pack(
+        self,
+        player: str,
+        pack: str,
+        version: str,
+        name: str,
+        text: str,
+        *,
+        replace: bool = True,
+        stale_levels: Sequence[str] = (),
+    ) -> bool:
+        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
+
+        The player's unfinished games on ``stale_levels`` of the pack (levels
+        whose content changed) are finished in the same transaction: their
+        logs belong to the old level.
+
+        :raises LibraryPackExistsError: without ``replace``, when the pack is there already.
+        """
+        with self._connection() as db, db.transaction():
+            # Two processes saving one pack at once take turns, so "replaced" is told right.
+            db.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                ("\x1f".join(("library", player, pack)),),
+            )
+            db.execute(_ENSURE_PLAYER, (player,))
+            exists = (
+                db.execute(
+                    "SELECT 1 FROM library WHERE player = %s AND pack = %s", (player, pack)
+                ).fetchone()
+                is not None
+            )
+            if exists and not replace:
+                raise LibraryPackExistsError(f"{player} has {pack} in their library already")
+            db.execute(
+                "INSERT INTO library (player, pack, version, name, text, digest) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (player, pack) DO UPDATE SET "
+                "version = excluded.version, name = excluded.name, text = excluded.text, "
+                "digest = excluded.digest, saved_at = now()",
+                (player, pack, version, name, text, text_digest(text)),
+            )
+            if stale_levels:
+                with db.cursor() as cursor:
+                    cursor.executemany(
+                        "UPDATE games SET finished_at = now() WHERE player = %s AND pack = %s "
+                        "AND level = %s AND finished_at IS NULL",
+                        [(player, pack, level) for level in stale_levels],
+                    )
+        return exists
+
+    def delete_library_pack(self, player: str, pack: str) -> bool:
+        """Remove the pack from the player's library (and finish its games); whether it was there."""
+        with self._connection() as db, db.transaction():
+            cursor = db.execute(
+                "DELETE FROM library WHERE player = %s AND pack = %s", (player, pack)
+            )
+            deleted = cursor.rowcount == 1
+            if deleted:
+                db.execute(
+                    "UPDATE games SET finished_at = now() WHERE player = %s AND pack = %s "
+                    "AND finished_at IS NULL",
+                    (player, pack),
+                )
+        return deleted
 
     def close(self) -> None:
         """Close every connection."""

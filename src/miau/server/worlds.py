@@ -13,6 +13,10 @@ level once won stays open (should a pack gain a level before it). A world
 opens when every required level of the world before it is won; the first
 world is always open. Locks are advice for the player's map: the server
 does not refuse to open a locked level.
+
+A player's library packs (``miau.server.library``) are worlds too: listed
+after the shipped ones with ``"imported": true``, always open, their levels
+locked by the same rules; their "next level" stays inside the pack.
 """
 
 from __future__ import annotations
@@ -31,8 +35,12 @@ __all__ = [
     "SHIPPED_ORDER",
     "LevelLock",
     "Worlds",
+    "level_json",
     "level_locks",
     "level_properties",
+    "library_world_entry",
+    "next_in_pack",
+    "world_json",
 ]
 
 DEFAULT_PACKS_DIR = Path(__file__).resolve().parents[3] / "packs"
@@ -106,6 +114,90 @@ def level_properties(level: PackLevel) -> list[str]:
     return words
 
 
+def world_json(
+    pack_id: str, pack: Pack, best_moves: dict[tuple[str, str], int], *, imported: bool
+) -> dict[str, Any]:
+    """``GET /api/worlds/{pack}`` for ``pack`` served under ``pack_id``, with the player's progress."""
+    won_ids = {level for (pack_key, level) in best_moves if pack_key == pack_id}
+    levels = []
+    for level, lock in zip(pack.levels, level_locks(pack.levels, won_ids), strict=True):
+        levels.append(
+            {
+                "id": level.id,
+                "title": level.title,
+                "hint": level.hint,
+                "tier": level.tier,
+                "width": level.width,
+                "height": level.height,
+                "won": level.id in won_ids,
+                "bestMoves": best_moves.get((pack_id, level.id)),
+                "locked": lock.locked,
+                "unlockedBy": lock.unlocked_by,
+            }
+        )
+    return {
+        "id": pack_id,
+        "name": pack.manifest.name,
+        "description": pack.manifest.description or "",
+        "imported": imported,
+        "palette": {
+            noun: {"glyph": glyph.glyph, "faces": glyph.faces}
+            for noun, glyph in pack.palette.items()
+        },
+        "glossary": {word: entry.to_json() for word, entry in pack.glossary.items()},
+        "levels": levels,
+    }
+
+
+def level_json(pack_id: str, level: PackLevel, next_level: dict[str, str] | None) -> dict[str, Any]:
+    """``GET /api/worlds/{pack}/levels/{level}``: what the client needs to draw the level."""
+    return {
+        "pack": pack_id,
+        "id": level.id,
+        "title": level.title,
+        "hint": level.hint,
+        "tier": level.tier,
+        "width": level.width,
+        "height": level.height,
+        "objects": level.data["objects"],
+        "automata": level.data["automata"],
+        "pairs": level.data["pairs"],
+        "properties": level_properties(level),
+        "next": next_level,
+    }
+
+
+def next_in_pack(pack: Pack, level: PackLevel) -> dict[str, str] | None:
+    """The level after this one in its own pack, or None for the last."""
+    index = next(i for i, each in enumerate(pack.levels) if each.id == level.id)
+    if index + 1 < len(pack.levels):
+        return {"pack": pack.manifest.id, "level": pack.levels[index + 1].id}
+    return None
+
+
+def library_world_entry(pack: Pack, won: Won) -> dict[str, Any]:
+    """A library pack's entry in ``GET /api/worlds``: always open, with the player's progress."""
+    entry = _world_entry(pack, won, unlocked_by=None)
+    entry["imported"] = True
+    return entry
+
+
+def _world_entry(pack: Pack, won: Won, unlocked_by: str | None) -> dict[str, Any]:
+    required = [level for level in pack.levels if level.tier == "required"]
+    return {
+        "id": pack.manifest.id,
+        "name": pack.manifest.name,
+        "description": pack.manifest.description or "",
+        "levels": len(pack.levels),
+        "required": len(required),
+        "won": sum(1 for level in pack.levels if (pack.manifest.id, level.id) in won),
+        "requiredWon": sum(1 for level in required if (pack.manifest.id, level.id) in won),
+        "unlocked": unlocked_by is None,
+        "unlockedBy": unlocked_by,
+        "imported": False,
+    }
+
+
 class Worlds:
     """The packs on offer, in world order, and the JSON the HTTP API serves about them."""
 
@@ -149,89 +241,37 @@ class Worlds:
             return None
         return next((level for level in pack.levels if level.id == level_id), None)
 
-    def world_list(self, won: Won) -> dict[str, Any]:
-        """``GET /api/worlds``: every world with its counts and whether it is open."""
+    def world_list(self, won: Won, library: Iterable[Pack] = ()) -> dict[str, Any]:
+        """``GET /api/worlds``: every world with its counts and whether it is open.
+
+        The shipped worlds come first (``"imported": false``), then the
+        player's ``library`` packs in the order given (``"imported": true``).
+        """
         worlds: list[dict[str, Any]] = []
         previous: Pack | None = None
         for pack in self._packs.values():
-            won_here = sum(1 for level in pack.levels if (pack.manifest.id, level.id) in won)
-            required = [level for level in pack.levels if level.tier == "required"]
             unlocked_by = None
             if previous is not None and not _all_required_won(previous, won):
                 unlocked_by = f"Win every required level of {previous.manifest.name} first"
-            worlds.append(
-                {
-                    "id": pack.manifest.id,
-                    "name": pack.manifest.name,
-                    "description": pack.manifest.description or "",
-                    "levels": len(pack.levels),
-                    "required": len(required),
-                    "won": won_here,
-                    "requiredWon": sum(
-                        1 for level in required if (pack.manifest.id, level.id) in won
-                    ),
-                    "unlocked": unlocked_by is None,
-                    "unlockedBy": unlocked_by,
-                }
-            )
+            worlds.append(_world_entry(pack, won, unlocked_by))
             previous = pack
+        worlds.extend(library_world_entry(pack, won) for pack in library)
         return {"worlds": worlds}
 
     def world_detail(self, pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
-        """``GET /api/worlds/{pack}``: the world, its palette and glossary, its levels' state."""
-        pack_id = pack.manifest.id
-        won_ids = {level for (pack_key, level) in best_moves if pack_key == pack_id}
-        levels = []
-        for level, lock in zip(pack.levels, level_locks(pack.levels, won_ids), strict=True):
-            levels.append(
-                {
-                    "id": level.id,
-                    "title": level.title,
-                    "hint": level.hint,
-                    "tier": level.tier,
-                    "width": level.width,
-                    "height": level.height,
-                    "won": level.id in won_ids,
-                    "bestMoves": best_moves.get((pack_id, level.id)),
-                    "locked": lock.locked,
-                    "unlockedBy": lock.unlocked_by,
-                }
-            )
-        return {
-            "id": pack_id,
-            "name": pack.manifest.name,
-            "description": pack.manifest.description or "",
-            "palette": {
-                noun: {"glyph": glyph.glyph, "faces": glyph.faces}
-                for noun, glyph in pack.palette.items()
-            },
-            "glossary": {word: entry.to_json() for word, entry in pack.glossary.items()},
-            "levels": levels,
-        }
+        """``GET /api/worlds/{pack}`` for a shipped world: its palette, glossary and levels' state."""
+        return world_json(pack.manifest.id, pack, best_moves, imported=False)
 
     def level_detail(self, pack: Pack, level: PackLevel) -> dict[str, Any]:
-        """``GET /api/worlds/{pack}/levels/{level}``: what the client needs to draw the level."""
-        return {
-            "pack": pack.manifest.id,
-            "id": level.id,
-            "title": level.title,
-            "hint": level.hint,
-            "tier": level.tier,
-            "width": level.width,
-            "height": level.height,
-            "objects": level.data["objects"],
-            "automata": level.data["automata"],
-            "pairs": level.data["pairs"],
-            "properties": level_properties(level),
-            "next": self.next_level(pack, level),
-        }
+        """``GET /api/worlds/{pack}/levels/{level}`` for a level of a shipped world."""
+        return level_json(pack.manifest.id, level, self.next_level(pack, level))
 
     def next_level(self, pack: Pack, level: PackLevel) -> dict[str, str] | None:
         """The level after this one: the next in its world, else the next world's first."""
         packs = list(self._packs.values())
-        index = next(i for i, each in enumerate(pack.levels) if each.id == level.id)
-        if index + 1 < len(pack.levels):
-            return {"pack": pack.manifest.id, "level": pack.levels[index + 1].id}
+        following = next_in_pack(pack, level)
+        if following is not None:
+            return following
         position = next(i for i, each in enumerate(packs) if each.manifest.id == pack.manifest.id)
         for later in packs[position + 1 :]:
             if later.levels:

@@ -1,0 +1,120 @@
+"""Shared levels over HTTP: open a share code for its world and level, and make a code.
+
+``POST /api/shared`` decodes a code (through ``miau.packs.share``, bounded
+and total) and answers what the page needs to show the level, stored
+nothing; the play socket's ``{"type": "open", "share": CODE}`` then plays it.
+``POST /api/shared/encode`` turns the editor's one-level pack into a code
+and a link, since the page cannot deflate and validate on its own.
+``docs/protocol.md`` gives the exact replies.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import Response
+
+from miau.packs import Pack, PackError, load_pack
+from miau.packs.share import (
+    MAX_CODE_LENGTH,
+    MAX_INFLATED_BYTES,
+    ShareLinkError,
+    decode_share_code,
+    encode_share_code,
+    share_content_key,
+    share_link,
+)
+from miau.server.library import (
+    Refusal,
+    json_response,
+    problems_json,
+    problems_refusal,
+    read_json_body,
+)
+from miau.server.store import StoreRunner
+from miau.server.worlds import level_json, world_json
+
+__all__ = ["TOO_BIG_TO_SHARE", "SharedEndpoints", "shared_level_json"]
+
+TOO_BIG_TO_SHARE = "This level is too big to share as a link."
+
+
+def shared_level_json(pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
+    """``POST /api/shared``'s reply for a decoded one-level pack, with the player's progress on it."""
+    key = share_content_key(pack)
+    world = world_json(key, pack, best_moves, imported=False)
+    world["shared"] = True
+    return {
+        "world": world,
+        "level": level_json(key, pack.levels[0], None),
+        "pack": pack.to_json(),
+    }
+
+
+class SharedEndpoints:
+    """The ``/api/shared`` routes of one app."""
+
+    def __init__(self, store: StoreRunner) -> None:
+        """Read the players' progress through ``store`` (these routes store nothing)."""
+        self.store = store
+
+    async def open_shared(self, request: Request) -> Response:
+        """``POST /api/shared`` with ``{"code": CODE}`` (a bare code or a whole link)."""
+        try:
+            body = await read_json_body(request)
+            code = body.get("code")
+            if not isinstance(code, str):
+                raise Refusal(400, {"error": 'Send {"code": <a share code or link>}.'})
+            try:
+                pack: Pack = await anyio.to_thread.run_sync(decode_share_code, code)
+            except ShareLinkError as error:
+                raise Refusal(
+                    400, {"error": str(error), "problems": problems_json(error.issues)}
+                ) from None
+        except Refusal as refusal:
+            return refusal.response()
+        progress = await self.store(self.store.store.progress, request.scope["miau.player"])
+        key = share_content_key(pack)
+        best = {
+            (entry.pack, entry.level): entry.best_moves
+            for entry in progress
+            if entry.pack == key and entry.best_moves is not None
+        }
+        return json_response(shared_level_json(pack, best))
+
+    async def encode(self, request: Request) -> Response:
+        """``POST /api/shared/encode`` with ``{"pack": <one-level pack>}``: its code and link."""
+        try:
+            body = await read_json_body(request)
+            document = body.get("pack")
+            if not isinstance(document, dict):
+                raise Refusal(400, {"error": 'Send {"pack": <a one-level pack>}.', "problems": []})
+            try:
+                pack: Pack = await anyio.to_thread.run_sync(load_pack, document)
+            except PackError as error:
+                raise problems_refusal(error, "This level") from None
+            if len(pack.levels) != 1:
+                raise Refusal(
+                    400,
+                    {
+                        "error": "A link carries exactly one level; "
+                        f"this pack has {len(pack.levels)}.",
+                        "problems": [],
+                    },
+                )
+            try:
+                raw = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+                code = encode_share_code(document)
+            except (ValueError, TypeError):
+                raise Refusal(
+                    400, {"error": "This level holds values JSON cannot carry.", "problems": []}
+                ) from None
+            if len(code) > MAX_CODE_LENGTH or len(raw.encode("utf-8")) > MAX_INFLATED_BYTES:
+                raise Refusal(413, {"error": TOO_BIG_TO_SHARE})
+        except Refusal as refusal:
+            return refusal.response()
+        origin = f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"
+        return json_response({"code": code, "link": share_link(code, origin)})
