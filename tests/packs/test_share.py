@@ -425,3 +425,10 @@ def _decode_or_refuse(text: str) -> None:
         decode_share_code(text)
     except ShareLinkError as error:
         assert str(error)
+
+
+def test_the_docs_example_link_is_the_current_link_of_mouse_keeps_time(mouse_code: str) -> None:
+    docs = (ROOT / "docs" / "packs.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Share links") :]
+    assert f"\n{share_link(mouse_code)}\n" in section
+    assert f"is {len(share_link(mouse_code))} characters" in section
