@@ -21,7 +21,10 @@ export function problemList(problems) {
       const severity = SEVERITY[problem.severity] || SEVERITY.error;
       return h(
         "li",
-        { class: "problem", dataset: { severity: problem.severity === "warning" ? "warning" : "error" } },
+        {
+          class: "problem",
+          dataset: { severity: problem.severity === "warning" ? "warning" : "error", place: problem.place || "" },
+        },
         h(
           "span",
           { class: "problem-severity" },
