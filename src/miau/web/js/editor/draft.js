@@ -1,0 +1,461 @@
+// The editor's working document: a one-level pack (the ordinary pack format
+// with exactly one level), an undo and a redo stack of whole snapshots, and
+// its copy in localStorage (`miau.draft`), written after every edit so a
+// reload never loses work. Every change goes through `edit()` or a stroke,
+// so every change can be undone.
+
+import { CORE_PROPERTIES, OPERATORS } from "../words.js";
+
+/** The localStorage key of the draft. */
+export const DRAFT_KEY = "miau.draft";
+/** The accent names a declared word may take. */
+export const ACCENTS = ["you", "push", "stop", "win", "sink", "defeat"];
+/** The grid size limits of the loader. */
+export const MIN_SIZE = 1;
+export const MAX_SIZE = 64;
+/** The loader's limits on automata, pairs and pattern steps. */
+export const MAX_AUTOMATA = 32;
+export const MAX_PAIRS = 4;
+export const MAX_PATTERN = 32;
+/** The pattern letters: four moves and a wait. */
+export const STEP_LETTERS = ["U", "D", "L", "R", "W"];
+
+const UNDO_LIMIT = 300;
+const TOKEN = /^[A-Z][A-Z0-9_-]{0,31}$/;
+const LEVEL_ID = /^[a-z][a-z0-9-]{0,63}$/;
+const PACK_ID = /^[a-z][a-z0-9._-]{1,63}$/;
+
+/** The palette a new draft starts with (the shipped worlds' glyphs). */
+export const STARTER_PALETTE = {
+  MIAU: { glyph: "🐈", faces: "left" },
+  WALL: "🧱",
+  FLAG: "🚩",
+  ROCK: "🪨",
+  WATER: "🌊",
+  SKULL: "💀",
+  KEY: "🔑",
+  DOOR: "🚪",
+};
+
+/** True for a word token (`FLAG`, `TICK`): a capital, then up to 31 capitals, digits, `_` or `-`. */
+export function isToken(text) {
+  return typeof text === "string" && TOKEN.test(text);
+}
+
+/** True for a level id: a lowercase letter, then lowercase letters, digits or `-`. */
+export function isLevelId(text) {
+  return typeof text === "string" && LEVEL_ID.test(text);
+}
+
+/** True for a pack id: 2 to 64 characters, a lowercase letter first. */
+export function isPackId(text) {
+  return typeof text === "string" && PACK_ID.test(text);
+}
+
+/** True for a word the game fixes (IS, AND and the six core properties). */
+export function isFixedWord(text) {
+  return OPERATORS.has(text) || CORE_PROPERTIES.has(text);
+}
+
+/** Turns any title into a level id: `"The Mouse!"` -> `"the-mouse"`. */
+export function slugify(text, fallback = "my-level") {
+  const slug = String(text || "")
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^[^a-z]+/, "")
+    .replace(/-+$/, "")
+    .slice(0, 64)
+    .replace(/-+$/, "");
+  return isLevelId(slug) ? slug : fallback;
+}
+
+/** A new, empty draft: a 9 by 7 grid, the starter palette, no rules. */
+export function emptyPack() {
+  return {
+    manifest: { id: "draft", name: "Draft", version: "1.0.0", engine: 1 },
+    palette: structuredClone(STARTER_PALETTE),
+    properties: {},
+    levels: [{ id: "my-level", title: "My level", hint: "", tier: "required", width: 9, height: 7, objects: [] }],
+  };
+}
+
+function letterOfStep(step) {
+  if (typeof step === "string") return step.toUpperCase();
+  if (step?.action === "wait") return "W";
+  if (step?.action === "move") {
+    if (step.dx === 1) return "R";
+    if (step.dx === -1) return "L";
+    if (step.dy === 1) return "D";
+    if (step.dy === -1) return "U";
+  }
+  return "W";
+}
+
+function cleanObject(entry) {
+  const kind = entry.kind === "word" || (entry.kind === undefined && "text" in entry) ? "word" : "object";
+  const cleaned = { kind };
+  if (kind === "word") cleaned.text = String(entry.text || "").toUpperCase();
+  else cleaned.noun = String(entry.noun || "").toUpperCase();
+  cleaned.x = Number(entry.x) || 0;
+  cleaned.y = Number(entry.y) || 0;
+  if (entry.facing && entry.facing !== "right") cleaned.facing = entry.facing;
+  return cleaned;
+}
+
+/**
+ * Brings any one-level pack (a stored draft, a level from the API) into the
+ * shape the editor works on: objects only (no map), letters for pattern
+ * steps, every optional level field present. Throws on a document that is
+ * not a pack with at least one level.
+ */
+export function normalisePack(raw) {
+  if (!raw || typeof raw !== "object" || !Array.isArray(raw.levels) || !raw.levels.length) {
+    throw new Error("not a pack with a level");
+  }
+  const source = raw.levels[0];
+  const level = {
+    id: isLevelId(source.id) ? source.id : "my-level",
+    title: typeof source.title === "string" ? source.title : "My level",
+    hint: typeof source.hint === "string" ? source.hint : "",
+    tier: ["required", "optional", "challenge"].includes(source.tier) ? source.tier : "required",
+    width: clampSize(source.width),
+    height: clampSize(source.height),
+    objects: (source.objects || []).map(cleanObject),
+  };
+  if (Array.isArray(source.automata) && source.automata.length) {
+    level.automata = source.automata.map((record) => {
+      const automaton = {
+        id: String(record.id),
+        property: String(record.property || "").toUpperCase(),
+        phase: Number(record.phase) || 0,
+        pattern: (record.pattern || []).map(letterOfStep),
+      };
+      if (record.subject) automaton.subject = String(record.subject).toUpperCase();
+      return automaton;
+    });
+  }
+  if (Array.isArray(source.pairs) && source.pairs.length) {
+    level.pairs = source.pairs.map((pair) => ({
+      words: (pair.words || []).map((word) => String(word).toUpperCase()),
+      effect: "destroy-both",
+      enter: Boolean(pair.enter),
+    }));
+  }
+  if (typeof source.solution === "string" && source.solution) level.solution = source.solution.toUpperCase();
+  if (Number.isInteger(source.solverMax)) level.solverMax = source.solverMax;
+  const manifest = raw.manifest && typeof raw.manifest === "object" ? raw.manifest : {};
+  return {
+    manifest: {
+      id: isPackId(manifest.id) ? manifest.id : "draft",
+      name: typeof manifest.name === "string" && manifest.name.trim() ? manifest.name : "Draft",
+      version: typeof manifest.version === "string" ? manifest.version : "1.0.0",
+      engine: 1,
+      ...(typeof manifest.author === "string" ? { author: manifest.author } : {}),
+    },
+    palette: structuredClone(raw.palette || {}),
+    properties: structuredClone(raw.properties || {}),
+    levels: [level],
+  };
+}
+
+function clampSize(value) {
+  const number = Math.round(Number(value));
+  if (!Number.isFinite(number)) return 9;
+  return Math.max(MIN_SIZE, Math.min(MAX_SIZE, number));
+}
+
+/** The words the level declares as properties: automaton properties, then pair words. */
+export function declaredWords(level) {
+  const words = [];
+  for (const record of level.automata || []) if (record.property && !words.includes(record.property)) words.push(record.property);
+  for (const pair of level.pairs || []) for (const word of pair.words) if (word && !words.includes(word)) words.push(word);
+  return words;
+}
+
+/** The nouns of the level's objects, in first-use order. */
+export function objectNouns(level) {
+  return [...new Set(level.objects.filter((entry) => entry.kind === "object").map((entry) => entry.noun))];
+}
+
+/**
+ * The pack to send anywhere (test-play, solve, check, save, share): the one
+ * level, only the palette nouns and glossary words it uses, the features it
+ * needs, glossary entries without a sentence left out (the loader needs one).
+ */
+export function exportPack(pack, manifestOverrides = {}) {
+  const level = structuredClone(pack.levels[0]);
+  if (!level.hint) delete level.hint;
+  if (level.tier === "required") delete level.tier;
+  if (!level.automata?.length) delete level.automata;
+  if (!level.pairs?.length) delete level.pairs;
+  if (!level.solution) delete level.solution;
+  const used = new Set();
+  for (const entry of level.objects) used.add(entry.kind === "word" ? entry.text : entry.noun);
+  for (const record of level.automata || []) if (record.subject) used.add(record.subject);
+  const palette = {};
+  for (const [noun, glyph] of Object.entries(pack.palette)) if (used.has(noun)) palette[noun] = glyph;
+  const declared = new Set(declaredWords(level));
+  const properties = {};
+  for (const [word, entry] of Object.entries(pack.properties || {})) {
+    if (declared.has(word) && entry.describe?.trim()) {
+      properties[word] = { accent: entry.accent, describe: entry.describe.trim() };
+    }
+  }
+  const features = [];
+  if (level.automata) features.push("automata");
+  if (level.pairs) features.push("pairs");
+  const manifest = { ...pack.manifest, ...manifestOverrides, engine: 1 };
+  if (features.length) manifest.features = features;
+  else delete manifest.features;
+  const result = { manifest };
+  if (Object.keys(palette).length) result.palette = palette;
+  if (Object.keys(properties).length) result.properties = properties;
+  result.levels = [level];
+  return result;
+}
+
+/** Reads the stored draft, or null when there is none (or it is unreadable). */
+export function loadStoredPack() {
+  try {
+    const text = localStorage.getItem(DRAFT_KEY);
+    return text ? normalisePack(JSON.parse(text)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The draft: `pack` (the working one-level pack), undo and redo, strokes
+ * (a drag that paints many cells is one undoable edit), and `uids`, one
+ * stable number per object for drawing, so a board element always shows
+ * the same entity. `onChange(reason)` runs after every change.
+ */
+export class Draft {
+  constructor(pack, { onChange = () => {} } = {}) {
+    this.pack = normalisePack(pack);
+    this.onChange = onChange;
+    this.undoStack = [];
+    this.redoStack = [];
+    this.stroke = null;
+    this.nextUid = 1;
+    this.uids = this.pack.levels[0].objects.map(() => this.nextUid++);
+    this.save();
+  }
+
+  /** The one level. */
+  get level() {
+    return this.pack.levels[0];
+  }
+
+  /** Whether there is something to undo / redo. */
+  get canUndo() {
+    return this.undoStack.length > 0;
+  }
+
+  get canRedo() {
+    return this.redoStack.length > 0;
+  }
+
+  snapshot() {
+    return JSON.stringify(this.pack);
+  }
+
+  /** Writes the draft to localStorage (a private window may refuse; then it lives in memory). */
+  save() {
+    try {
+      localStorage.setItem(DRAFT_KEY, this.snapshot());
+    } catch {
+      // Storage full or refused: the draft still works for this page.
+    }
+  }
+
+  /**
+   * One undoable edit: `mutate(pack, draft)` changes the pack in place and
+   * may return false to say nothing changed. Inside a stroke the edit joins it.
+   */
+  edit(mutate, reason = "edit") {
+    const before = this.stroke ? null : this.snapshot();
+    const result = mutate(this.pack, this);
+    if (result === false) return false;
+    if (this.stroke) {
+      this.stroke.changed = true;
+    } else {
+      if (this.snapshot() === before) return false;
+      this.pushUndo(before);
+    }
+    this.save();
+    this.onChange(reason);
+    return true;
+  }
+
+  pushUndo(snapshot) {
+    this.undoStack.push(snapshot);
+    if (this.undoStack.length > UNDO_LIMIT) this.undoStack.shift();
+    this.redoStack.length = 0;
+  }
+
+  /** Starts a stroke: the edits until `endStroke()` undo as one. */
+  beginStroke() {
+    if (this.stroke) this.endStroke();
+    this.stroke = { before: this.snapshot(), changed: false };
+  }
+
+  /** Ends the stroke; records it for undo if it changed anything. */
+  endStroke() {
+    const stroke = this.stroke;
+    this.stroke = null;
+    if (stroke?.changed && this.snapshot() !== stroke.before) {
+      this.pushUndo(stroke.before);
+      this.onChange("stroke");
+    }
+  }
+
+  /** Undoes the last edit; false when there is none. */
+  undo() {
+    if (this.stroke) this.endStroke();
+    if (!this.undoStack.length) return false;
+    this.redoStack.push(this.snapshot());
+    this.restore(this.undoStack.pop());
+    return true;
+  }
+
+  /** Redoes the last undone edit; false when there is none. */
+  redo() {
+    if (this.stroke) this.endStroke();
+    if (!this.redoStack.length) return false;
+    this.undoStack.push(this.snapshot());
+    this.restore(this.redoStack.pop());
+    return true;
+  }
+
+  /** Replaces the whole document as one undoable edit (a level opened for editing). */
+  replace(pack) {
+    const next = normalisePack(pack);
+    this.pushUndo(this.snapshot());
+    this.pack = next;
+    this.uids = this.level.objects.map(() => this.nextUid++);
+    this.save();
+    this.onChange("replace");
+  }
+
+  restore(snapshot) {
+    this.pack = JSON.parse(snapshot);
+    // Fresh drawing ids in object order, so the board stacks a cell the way the engine will.
+    this.uids = this.level.objects.map(() => this.nextUid++);
+    this.save();
+    this.onChange("history");
+  }
+
+  // Object operations (each one edit, or part of the running stroke) ---------
+
+  /** The indexes of the objects in cell (x, y), bottom first as the board stacks them. */
+  stackAt(x, y) {
+    const indexes = [];
+    this.level.objects.forEach((entry, index) => {
+      if (entry.x === x && entry.y === y) indexes.push(index);
+    });
+    // Words are drawn above things; within a layer, later objects on top.
+    return indexes.sort((a, b) => layer(this.level.objects[a]) - layer(this.level.objects[b]) || a - b);
+  }
+
+  /** The index of the entity drawn on top of cell (x, y), or -1. */
+  topAt(x, y) {
+    const stack = this.stackAt(x, y);
+    return stack.length ? stack[stack.length - 1] : -1;
+  }
+
+  /** Adds `entity` ({kind, noun|text}) at (x, y) unless the same one is already there. */
+  place(entity, x, y) {
+    return this.edit((pack, draft) => {
+      const level = pack.levels[0];
+      if (x < 0 || y < 0 || x >= level.width || y >= level.height) return false;
+      const key = entity.kind === "word" ? "text" : "noun";
+      const twin = level.objects.some(
+        (entry) => entry.x === x && entry.y === y && entry.kind === entity.kind && entry[key] === entity[key],
+      );
+      if (twin) return false;
+      level.objects.push({ kind: entity.kind, [key]: entity[key], x, y });
+      draft.uids.push(draft.nextUid++);
+      return true;
+    }, "place");
+  }
+
+  /** Erases the top entity of cell (x, y). */
+  eraseTop(x, y) {
+    const index = this.topAt(x, y);
+    if (index < 0) return false;
+    return this.eraseIndex(index);
+  }
+
+  /** Erases the object at `index` of the objects array. */
+  eraseIndex(index) {
+    return this.edit((pack, draft) => {
+      pack.levels[0].objects.splice(index, 1);
+      draft.uids.splice(index, 1);
+      return true;
+    }, "erase");
+  }
+
+  /** Moves the object at `index` to (x, y) (inside the grid). */
+  moveIndex(index, x, y) {
+    return this.edit((pack) => {
+      const level = pack.levels[0];
+      const entry = level.objects[index];
+      if (!entry || x < 0 || y < 0 || x >= level.width || y >= level.height) return false;
+      if (entry.x === x && entry.y === y) return false;
+      entry.x = x;
+      entry.y = y;
+      return true;
+    }, "move");
+  }
+
+  /** How many objects a resize to width by height would drop. */
+  droppedByResize(width, height) {
+    return this.level.objects.filter((entry) => entry.x >= width || entry.y >= height).length;
+  }
+
+  /** Resizes the grid, dropping the objects outside it. */
+  resize(width, height) {
+    return this.edit((pack, draft) => {
+      const level = pack.levels[0];
+      const keep = level.objects.map((entry) => entry.x < width && entry.y < height);
+      level.objects = level.objects.filter((_, index) => keep[index]);
+      draft.uids = draft.uids.filter((_, index) => keep[index]);
+      level.width = width;
+      level.height = height;
+      return true;
+    }, "resize");
+  }
+
+  /**
+   * The state the board draws while editing: every object with its drawing
+   * id, facing right unless given, and every word shown lit (no engine runs
+   * while editing, so no sentence is known to be idle).
+   */
+  boardState() {
+    const level = this.level;
+    const entities = level.objects.map((entry, index) => {
+      const entity = { id: this.uids[index], kind: entry.kind, x: entry.x, y: entry.y, facing: entry.facing || "right" };
+      if (entry.kind === "word") entity.text = entry.text;
+      else entity.noun = entry.noun;
+      return entity;
+    });
+    const words = entities.filter((entity) => entity.kind === "word").map((entity) => entity.id);
+    return {
+      width: level.width,
+      height: level.height,
+      entities,
+      rules: [],
+      sentences: words.length ? [{ ids: words, axis: "h" }] : [],
+      moveCount: 0,
+      won: false,
+      controlLost: false,
+      automata: [],
+    };
+  }
+}
+
+function layer(entry) {
+  return entry.kind === "word" ? 1 : 0;
+}

@@ -1,0 +1,241 @@
+// Save and share: put the draft's level into a pack of the player's library
+// (an existing one, or a new one by id and name), link to that pack's
+// export, and ask the server for the level's share link (the page cannot
+// deflate and validate a pack itself).
+
+import { h } from "../dom.js";
+import { isPackId } from "./draft.js";
+
+const TARGET_KEY = "miau.editor.target";
+const NEW_PACK = "__new__";
+
+async function requestJson(method, path, body = undefined) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    return { ok: false, status: 0, body: { error: "The game server cannot be reached." } };
+  }
+  let parsed = null;
+  try {
+    parsed = await response.json();
+  } catch {
+    parsed = null;
+  }
+  return { ok: response.ok, status: response.status, body: parsed || {} };
+}
+
+function problemList(problems, onPlace) {
+  if (!problems?.length) return null;
+  return h(
+    "ol",
+    { class: "problem-list" },
+    problems.map((problem) =>
+      h(
+        "li",
+        { class: "problem", dataset: { severity: problem.severity || "error" } },
+        h("span", { class: "severity" }, problem.severity === "warning" ? "warning" : "error"),
+        problem.place
+          ? h("button", { class: "place-link", type: "button", dataset: { place: problem.place }, onclick: () => onPlace(problem.place) }, problem.place)
+          : null,
+        h("span", { class: "problem-message" }, problem.message),
+      ),
+    ),
+  );
+}
+
+function rememberTarget(target) {
+  try {
+    localStorage.setItem(TARGET_KEY, JSON.stringify(target));
+  } catch {
+    // Only a convenience: the next visit asks again.
+  }
+}
+
+function rememberedTarget() {
+  try {
+    return JSON.parse(localStorage.getItem(TARGET_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The panel drawn into `root`. `pack(manifest)` gives the one-level pack to
+ * send (with the manifest fields given), `levelId()` the level's id,
+ * `onPlace(place)` shows a problem's place.
+ */
+export class SavePanel {
+  constructor(root, { pack, levelId, onPlace }) {
+    this.root = root;
+    this.pack = pack;
+    this.levelId = levelId;
+    this.onPlace = onPlace;
+    this.library = [];
+    this.select = h("select", { class: "input", name: "library-pack", dataset: { field: "library-pack" } });
+    this.newId = h("input", { class: "input", name: "new-pack-id", placeholder: "my-levels", maxlength: "64", autocomplete: "off", spellcheck: "false" });
+    this.newName = h("input", { class: "input", name: "new-pack-name", placeholder: "My levels", maxlength: "80", autocomplete: "off" });
+    this.newFields = h(
+      "div",
+      { class: "field-row new-pack" },
+      h("label", { class: "field" }, h("span", { class: "form-label" }, "Pack id"), this.newId),
+      h("label", { class: "field" }, h("span", { class: "form-label" }, "Pack name"), this.newName),
+    );
+    this.saveStatus = h("div", { class: "save-status", role: "status" });
+    this.shareStatus = h("div", { class: "share-status", role: "status" });
+    this.select.addEventListener("change", () => this.syncNewFields());
+    const remembered = rememberedTarget();
+    if (remembered?.id) {
+      this.newId.value = remembered.id;
+      this.newName.value = remembered.name || "";
+    }
+    root.append(
+      h("h3", {}, "Save to your library"),
+      h("label", { class: "field" }, h("span", { class: "form-label" }, "Library pack"), this.select),
+      this.newFields,
+      h(
+        "div",
+        { class: "studio-actions" },
+        h("button", { class: "button primary", type: "button", dataset: { action: "save" }, onclick: () => this.save() }, "Save level"),
+      ),
+      this.saveStatus,
+      h("h3", {}, "Share as a link"),
+      h("p", { class: "form-note" }, "The link carries the level itself; anyone with a running Miau can play it."),
+      h(
+        "div",
+        { class: "studio-actions" },
+        h("button", { class: "button", type: "button", dataset: { action: "share" }, onclick: () => this.share() }, "Make share link"),
+      ),
+      this.shareStatus,
+    );
+    this.fillSelect();
+  }
+
+  /** Reloads the player's library packs into the select. */
+  async refresh() {
+    const reply = await requestJson("GET", "/api/library");
+    this.library = reply.ok && Array.isArray(reply.body.packs) ? reply.body.packs : [];
+    this.fillSelect();
+  }
+
+  fillSelect() {
+    const previous = this.select.value || rememberedTarget()?.id || "";
+    this.select.replaceChildren(
+      ...this.library.map((pack) => h("option", { value: pack.id }, `${pack.name} (${pack.id})`)),
+      h("option", { value: NEW_PACK }, "New pack…"),
+    );
+    this.select.value = this.library.some((pack) => pack.id === previous) ? previous : this.library[0]?.id || NEW_PACK;
+    this.syncNewFields();
+  }
+
+  syncNewFields() {
+    this.newFields.hidden = this.select.value !== NEW_PACK;
+  }
+
+  target() {
+    if (this.select.value !== NEW_PACK) {
+      const existing = this.library.find((pack) => pack.id === this.select.value);
+      return { id: existing.id, name: existing.name, version: existing.version || "1.0.0" };
+    }
+    const id = this.newId.value.trim();
+    const name = this.newName.value.trim() || id;
+    return { id, name, version: "1.0.0" };
+  }
+
+  /** Saves the level into the chosen library pack. */
+  async save() {
+    const target = this.target();
+    if (!isPackId(target.id)) {
+      this.saveStatus.dataset.state = "error";
+      this.saveStatus.replaceChildren(h("p", {}, "A pack id is 2 to 64 characters: a lowercase letter, then lowercase letters, digits, ., _ or -."));
+      this.newId.focus();
+      return;
+    }
+    this.saveStatus.dataset.state = "saving";
+    this.saveStatus.replaceChildren(h("p", {}, "Saving…"));
+    const level = this.levelId();
+    const reply = await requestJson(
+      "PUT",
+      `/api/library/${encodeURIComponent(target.id)}/levels/${encodeURIComponent(level)}`,
+      { pack: this.pack({ id: target.id, name: target.name, version: target.version }) },
+    );
+    if (!reply.ok) {
+      this.saveStatus.dataset.state = "error";
+      this.saveStatus.replaceChildren(
+        h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
+        problemList(reply.body.problems, this.onPlace),
+      );
+      return;
+    }
+    rememberTarget({ id: target.id, name: target.name });
+    const summary = reply.body.pack || target;
+    this.saveStatus.dataset.state = "saved";
+    this.saveStatus.dataset.pack = summary.id;
+    this.saveStatus.replaceChildren(
+      h("p", {}, `Saved “${level}” in ${summary.name} (${summary.levels ?? "?"} level${summary.levels === 1 ? "" : "s"}).`),
+      h(
+        "div",
+        { class: "studio-actions" },
+        h(
+          "a",
+          {
+            class: "button small",
+            href: `/api/library/${encodeURIComponent(summary.id)}/export`,
+            download: `${summary.id}.json`,
+            dataset: { action: "export" },
+          },
+          "Export pack (JSON)",
+        ),
+        h("a", { class: "button ghost small", href: `#/world/${encodeURIComponent(summary.id)}` }, "Open in world select"),
+      ),
+    );
+    await this.refresh();
+    this.select.value = summary.id;
+    this.syncNewFields();
+  }
+
+  /** Asks the server for the level's share link and shows it with a Copy button. */
+  async share() {
+    this.shareStatus.dataset.state = "working";
+    this.shareStatus.replaceChildren(h("p", {}, "Encoding…"));
+    const reply = await requestJson("POST", "/api/shared/encode", { pack: this.pack({}) });
+    if (!reply.ok) {
+      this.shareStatus.dataset.state = "error";
+      this.shareStatus.replaceChildren(
+        h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
+        problemList(reply.body.problems, this.onPlace),
+      );
+      return;
+    }
+    const link = reply.body.link;
+    const output = h("input", { class: "input share-link", readonly: true, name: "share-link", "aria-label": "Share link", value: link });
+    const copy = h(
+      "button",
+      {
+        class: "button small",
+        type: "button",
+        dataset: { action: "copy-link" },
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(link);
+            copy.textContent = "Copied";
+          } catch {
+            output.select();
+            copy.textContent = "Press Ctrl+C";
+          }
+        },
+      },
+      "Copy",
+    );
+    this.shareStatus.dataset.state = "ready";
+    this.shareStatus.replaceChildren(
+      h("div", { class: "share-row" }, output, copy),
+      h("p", { class: "form-note" }, `${link.length} characters. `, h("a", { href: link, target: "_blank", rel: "noopener" }, "Open it")),
+    );
+    output.addEventListener("focus", () => output.select());
+  }
+}

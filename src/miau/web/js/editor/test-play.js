@@ -1,0 +1,209 @@
+// Test-play: the draft played on the game's own board and engine, through
+// the engine port's draft games (`open({draft})`: played in memory on the
+// server, nothing stored). Also plays a solver's moves back as a replay.
+
+import { announceTurn, say } from "../announce.js";
+import { Board, SLIDE_MS } from "../board.js";
+import { h, keyLabel } from "../dom.js";
+import * as port from "../engine-port.js";
+import { createInput } from "../input.js";
+import { Ledger } from "../ledger.js";
+import { toast } from "../toast.js";
+
+const LETTER_INTENTS = {
+  U: { intent: "step", direction: "up" },
+  D: { intent: "step", direction: "down" },
+  L: { intent: "step", direction: "left" },
+  R: { intent: "step", direction: "right" },
+  W: { intent: "wait" },
+};
+const REPLAY_PAUSE_MS = 110;
+const MAX_WAITING = 4;
+
+function actionButton(intent, label, key) {
+  return h("button", { class: "button action", type: "button", dataset: { intent } }, keyLabel(label, key));
+}
+
+/**
+ * The play view drawn into `root` (hidden until `start`). `onExit()` is
+ * called when the player asks to go back to editing (Escape or the button).
+ */
+export class TestPlay {
+  constructor(root, { onExit }) {
+    this.root = root;
+    this.onExit = onExit;
+    this.session = null;
+    this.moveCount = h("strong", { class: "move-count", dataset: { role: "test-moves" } }, "0");
+    this.status = h("span", { class: "test-status", role: "status" }, "Test-play");
+    this.banner = h("div", { class: "test-banner", role: "alert", hidden: true });
+    this.boardArea = h("div", { class: "board-area test-board-area" });
+    this.ledgerList = h("ol", { class: "ledger", "aria-label": "Active rules" });
+    root.append(
+      h(
+        "div",
+        { class: "test-bar" },
+        this.status,
+        h("div", { class: "move-counter" }, h("span", { class: "label" }, "Moves"), this.moveCount),
+        h(
+          "div",
+          { class: "play-actions" },
+          actionButton("undo", "Undo", "Z"),
+          actionButton("reset", "Restart", "R"),
+          actionButton("wait", "Wait", "Space"),
+          h("button", { class: "button", type: "button", dataset: { intent: "back" } }, keyLabel("Edit", "T")),
+        ),
+      ),
+      h(
+        "div",
+        { class: "test-main" },
+        h("div", { class: "board-wrap" }, this.boardArea, this.banner),
+        h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), this.ledgerList),
+      ),
+    );
+  }
+
+  /**
+   * Opens `pack` (a one-level pack) as a draft game and plays it; with
+   * `replay` (a move string) the moves play themselves, one after another.
+   */
+  async start(pack, vocabulary, palette, { replay = null } = {}) {
+    this.stop();
+    const session = {
+      closed: false,
+      queue: [],
+      waiting: false,
+      won: false,
+      replay,
+      board: new Board(this.boardArea, { vocabulary, palette }),
+      input: null,
+    };
+    this.session = session;
+    session.ledger = new Ledger(this.ledgerList, { vocabulary, onHighlight: (ids) => session.board.highlight(ids) });
+    this.root.dataset.ready = "false";
+    this.root.dataset.pending = "0";
+    this.root.dataset.won = "false";
+    this.root.dataset.replay = replay ? "running" : "none";
+    this.status.textContent = replay ? "Replay" : "Test-play";
+    this.banner.hidden = true;
+    this.moveCount.textContent = "0";
+    session.input = createInput({
+      onIntent: (intent, options) => this.onIntent(session, intent, options),
+      swipeSurface: this.boardArea,
+      buttonRoot: this.root,
+    });
+    if (replay) session.input.setEnabled(false);
+    let opened;
+    try {
+      opened = await port.open({ draft: pack });
+    } catch (error) {
+      if (session.closed) return;
+      this.banner.hidden = false;
+      this.banner.dataset.tone = "error";
+      this.banner.replaceChildren(
+        h("p", { class: "loss-title" }, "This draft cannot be played yet"),
+        h("p", { class: "loss-text" }, error?.message || "The server refused it."),
+      );
+      this.root.dataset.ready = "error";
+      return;
+    }
+    if (session.closed) return;
+    this.show(session, opened.state, null);
+    this.root.dataset.ready = "true";
+    say(`Test-play. ${opened.state.rules.map((rule) => `${rule.subject} is ${rule.predicate}`).join(". ")}.`);
+    if (replay) this.runReplay(session, replay);
+  }
+
+  /** Leaves test-play: closes the draft game and drops the board. */
+  stop() {
+    const session = this.session;
+    if (!session) return;
+    session.closed = true;
+    session.input.destroy();
+    session.board.destroy();
+    session.board.element.remove();
+    port.close();
+    this.session = null;
+  }
+
+  show(session, state, event) {
+    if (event) session.board.apply(event, state);
+    else session.board.draw(state);
+    session.ledger.show(state);
+    this.moveCount.textContent = String(state.moveCount);
+    this.root.dataset.moves = String(state.moveCount);
+    if (state.won && !session.won) {
+      session.won = true;
+      this.root.dataset.won = "true";
+      this.banner.hidden = false;
+      this.banner.dataset.tone = "win";
+      this.banner.replaceChildren(
+        h("p", { class: "loss-title" }, `Won in ${state.moveCount} move${state.moveCount === 1 ? "" : "s"}`),
+        h("p", { class: "loss-text" }, "Press T to go back to editing, R to play again."),
+      );
+    } else if (!state.won) {
+      session.won = false;
+      this.root.dataset.won = "false";
+      this.banner.hidden = !state.controlLost;
+      if (state.controlLost) {
+        this.banner.dataset.tone = "loss";
+        this.banner.replaceChildren(
+          h("p", { class: "loss-title" }, "Nothing is YOU"),
+          h("p", { class: "loss-text" }, "Undo (Z) or restart (R)."),
+        );
+      }
+    }
+  }
+
+  onIntent(session, intent, { repeat }) {
+    if (intent.intent === "back") {
+      this.onExit();
+      return;
+    }
+    if (session.won && intent.intent !== "undo" && intent.intent !== "reset") return;
+    session.board.finishAnimations();
+    if (repeat && session.queue.length > 0) return;
+    if (session.queue.length >= MAX_WAITING) return;
+    session.queue.push(intent);
+    this.pump(session);
+  }
+
+  async pump(session) {
+    if (session.waiting || !session.queue.length || session.closed) return;
+    session.waiting = true;
+    this.root.dataset.pending = String(session.queue.length);
+    const intent = session.queue.shift();
+    try {
+      const reply = await port.send(intent);
+      if (session.closed) return;
+      this.show(session, reply.state, reply.event);
+      announceTurn(reply.event, reply.state);
+    } catch (error) {
+      if (session.closed) return;
+      session.queue.length = 0;
+      if (error?.code !== "offline" && error?.code !== "superseded") toast(error?.message || "That did not work.", { tone: "error" });
+    } finally {
+      session.waiting = false;
+      if (!session.closed) this.root.dataset.pending = String(session.queue.length);
+    }
+    this.pump(session);
+  }
+
+  async runReplay(session, moves) {
+    for (const letter of moves) {
+      if (session.closed) return;
+      const intent = LETTER_INTENTS[letter];
+      if (!intent) continue;
+      try {
+        const reply = await port.send(intent);
+        if (session.closed) return;
+        this.show(session, reply.state, reply.event);
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, SLIDE_MS + REPLAY_PAUSE_MS));
+    }
+    if (session.closed) return;
+    this.root.dataset.replay = "done";
+    session.input.setEnabled(true);
+  }
+}
