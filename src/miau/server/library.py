@@ -148,6 +148,8 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def _too_large(what: str = "A pack") -> Refusal:
+    if what == "A request":
+        return Refusal(413, {"error": "This request is too large: a pack may be at most 1 MiB."})
     return Refusal(413, {"error": f"{what} may be at most 1 MiB; this one is larger."})
 
 
