@@ -9,7 +9,10 @@ solutions from ``packs/*.json``) and writes one PNG per scene into OUTDIR,
 printing each path: title, world select, level select (after two wins),
 play at the start of a level, play mid-push, win, loss banner, Clockwork's
 ``mouse-keeps-time`` with its property tile and glossary, all at 1280x800,
-then the play scene on a 390x844 touch screen and its side panels. A scene
+then the play scene on a 390x844 touch screen and its side panels; then, at
+both sizes, the library with an imported pack and a refused pack's problem
+report, world select with the library, a shared level, its Share dialog and
+a tampered link's message. A scene
 is taken once the page is still: every reply drawn and no finite animation
 running, except the mid-push scene, whose board animations are paused 50 ms
 into the push so that the frame does not depend on timing.
@@ -35,12 +38,21 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from miau.server.local import CHROMIUM, CHROMIUM_ARGS, running_server, shipped_solution
+from miau.packs import load_pack
+from miau.packs.share import share_code_for
+from miau.server.local import CHROMIUM, CHROMIUM_ARGS, PACKS, running_server, shipped_solution
 
 DESKTOP = ViewportSize(width=1280, height=800)
 PHONE = ViewportSize(width=390, height=844)
 MID_PUSH_MS = 50
 """How far into the push animation the mid-push scene is frozen."""
+
+REFUSED_NOTE = "Failed to load resource: the server responded with a status of 4"
+"""How Chromium's console notes a 4xx answer (a refused pack or link, as a scene means it)."""
+REPO = Path(__file__).resolve().parents[1]
+LIBRARY_PACK = REPO / "tests" / "packs" / "good" / "clockwork-proof.json"
+BROKEN_PACK = REPO / "tests" / "packs" / "bad" / "out-of-grid-objects.json"
+TAMPERED_LEVEL = ("tutorial", "walls")
 
 KEY_FOR_MOVE = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": " "}
 
@@ -73,13 +85,18 @@ class Problems:
     local_prefix: str
     lines: list[str] = field(default_factory=list)
 
-    def watch(self, page: Page) -> None:
-        """Record the console errors, page errors and outside requests of ``page``."""
+    def watch(self, page: Page, *, refusals_expected: bool = False) -> None:
+        """Record the console errors, page errors and outside requests of ``page``.
+
+        With ``refusals_expected`` the browser's own note on a 4xx answer is
+        not a problem: the scenes then show a pack or a link being refused.
+        """
         page.on(
             "console",
             lambda message: (
                 self.lines.append(f"console {message.type}: {message.text}")
                 if message.type == "error"
+                and not (refusals_expected and message.text.startswith(REFUSED_NOTE))
                 else None
             ),
         )
@@ -262,6 +279,59 @@ def phone_scenes(browser: Browser, base_url: str, outdir: Path, problems: Proble
     context.close()
 
 
+def import_pack(page: Page, pack_file: Path) -> None:
+    """Import ``pack_file`` through the library scene's file input; wait for its report."""
+    page.set_input_files("#pack-file", str(pack_file))
+    page.wait_for_selector(".library-scene[data-importing='false'] .import-report:not([hidden])")
+
+
+def library_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """Library, import report, world select, shared level, Share dialog, tampered link.
+
+    Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
+    """
+    code = share_code_for(load_pack(PACKS / f"{TAMPERED_LEVEL[0]}.json"), TAMPERED_LEVEL[1])
+    middle = len(code) // 2
+    tampered = code[:middle] + ("A" if code[middle] != "A" else "B") + code[middle + 1 :]
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        page = context.new_page()
+        problems.watch(page, refusals_expected=True)
+        shots = Shooter(page, base_url, outdir)
+
+        shots.goto("/library")
+        page.wait_for_selector(".library-scene[data-ready='true']")
+        import_pack(page, LIBRARY_PACK)
+        import_pack(page, BROKEN_PACK)
+        page.locator(".import-report").scroll_into_view_if_needed()
+        shots.wait_still()
+        shots.shoot(f"21-{prefix}library-import-report")
+
+        shots.goto("/worlds")
+        page.wait_for_selector(".tool-card[data-tool='editor']")
+        page.locator(".library-grid").scroll_into_view_if_needed()
+        shots.wait_still()
+        shots.shoot(f"22-{prefix}world-select-library")
+
+        shots.goto(f"/shared/{code}")
+        shots.wait_play_ready("Walls")
+        shots.play("RR")
+        shots.wait_still()
+        shots.shoot(f"23-{prefix}shared-level")
+
+        page.click(".share-button")
+        page.wait_for_selector(".share-dialog .share-status:not(:empty)")
+        shots.wait_still()
+        shots.shoot(f"24-{prefix}share-dialog")
+        page.keyboard.press("Escape")
+
+        shots.goto(f"/shared/{tampered}")
+        page.wait_for_selector(".message-panel[data-failure='link']")
+        shots.wait_still()
+        shots.shoot(f"25-{prefix}shared-link-refused")
+        context.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every scene into OUTDIR; 1 if the page reported a problem."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -278,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             desktop_scenes(browser, server.url, outdir, problems)
             phone_scenes(browser, server.url, outdir, problems)
+            library_scenes(browser, server.url, outdir, problems)
         finally:
             browser.close()
     for line in problems.lines:

@@ -38,15 +38,19 @@ export async function mount(root, _params, { navigate, signal }) {
     "div",
     { class: "drop-zone", dataset: { dragging: "false" } },
     h("span", { class: "drop-glyph", "aria-hidden": "true" }, "📦"),
-    h("p", { class: "drop-title" }, "Drop a pack file here"),
-    h("p", { class: "drop-text" }, "A Miau pack is one .json file, at most 1 MiB."),
+    h(
+      "div",
+      { class: "drop-words" },
+      h("p", { class: "drop-title" }, "Drop a pack file here"),
+      h("p", { class: "drop-text" }, "A Miau pack is one .json file, at most 1 MiB."),
+    ),
     fileInput,
     chooseButton,
   );
   const pasteArea = h("textarea", {
     class: "paste-area",
     id: "pack-text",
-    rows: "7",
+    rows: "5",
     spellcheck: "false",
     placeholder: '{ "manifest": { "id": "my-pack", … }, "levels": [ … ] }',
   });
@@ -88,8 +92,8 @@ export async function mount(root, _params, { navigate, signal }) {
         h("label", { class: "field-label", for: "pack-text" }, "Or paste the pack's JSON"),
         pasteArea,
         h("div", { class: "import-actions" }, importButton),
-        report,
       ),
+      report,
       h(
         "section",
         { class: "panel library-panel", "aria-labelledby": "library-heading" },
@@ -198,6 +202,7 @@ export async function mount(root, _params, { navigate, signal }) {
       extra,
       lines.length ? problemList(lines) : null,
     );
+    report.scrollIntoView({ block: "nearest" });
   }
 
   async function importText(text, source, { replace = false } = {}) {
@@ -258,7 +263,10 @@ export async function mount(root, _params, { navigate, signal }) {
         ? `Not imported: ${plural(problems.length, "problem")}` +
           (errors !== problems.length ? ` (${plural(errors, "error")}, ${plural(problems.length - errors, "warning")})` : "")
         : "Not imported";
-      showReport("failed", heading, problems, h("p", { class: "report-text" }, error.message));
+      const advice = problems.length
+        ? `Nothing was imported from ${source}. Fix these in the file, then import it again.`
+        : error.message;
+      showReport("failed", heading, problems, h("p", { class: "report-text" }, advice));
     } finally {
       busy = false;
       importButton.disabled = false;

@@ -258,7 +258,7 @@ export async function mount(root, params, context) {
       : kind === "draft"
         ? "This draft cannot be played yet"
         : "This level could not be opened";
-    levelTitle.textContent = heading;
+    levelTitle.textContent = kind === "shared" ? "A shared link" : heading;
     root.dataset.failed = "true";
     const problems = error?.body?.problems || [];
     const retry =
@@ -277,7 +277,7 @@ export async function mount(root, params, context) {
           ? h(
               "p",
               { class: "message-note" },
-              "A link that was cut short or changed on the way cannot be read. Ask for the link again. Nothing was saved.",
+              "Nothing was saved: your library and progress are as they were.",
             )
           : null,
         h(
@@ -289,6 +289,7 @@ export async function mount(root, params, context) {
       ),
     );
     worldName.textContent = kind === "shared" ? "Shared level" : worldName.textContent;
+    boardArea.querySelector(".message-actions .button:last-child")?.focus();
     const escape = (event) => event.key === "Escape" && backToMap();
     window.addEventListener("keydown", escape, { signal });
   }
