@@ -135,7 +135,16 @@ function levelCard(pack, level, index, editable = false) {
     return h(
       "li",
       { class: "level-item" },
-      h("div", { class: "card level-card is-locked", tabindex: "0", "aria-disabled": "true", dataset }, body),
+      h(
+        "div",
+        {
+          class: `card level-card is-locked${editable ? " has-edit" : ""}`,
+          tabindex: "0",
+          "aria-disabled": "true",
+          dataset,
+        },
+        body,
+      ),
       edit,
     );
   }
