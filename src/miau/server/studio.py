@@ -24,12 +24,11 @@ Limits, server-wide and per connection:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import multiprocessing
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from multiprocessing.connection import Connection
@@ -268,6 +267,9 @@ class StudioJobs:
         self.send_timeout = send_timeout
         self._slots = anyio.Semaphore(workers)
         self._processes: set[BaseProcess] = set()
+        """Every started worker not yet reaped."""
+        self._stopping: dict[BaseProcess, anyio.Event] = {}
+        """Workers being stopped now, and the event set when each is reaped."""
         self._context = multiprocessing.get_context("spawn")
 
     def worker_pids(self) -> list[int]:
@@ -294,16 +296,9 @@ class StudioJobs:
 
     async def close(self) -> None:
         """Kill every worker still alive (the server is shutting down)."""
-        processes = list(self._processes)
         with anyio.CancelScope(shield=True):
-            for process in processes:
+            for process in list(self._processes):
                 await self._stop(process, polite=False)
-
-    @contextlib.asynccontextmanager
-    async def _slot(self) -> AsyncIterator[None]:
-        """One of the server's worker slots, waited for in turn."""
-        async with self._slots:
-            yield
 
     async def _run(self, job: _Job, connection: _Connection) -> dict[str, Any]:
         """Run ``job`` in a worker process once a slot is free; its last frame.
@@ -311,7 +306,7 @@ class StudioJobs:
         The worker is gone and the slot free when this returns or is cancelled.
         """
         request = job.request
-        async with self._slot():
+        async with self._slots:
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
                 target=run_job,
@@ -319,12 +314,20 @@ class StudioJobs:
                 name=f"miau-studio-{request.kind}",
                 daemon=True,
             )
-            answered = False
+            answered = started = registered = False
+
+            def start() -> None:
+                nonlocal started
+                process.start()
+                started = True
+
             try:
                 # Starting writes the pickled level into the new interpreter's pipe,
-                # which can wait for it to start reading: not on the event loop.
-                await anyio.to_thread.run_sync(process.start)
+                # which can wait for it to start reading: not on the event loop. A cancel
+                # waits for the thread, so ``started`` is known in ``finally``.
+                await anyio.to_thread.run_sync(start)
                 self._processes.add(process)
+                registered = True
                 # Only the worker may hold the writing end, so its death reads as end of file.
                 writer.close()
                 with anyio.move_on_after(self.job_seconds):
@@ -339,6 +342,8 @@ class StudioJobs:
                     ).reply()
             finally:
                 with anyio.CancelScope(shield=True):
+                    if started and not registered:
+                        self._processes.add(process)  # cancelled as it started
                     # A worker that answered is on its way out: give it the grace period.
                     await self._stop(process, polite=answered)
                     writer.close()
@@ -389,9 +394,18 @@ class StudioJobs:
                     logger.warning("studio worker sent an unknown message: %.200r", message)
 
     async def _stop(self, process: BaseProcess, *, polite: bool) -> None:
-        """End ``process`` and reap it: let it exit (when ``polite``), terminate, then kill."""
-        if process.pid is None:
-            return  # never started
+        """End ``process`` and reap it: let it exit (when ``polite``), terminate, then kill.
+
+        The job's own task and the server's shutdown may both stop one worker:
+        the second waits for the first. A worker already reaped is left alone.
+        """
+        stopping = self._stopping.get(process)
+        if stopping is not None:
+            await stopping.wait()
+            return
+        if process not in self._processes:
+            return  # never started, or already reaped
+        stopping = self._stopping[process] = anyio.Event()
         try:
             sentinel = process.sentinel
             if polite:
@@ -408,6 +422,8 @@ class StudioJobs:
             process.close()
         finally:
             self._processes.discard(process)
+            del self._stopping[process]
+            stopping.set()
 
 
 class _Connection:

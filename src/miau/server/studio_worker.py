@@ -2,7 +2,10 @@
 
 This module is what a spawned worker imports, so it imports nothing but the
 standard library, ``miau.packs`` and ``miau.solver``: a worker starts in a
-fraction of a second and holds none of the server's state. It is handed
+fraction of a second and holds none of the server's state. (Spawn also
+imports the server's ``__main__`` module by path, as ``__mp_main__``, unless
+it was run with ``python -m``: a script that starts a server must keep its
+start-up under ``if __name__ == "__main__":``, as ``miau``'s own does.) It is handed
 the already loaded level (a :class:`~miau.solver.LevelSpec`, plain data);
 nothing of the pack is executed.
 
