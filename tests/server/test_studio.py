@@ -442,6 +442,22 @@ def test_a_job_past_its_time_limit_is_killed_and_answered_failed(
     assert gone(pid)
 
 
+def test_a_worker_that_dies_without_an_answer_is_answered_failed_and_its_slot_freed(
+    server: StudioServer,
+) -> None:
+    with server.connect() as studio:
+        start_open_room(studio)
+        (pid,) = server.studio.worker_pids()
+        os.kill(pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+        _, failed = studio.until({"error", "solved"}, timeout=QUICK)
+        assert (failed["code"], failed["job"]) == ("failed", "long")
+        assert "without an answer" in failed["message"]
+        assert gone(pid)
+        studio.send({"type": "solve", "job": "next", "pack": one_level_pack("walls")})
+        _, solved = studio.until({"solved", "error"}, timeout=30)
+        assert solved["result"]["outcome"] == "solved"
+
+
 # Garbage
 
 
