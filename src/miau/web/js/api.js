@@ -139,7 +139,10 @@ export async function levelPack(pack, levelId, { world: knownWorld = null, level
 export function onePackFrom(theWorld, theLevel) {
   const automata = theLevel.automata || [];
   const pairs = theLevel.pairs || [];
-  const declared = new Set([...automata.map((record) => record.property), ...pairs.flatMap((pair) => pair.words)]);
+  const declared = new Set([
+    ...automata.map((record) => record.property),
+    ...pairs.flatMap((pair) => pair.words),
+  ]);
   const named = new Set(
     theLevel.objects.map((entity) => (entity.kind === "word" ? entity.text : entity.noun)).filter(Boolean),
   );

@@ -33,14 +33,30 @@ function openModal(dialog, { signal, focus }) {
  * or the scene left). `tone: "danger"` marks a confirm that removes
  * something.
  */
-export function confirmDialog({ title, text, details = null, confirm, cancel = "Cancel", tone = "primary", signal }) {
+export function confirmDialog({
+  title,
+  text,
+  details = null,
+  confirm,
+  cancel = "Cancel",
+  tone = "primary",
+  signal,
+}) {
   return new Promise((resolve) => {
     const yes = h(
       "button",
-      { class: `button ${tone === "danger" ? "danger" : "primary"}`, type: "button", dataset: { answer: "confirm" } },
+      {
+        class: `button ${tone === "danger" ? "danger" : "primary"}`,
+        type: "button",
+        dataset: { answer: "confirm" },
+      },
       keyLabel(confirm, "Enter"),
     );
-    const no = h("button", { class: "button ghost", type: "button", dataset: { answer: "cancel" } }, keyLabel(cancel, "Esc"));
+    const no = h(
+      "button",
+      { class: "button ghost", type: "button", dataset: { answer: "cancel" } },
+      keyLabel(cancel, "Esc"),
+    );
     const dialog = modal("confirm-dialog", "confirm-title", [
       h("h2", { id: "confirm-title" }, title),
       text ? h("p", { class: "dialog-text" }, text) : null,
@@ -103,8 +119,16 @@ export function shareDialog({ title, link, note = null, signal }) {
       spellcheck: "false",
     });
     const status = h("p", { class: "share-status", role: "status" });
-    const copy = h("button", { class: "button primary", type: "button", dataset: { action: "copy" } }, keyLabel("Copy link", "Enter"));
-    const close = h("button", { class: "button ghost", type: "button", dataset: { action: "close" } }, keyLabel("Close", "Esc"));
+    const copy = h(
+      "button",
+      { class: "button primary", type: "button", dataset: { action: "copy" } },
+      keyLabel("Copy link", "Enter"),
+    );
+    const close = h(
+      "button",
+      { class: "button ghost", type: "button", dataset: { action: "close" } },
+      keyLabel("Close", "Esc"),
+    );
     const dialog = modal("share-dialog", "share-title", [
       h("p", { class: "dialog-kicker" }, "Share"),
       h("h2", { id: "share-title" }, title),

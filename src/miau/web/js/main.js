@@ -93,7 +93,11 @@ function show() {
           { class: "card error-card message-panel", role: "alert" },
           h("h1", {}, "This part of the game could not be loaded"),
           h("p", {}, "Reload the page to try again."),
-          h("button", { class: "button", type: "button", onclick: () => navigate("/worlds") }, "Back to worlds"),
+          h(
+            "button",
+            { class: "button", type: "button", onclick: () => navigate("/worlds") },
+            "Back to worlds",
+          ),
         ),
       );
     });

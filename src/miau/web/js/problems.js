@@ -23,7 +23,10 @@ export function problemList(problems) {
         "li",
         {
           class: "problem",
-          dataset: { severity: problem.severity === "warning" ? "warning" : "error", place: problem.place || "" },
+          dataset: {
+            severity: problem.severity === "warning" ? "warning" : "error",
+            place: problem.place || "",
+          },
         },
         h(
           "span",

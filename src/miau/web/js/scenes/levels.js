@@ -81,7 +81,12 @@ function libraryTools(world, { navigate, signal }) {
   return [
     h(
       "a",
-      { class: "button ghost", href: api.exportUrl(world.id), download: `${world.id}.json`, dataset: { action: "export" } },
+      {
+        class: "button ghost",
+        href: api.exportUrl(world.id),
+        download: `${world.id}.json`,
+        dataset: { action: "export" },
+      },
       "Export",
     ),
     remove,

@@ -72,7 +72,11 @@ export async function mount(root, _params, { navigate, signal }) {
         "div",
         { class: "scene-titles" },
         h("h1", {}, "Library"),
-        h("p", { class: "scene-summary" }, "Packs you import play beside the shipped worlds, with your progress."),
+        h(
+          "p",
+          { class: "scene-summary" },
+          "Packs you import play beside the shipped worlds, with your progress.",
+        ),
       ),
       h(
         "a",
@@ -156,7 +160,11 @@ export async function mount(root, _params, { navigate, signal }) {
         { class: "pack-actions" },
         h(
           "a",
-          { class: "button primary", href: `#/world/${encodeURIComponent(pack.id)}`, dataset: { action: "play" } },
+          {
+            class: "button primary",
+            href: `#/world/${encodeURIComponent(pack.id)}`,
+            dataset: { action: "play" },
+          },
           "Play",
         ),
         h(
@@ -208,7 +216,8 @@ export async function mount(root, _params, { navigate, signal }) {
   async function importText(text, source, { replace = false } = {}) {
     if (busy) return;
     if (!text.trim()) {
-      showReport("failed", "There is nothing to import", [], h("p", { class: "report-text" }, "Choose a file, drop one here, or paste a pack's JSON."));
+      const advice = "Choose a file, drop one here, or paste a pack's JSON.";
+      showReport("failed", "There is nothing to import", [], h("p", { class: "report-text" }, advice));
       return;
     }
     busy = true;
@@ -253,15 +262,17 @@ export async function mount(root, _params, { navigate, signal }) {
         if (again && !signal.aborted) {
           await importText(text, source, { replace: true });
         } else if (!signal.aborted) {
-          showReport("kept", "Nothing changed", [], h("p", { class: "report-text" }, "Your library keeps the version it had."));
+          const kept = h("p", { class: "report-text" }, "Your library keeps the version it had.");
+          showReport("kept", "Nothing changed", [], kept);
         }
         return;
       }
       const problems = body.problems || [];
       const errors = problems.filter((problem) => problem.severity !== "warning").length;
+      const warnings = problems.length - errors;
+      const split = warnings ? ` (${plural(errors, "error")}, ${plural(warnings, "warning")})` : "";
       const heading = problems.length
-        ? `Not imported: ${plural(problems.length, "problem")}` +
-          (errors !== problems.length ? ` (${plural(errors, "error")}, ${plural(problems.length - errors, "warning")})` : "")
+        ? `Not imported: ${plural(problems.length, "problem")}${split}`
         : "Not imported";
       const advice = problems.length
         ? `Nothing was imported from ${source}. Fix these in the file, then import it again.`

@@ -264,11 +264,19 @@ export async function mount(root, params, context) {
     const retry =
       refusedLink || kind === "draft"
         ? null
-        : h("button", { class: "button", type: "button", onclick: () => navigate(location.hash.slice(1)) }, "Try again");
+        : h(
+            "button",
+            { class: "button", type: "button", onclick: () => navigate(location.hash.slice(1)) },
+            "Try again",
+          );
     boardArea.replaceChildren(
       h(
         "div",
-        { class: "card error-card message-panel", role: "alert", dataset: { failure: refusedLink ? "link" : "open" } },
+        {
+          class: "card error-card message-panel",
+          role: "alert",
+          dataset: { failure: refusedLink ? "link" : "open" },
+        },
         h("h2", { class: "message-heading" }, heading),
         h("p", { class: "message-text" }, error?.message || "Something went wrong."),
         problems.length ? problemList(problems.slice(0, 8)) : null,
@@ -284,7 +292,11 @@ export async function mount(root, params, context) {
           "div",
           { class: "message-actions" },
           retry,
-          h("button", { class: `button${retry ? " ghost" : " primary"}`, type: "button", onclick: backToMap }, mapLabel),
+          h(
+            "button",
+            { class: `button${retry ? " ghost" : " primary"}`, type: "button", onclick: backToMap },
+            mapLabel,
+          ),
         ),
       ),
     );

@@ -9,7 +9,10 @@ import { h, keyLabel } from "../dom.js";
  * Enter goes on, Escape goes back to the map, R plays again.
  * Returns a function that removes it.
  */
-export function showWin(root, { title, moves, bestMoves, onNext, onMap, onReplay, signal, mapLabel = "Back to the map" }) {
+export function showWin(
+  root,
+  { title, moves, bestMoves, onNext, onMap, onReplay, signal, mapLabel = "Back to the map" },
+) {
   const isBest = bestMoves == null || moves <= bestMoves;
   const next = onNext
     ? h(

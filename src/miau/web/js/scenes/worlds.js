@@ -38,7 +38,10 @@ export async function mount(root, _params, { navigate, signal }) {
   const shipped = list.filter((world) => !world.imported);
   const imported = list.filter((world) => world.imported);
   grid.replaceChildren(...shipped.map((world, index) => worldCard(world, index)));
-  libraryGrid.replaceChildren(...imported.map((world) => worldCard(world, null)), ...toolCards(imported.length));
+  libraryGrid.replaceChildren(
+    ...imported.map((world) => worldCard(world, null)),
+    ...toolCards(imported.length),
+  );
   librarySection.hidden = false;
   arrowFocus(body, ".world-card, .tool-card", signal);
   const next =
@@ -149,6 +152,12 @@ function toolCards(importedCount) {
         ? "Import more packs, export or remove yours."
         : "Import a pack file: its levels join this list, with your progress.",
     ),
-    card("editor", "#/edit", "✎", "Editor", "Make a level: paint it, test-play it, let the solver prove it, share it."),
+    card(
+      "editor",
+      "#/edit",
+      "✎",
+      "Editor",
+      "Make a level: paint it, test-play it, let the solver prove it, share it.",
+    ),
   ];
 }
