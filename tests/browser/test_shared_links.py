@@ -92,6 +92,28 @@ def test_a_shared_level_resumes_after_a_reload(
     assert game.positions() == moved
 
 
+def test_a_shared_level_is_reopened_as_shared_after_a_server_restart(
+    page: Page, live_server: LocalServer
+) -> None:
+    # No console watch: the browser logs the refused reconnection attempts.
+    code = shipped_code("tutorial", "walls")
+    page.goto(f"{live_server.url}/#/shared/{code}")
+    game = GamePage(page, live_server.url)
+    game.wait_ready()
+    game.play("R")
+    after_one_move = game.positions()
+    game.play("R")
+    in_progress = game.positions()
+
+    live_server.restart()
+
+    page.wait_for_selector(".play-scene[data-reopened='1']")
+    assert game.positions() == in_progress
+    game.press("z")
+    assert game.positions() == after_one_move
+    assert game.move_count() == 1
+
+
 @pytest.mark.parametrize("damage", sorted(DAMAGED))
 def test_a_damaged_link_shows_a_clear_message_and_changes_nothing(
     page: Page, live_server: LocalServer, console: ConsoleWatch, damage: str

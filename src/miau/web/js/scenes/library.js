@@ -127,7 +127,7 @@ export async function mount(root, _params, { navigate, signal }) {
           packs.reduce((sum, pack) => sum + pack.levels, 0),
           "level",
         )}`
-      : "Nothing imported yet. Import a pack file on the left, or make one in the editor.";
+      : "Nothing imported yet. Import a pack file, or make a level in the editor.";
     list.replaceChildren(...packs.map((pack) => packCard(pack, pack.id === highlight)));
   }
 

@@ -24,7 +24,23 @@ export async function mount(root, _params, { navigate, signal }) {
     libraryGrid,
   );
   const body = h("main", { class: "scene-body" }, grid, librarySection);
-  root.append(h("header", { class: "scene-head" }, back, h("h1", {}, "Worlds")), body);
+  const tools = h(
+    "nav",
+    { class: "head-tools", "aria-label": "Library and editor" },
+    h(
+      "a",
+      { class: "button ghost", href: "#/library", dataset: { tool: "library-link" } },
+      h("span", { "aria-hidden": "true" }, "📦"),
+      " Library",
+    ),
+    h(
+      "a",
+      { class: "button ghost", href: "#/edit", dataset: { tool: "editor-link" } },
+      h("span", { "aria-hidden": "true" }, "✎"),
+      " Editor",
+    ),
+  );
+  root.append(h("header", { class: "scene-head" }, back, h("h1", {}, "Worlds"), tools), body);
   onEscape(() => navigate("/"), signal);
   grid.append(loadingCard());
   let list;
