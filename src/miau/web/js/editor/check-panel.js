@@ -28,12 +28,26 @@ export class CheckPanel {
     );
     this.cancelButton = h(
       "button",
-      { class: "button", type: "button", hidden: true, dataset: { action: "cancel-check" }, onclick: () => this.controller?.abort() },
+      {
+        class: "button",
+        type: "button",
+        hidden: true,
+        dataset: { action: "cancel-check" },
+        onclick: () => this.controller?.abort(),
+      },
       "Cancel",
     );
-    this.status = h("p", { class: "studio-status", role: "status", dataset: { status: "idle" } }, "Runs miau check on the level: the loader, the start, the stored solution, the solver, HANDS-OFF.");
+    this.status = h(
+      "p",
+      { class: "studio-status", role: "status", dataset: { status: "idle" } },
+      "Runs miau check on the level: the loader, the start, the stored solution, the solver, HANDS-OFF.",
+    );
     this.report = h("div", { class: "check-report", hidden: true });
-    root.append(h("div", { class: "studio-actions" }, this.startButton, this.cancelButton), this.status, this.report);
+    root.append(
+      h("div", { class: "studio-actions" }, this.startButton, this.cancelButton),
+      this.status,
+      this.report,
+    );
   }
 
   setStatus(status, text) {
@@ -96,28 +110,51 @@ export class CheckPanel {
     const parts = [];
     if (problems.length) {
       parts.push(
-        h("h3", {}, `Loader: ${errors.length} error${errors.length === 1 ? "" : "s"}, ${problems.length - errors.length} warning${problems.length - errors.length === 1 ? "" : "s"}`),
-        h("ol", { class: "problem-list" }, problems.map((problem) => this.problemItem(problem))),
+        h(
+          "h3",
+          {},
+          `Loader: ${errors.length} error${errors.length === 1 ? "" : "s"}, ${problems.length - errors.length} warning${problems.length - errors.length === 1 ? "" : "s"}`,
+        ),
+        h(
+          "ol",
+          { class: "problem-list" },
+          problems.map((problem) => this.problemItem(problem)),
+        ),
       );
     } else {
-      parts.push(h("p", { class: "check-line", dataset: { check: "loader", ok: "true" } }, "The pack loader accepts the level."));
+      parts.push(
+        h(
+          "p",
+          { class: "check-line", dataset: { check: "loader", ok: "true" } },
+          "The pack loader accepts the level.",
+        ),
+      );
     }
     if (level) {
       const line = (check, ok, text) =>
-        h("li", { class: "check-line", dataset: { check, ok: String(ok) } }, h("span", { class: "check-mark", "aria-hidden": "true" }, ok ? "✓" : "✗"), text);
+        h(
+          "li",
+          { class: "check-line", dataset: { check, ok: String(ok) } },
+          h("span", { class: "check-mark", "aria-hidden": "true" }, ok ? "✓" : "✗"),
+          text,
+        );
       const lines = [];
       lines.push(
         line(
           "rules",
           level.rules.length > 0,
-          level.rules.length ? `Rules at the start: ${level.rules.join(", ")}` : "No rule is active at the start.",
+          level.rules.length
+            ? `Rules at the start: ${level.rules.join(", ")}`
+            : "No rule is active at the start.",
         ),
       );
       lines.push(
         line(
           "start-moves",
           Boolean(level.startMoves),
-          level.startMoves ? `YOU can move from the start (${[...level.startMoves].join(" ")}).` : "No YOU can move from the start.",
+          level.startMoves
+            ? `YOU can move from the start (${[...level.startMoves].join(" ")}).`
+            : "No YOU can move from the start.",
         ),
       );
       if (level.solution) {
@@ -150,13 +187,25 @@ export class CheckPanel {
           { class: "check-line", dataset: { check: "hands-off", ok: String(!level.handsOff) } },
           h("span", { class: "check-mark", "aria-hidden": "true" }, level.handsOff ? "!" : "✓"),
           level.handsOff
-            ? h("span", {}, h("strong", { class: "outcome", dataset: { outcome: "hands-off" } }, "HANDS-OFF"), " the level can be won without pushing a word.")
+            ? h(
+                "span",
+                {},
+                h("strong", { class: "outcome", dataset: { outcome: "hands-off" } }, "HANDS-OFF"),
+                " the level can be won without pushing a word.",
+              )
             : "Not HANDS-OFF: winning needs a word pushed.",
         ),
       );
       for (const message of level.errors || []) lines.push(line("error", false, message));
       for (const message of level.warnings || []) {
-        lines.push(h("li", { class: "check-line", dataset: { check: "warning", ok: "false" } }, h("span", { class: "check-mark", "aria-hidden": "true" }, "!"), message));
+        lines.push(
+          h(
+            "li",
+            { class: "check-line", dataset: { check: "warning", ok: "false" } },
+            h("span", { class: "check-mark", "aria-hidden": "true" }, "!"),
+            message,
+          ),
+        );
       }
       parts.push(h("ul", { class: "check-lines" }, lines));
     }

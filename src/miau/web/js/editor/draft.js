@@ -76,7 +76,9 @@ export function emptyPack() {
     manifest: { id: "draft", name: "Draft", version: "1.0.0", engine: 1 },
     palette: structuredClone(STARTER_PALETTE),
     properties: {},
-    levels: [{ id: "my-level", title: "My level", hint: "", tier: "required", width: 9, height: 7, objects: [] }],
+    levels: [
+      { id: "my-level", title: "My level", hint: "", tier: "required", width: 9, height: 7, objects: [] },
+    ],
   };
 }
 
@@ -168,8 +170,10 @@ function clampSize(value) {
 /** The words the level declares as properties: automaton properties, then pair words. */
 export function declaredWords(level) {
   const words = [];
-  for (const record of level.automata || []) if (record.property && !words.includes(record.property)) words.push(record.property);
-  for (const pair of level.pairs || []) for (const word of pair.words) if (word && !words.includes(word)) words.push(word);
+  for (const record of level.automata || [])
+    if (record.property && !words.includes(record.property)) words.push(record.property);
+  for (const pair of level.pairs || [])
+    for (const word of pair.words) if (word && !words.includes(word)) words.push(word);
   return words;
 }
 
@@ -436,7 +440,13 @@ export class Draft {
   boardState() {
     const level = this.level;
     const entities = level.objects.map((entry, index) => {
-      const entity = { id: this.uids[index], kind: entry.kind, x: entry.x, y: entry.y, facing: entry.facing || "right" };
+      const entity = {
+        id: this.uids[index],
+        kind: entry.kind,
+        x: entry.x,
+        y: entry.y,
+        facing: entry.facing || "right",
+      };
       if (entry.kind === "word") entity.text = entry.text;
       else entity.noun = entry.noun;
       return entity;

@@ -60,8 +60,10 @@ export function pairWordProblem(level, index, side, word) {
   if (isFixedWord(word)) return `${word} is a word of the game; pick a word of your own.`;
   const pair = level.pairs[index];
   if (pair.words[1 - side] === word) return "The two words of a pair must differ.";
-  if ((level.automata || []).some((record) => record.property === word)) return `${word} is an automaton's word here.`;
-  if (level.pairs.some((other, at) => at < index && other.words.includes(word))) return `${word} is a word of an earlier pair.`;
+  if ((level.automata || []).some((record) => record.property === word))
+    return `${word} is an automaton's word here.`;
+  if (level.pairs.some((other, at) => at < index && other.words.includes(word)))
+    return `${word} is a word of an earlier pair.`;
   if (objectNouns(level).includes(word)) return `${word} is the noun of a thing in this level.`;
   return null;
 }
@@ -101,7 +103,11 @@ export class Forms {
     this.signature = signature;
     const focused = document.activeElement?.dataset?.field || null;
     this.levelRoot.replaceChildren(...this.levelFields());
-    this.partsRoot.replaceChildren(...this.automataSection(), ...this.pairsSection(), ...this.glossarySection());
+    this.partsRoot.replaceChildren(
+      ...this.automataSection(),
+      ...this.pairsSection(),
+      ...this.glossarySection(),
+    );
     if (focused) {
       const again = this.find(focused, { exact: true });
       if (again) again.focus({ preventScroll: true });
@@ -118,7 +124,10 @@ export class Forms {
       const name = element.dataset.field;
       if (name === key) return element;
       if (exact) continue;
-      if ((key.startsWith(`${name}.`) || key.startsWith(`${name}[`)) && (!best || name.length > best.dataset.field.length)) {
+      if (
+        (key.startsWith(`${name}.`) || key.startsWith(`${name}[`)) &&
+        (!best || name.length > best.dataset.field.length)
+      ) {
         best = element;
       }
     }
@@ -138,7 +147,13 @@ export class Forms {
     return true;
   }
 
-  text(name, label, value, commit, { multiline = false, maxlength = 80, placeholder = "", validate = null } = {}) {
+  text(
+    name,
+    label,
+    value,
+    commit,
+    { multiline = false, maxlength = 80, placeholder = "", validate = null } = {},
+  ) {
     const input = h(multiline ? "textarea" : "input", {
       class: "input",
       name,
@@ -200,9 +215,16 @@ export class Forms {
         const dropped = draft.droppedByResize(width, height);
         const asked =
           dropped === 0 ||
-          window.confirm(`A ${width} by ${height} grid leaves out ${dropped} tile${dropped === 1 ? "" : "s"}. Resize anyway?`);
+          window.confirm(
+            `A ${width} by ${height} grid leaves out ${dropped} tile${dropped === 1 ? "" : "s"}. Resize anyway?`,
+          );
         if (asked && (width !== level.width || height !== level.height)) draft.resize(width, height);
         input.value = String(draft.level[key]);
+      });
+      input.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter") return;
+        event.preventDefault();
+        input.dispatchEvent(new Event("change"));
       });
       return field(key === "width" ? "Width" : "Height", input);
     };
@@ -253,7 +275,12 @@ export class Forms {
               target.automata[0]?.property ||
               PROPERTY_IDEAS.find((word) => !automatonPropertyProblem(target, word)) ||
               "TICK";
-            const record = { id: `a${String(number).padStart(2, "0")}`, property, phase: 0, pattern: ["L", "R"] };
+            const record = {
+              id: `a${String(number).padStart(2, "0")}`,
+              property,
+              phase: 0,
+              pattern: ["L", "R"],
+            };
             const subject = nouns.find((noun) => noun !== "MIAU") || nouns[0];
             if (subject) record.subject = subject;
             target.automata.push(record);
@@ -263,12 +290,7 @@ export class Forms {
     );
     const list = records.map((record, index) => this.automatonCard(record, index, nouns, declared));
     return [
-      h(
-        "div",
-        { class: "form-head" },
-        h("h3", {}, "Automata"),
-        add,
-      ),
+      h("div", { class: "form-head" }, h("h3", {}, "Automata"), add),
       records.length
         ? h("ol", { class: "record-list automata-list" }, list)
         : h("p", { class: "form-empty" }, "Things with an automaton's word repeat its steps, one per turn."),
@@ -332,7 +354,11 @@ export class Forms {
           title: `Step ${step + 1}: ${STEP_NAMES[letter]}. Click to remove it.`,
           "aria-label": `Step ${step + 1}, ${STEP_NAMES[letter]}: remove`,
           disabled: record.pattern.length <= 1,
-          dataset: { field: `${base}.pattern[${step}]`, step: letter, current: String(step === (record.phase || 0)) },
+          dataset: {
+            field: `${base}.pattern[${step}]`,
+            step: letter,
+            current: String(step === (record.phase || 0)),
+          },
           onclick: () =>
             change((target) => {
               target.pattern.splice(step, 1);
@@ -384,17 +410,36 @@ export class Forms {
         ),
       ),
       h("div", { class: "field-row" }, field("Subject", subject), property, field("Phase", phase)),
-      h("datalist", { id: listId }, declared.map((word) => h("option", { value: word }))),
+      h(
+        "datalist",
+        { id: listId },
+        declared.map((word) => h("option", { value: word })),
+      ),
       h(
         "div",
         { class: "field" },
-        h("span", { class: "form-label" }, `Pattern (${record.pattern.length} step${record.pattern.length === 1 ? "" : "s"})`),
+        h(
+          "span",
+          { class: "form-label" },
+          `Pattern (${record.pattern.length} step${record.pattern.length === 1 ? "" : "s"})`,
+        ),
         h(
           "div",
-          { class: "pattern", role: "group", "aria-label": "Pattern", tabindex: "-1", dataset: { field: `${base}.pattern` } },
+          {
+            class: "pattern",
+            role: "group",
+            "aria-label": "Pattern",
+            tabindex: "-1",
+            dataset: { field: `${base}.pattern` },
+          },
           steps,
         ),
-        h("div", { class: "pattern-adders", role: "group", "aria-label": "Add a step" }, h("span", { class: "form-note" }, "Add"), adders),
+        h(
+          "div",
+          { class: "pattern-adders", role: "group", "aria-label": "Add a step" },
+          h("span", { class: "form-note" }, "Add"),
+          adders,
+        ),
       ),
     );
   }
@@ -417,7 +462,8 @@ export class Forms {
             target.pairs.push({ words: ["?", "?"], effect: "destroy-both", enter: false });
             const index = target.pairs.length - 1;
             const idea = PAIR_IDEAS.find(
-              ([a, b]) => !pairWordProblem(target, index, 0, a) && !pairWordProblem({ ...target }, index, 1, b),
+              ([a, b]) =>
+                !pairWordProblem(target, index, 0, a) && !pairWordProblem({ ...target }, index, 1, b),
             );
             if (!idea) {
               target.pairs.pop();
@@ -441,12 +487,19 @@ export class Forms {
             draft.edit((pack) => {
               pack.levels[0].pairs[index].words[side] = value.trim().toUpperCase();
             }, "pairs"),
-          { maxlength: 32, validate: (value) => pairWordProblem(draft.level, index, side, value.trim().toUpperCase()) },
+          {
+            maxlength: 32,
+            validate: (value) => pairWordProblem(draft.level, index, side, value.trim().toUpperCase()),
+          },
         );
         control.querySelector("input").classList.add("is-word");
         return control;
       };
-      const enter = h("input", { type: "checkbox", name: `${base}.enter`, dataset: { field: `${base}.enter` } });
+      const enter = h("input", {
+        type: "checkbox",
+        name: `${base}.enter`,
+        dataset: { field: `${base}.enter` },
+      });
       enter.checked = Boolean(pair.enter);
       enter.addEventListener("change", () =>
         draft.edit((pack) => {
@@ -539,7 +592,11 @@ export class Forms {
         h("div", { class: "field-row" }, field("Accent", accent), describe),
         entry.describe?.trim()
           ? null
-          : h("p", { class: "form-note" }, "Without a sentence the word is not put in the glossary (its accent is then push)."),
+          : h(
+              "p",
+              { class: "form-note" },
+              "Without a sentence the word is not put in the glossary (its accent is then push).",
+            ),
       );
     });
     return [

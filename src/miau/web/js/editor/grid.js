@@ -28,7 +28,8 @@ export class EditorGrid {
         class: "editor-overlay",
         tabindex: "0",
         role: "application",
-        "aria-label": "Level grid. Arrows move the cursor, Enter places, Delete erases, Shift with arrows moves a tile.",
+        "aria-label":
+          "Level grid. Arrows move the cursor, Enter places, Delete erases, Shift with arrows moves a tile.",
       },
       this.flagBox,
       this.cursorBox,
@@ -150,7 +151,10 @@ export class EditorGrid {
     this.flagBox.dataset.y = String(y);
     this.flagBox.getAnimations().forEach((animation) => animation.cancel());
     this.flagBox.animate(
-      [{ transform: "scale(1.6)", opacity: 0 }, { transform: "scale(1)", opacity: 1 }],
+      [
+        { transform: "scale(1.6)", opacity: 0 },
+        { transform: "scale(1)", opacity: 1 },
+      ],
       { duration: 260, easing: "ease-out" },
     );
   }

@@ -23,7 +23,12 @@ export function toolsFor(pack, declared) {
   }
   const words = [...nouns];
   for (const entry of pack.levels[0].objects) {
-    if (entry.kind === "word" && !words.includes(entry.text) && !isFixedWord(entry.text) && !declared.includes(entry.text)) {
+    if (
+      entry.kind === "word" &&
+      !words.includes(entry.text) &&
+      !isFixedWord(entry.text) &&
+      !declared.includes(entry.text)
+    ) {
       words.push(entry.text);
     }
   }
@@ -35,7 +40,9 @@ export function toolsFor(pack, declared) {
     { kind: "word", text: "IS", label: "IS word" },
     { kind: "word", text: "AND", label: "AND word" },
     ...CORE_ORDER.map((text) => ({ kind: "word", text, label: `${text} word` })),
-    ...declared.filter((word) => !CORE_PROPERTIES.has(word)).map((text) => ({ kind: "word", text, label: `${text} word` })),
+    ...declared
+      .filter((word) => !CORE_PROPERTIES.has(word))
+      .map((text) => ({ kind: "word", text, label: `${text} word` })),
   ];
 }
 
@@ -100,7 +107,13 @@ export class Palette {
         },
       },
       h("span", { class: "form-label" }, "New thing"),
-      h("div", { class: "new-noun-row" }, nounInput, glyphInput, h("button", { class: "button small", type: "submit" }, "Add")),
+      h(
+        "div",
+        { class: "new-noun-row" },
+        nounInput,
+        glyphInput,
+        h("button", { class: "button small", type: "submit" }, "Add"),
+      ),
       message,
     );
     root.append(this.toolList, form);
@@ -162,7 +175,11 @@ export class Palette {
           "div",
           { class: "palette-group", role: "group", "aria-label": name },
           h("span", { class: "form-label" }, name),
-          h("div", { class: "palette-row" }, tools.map((tool) => buttons.get(tool))),
+          h(
+            "div",
+            { class: "palette-row" },
+            tools.map((tool) => buttons.get(tool)),
+          ),
         ),
       ),
     );

@@ -14,7 +14,10 @@ async function requestJson(method, path, body = undefined) {
   try {
     response = await fetch(path, {
       method,
-      headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -40,7 +43,16 @@ function problemList(problems, onPlace) {
         { class: "problem", dataset: { severity: problem.severity || "error" } },
         h("span", { class: "severity" }, problem.severity === "warning" ? "warning" : "error"),
         problem.place
-          ? h("button", { class: "place-link", type: "button", dataset: { place: problem.place }, onclick: () => onPlace(problem.place) }, problem.place)
+          ? h(
+              "button",
+              {
+                class: "place-link",
+                type: "button",
+                dataset: { place: problem.place },
+                onclick: () => onPlace(problem.place),
+              },
+              problem.place,
+            )
           : null,
         h("span", { class: "problem-message" }, problem.message),
       ),
@@ -77,8 +89,21 @@ export class SavePanel {
     this.onPlace = onPlace;
     this.library = [];
     this.select = h("select", { class: "input", name: "library-pack", dataset: { field: "library-pack" } });
-    this.newId = h("input", { class: "input", name: "new-pack-id", placeholder: "my-levels", maxlength: "64", autocomplete: "off", spellcheck: "false" });
-    this.newName = h("input", { class: "input", name: "new-pack-name", placeholder: "My levels", maxlength: "80", autocomplete: "off" });
+    this.newId = h("input", {
+      class: "input",
+      name: "new-pack-id",
+      placeholder: "my-levels",
+      maxlength: "64",
+      autocomplete: "off",
+      spellcheck: "false",
+    });
+    this.newName = h("input", {
+      class: "input",
+      name: "new-pack-name",
+      placeholder: "My levels",
+      maxlength: "80",
+      autocomplete: "off",
+    });
     this.newFields = h(
       "div",
       { class: "field-row new-pack" },
@@ -100,15 +125,32 @@ export class SavePanel {
       h(
         "div",
         { class: "studio-actions" },
-        h("button", { class: "button primary", type: "button", dataset: { action: "save" }, onclick: () => this.save() }, "Save level"),
+        h(
+          "button",
+          {
+            class: "button primary",
+            type: "button",
+            dataset: { action: "save-level" },
+            onclick: () => this.save(),
+          },
+          "Save level",
+        ),
       ),
       this.saveStatus,
       h("h3", {}, "Share as a link"),
-      h("p", { class: "form-note" }, "The link carries the level itself; anyone with a running Miau can play it."),
+      h(
+        "p",
+        { class: "form-note" },
+        "The link carries the level itself; anyone with a running Miau can play it.",
+      ),
       h(
         "div",
         { class: "studio-actions" },
-        h("button", { class: "button", type: "button", dataset: { action: "share" }, onclick: () => this.share() }, "Make share link"),
+        h(
+          "button",
+          { class: "button", type: "button", dataset: { action: "share" }, onclick: () => this.share() },
+          "Make share link",
+        ),
       ),
       this.shareStatus,
     );
@@ -128,7 +170,9 @@ export class SavePanel {
       ...this.library.map((pack) => h("option", { value: pack.id }, `${pack.name} (${pack.id})`)),
       h("option", { value: NEW_PACK }, "New pack…"),
     );
-    this.select.value = this.library.some((pack) => pack.id === previous) ? previous : this.library[0]?.id || NEW_PACK;
+    this.select.value = this.library.some((pack) => pack.id === previous)
+      ? previous
+      : this.library[0]?.id || NEW_PACK;
     this.syncNewFields();
   }
 
@@ -151,7 +195,13 @@ export class SavePanel {
     const target = this.target();
     if (!isPackId(target.id)) {
       this.saveStatus.dataset.state = "error";
-      this.saveStatus.replaceChildren(h("p", {}, "A pack id is 2 to 64 characters: a lowercase letter, then lowercase letters, digits, ., _ or -."));
+      this.saveStatus.replaceChildren(
+        h(
+          "p",
+          {},
+          "A pack id is 2 to 64 characters: a lowercase letter, then lowercase letters, digits, ., _ or -.",
+        ),
+      );
       this.newId.focus();
       return;
     }
@@ -176,7 +226,11 @@ export class SavePanel {
     this.saveStatus.dataset.state = "saved";
     this.saveStatus.dataset.pack = summary.id;
     this.saveStatus.replaceChildren(
-      h("p", {}, `Saved “${level}” in ${summary.name} (${summary.levels ?? "?"} level${summary.levels === 1 ? "" : "s"}).`),
+      h(
+        "p",
+        {},
+        `Saved “${level}” in ${summary.name} (${summary.levels ?? "?"} level${summary.levels === 1 ? "" : "s"}).`,
+      ),
       h(
         "div",
         { class: "studio-actions" },
@@ -190,7 +244,11 @@ export class SavePanel {
           },
           "Export pack (JSON)",
         ),
-        h("a", { class: "button ghost small", href: `#/world/${encodeURIComponent(summary.id)}` }, "Open in world select"),
+        h(
+          "a",
+          { class: "button ghost small", href: `#/world/${encodeURIComponent(summary.id)}` },
+          "Open in world select",
+        ),
       ),
     );
     await this.refresh();
@@ -212,7 +270,13 @@ export class SavePanel {
       return;
     }
     const link = reply.body.link;
-    const output = h("input", { class: "input share-link", readonly: true, name: "share-link", "aria-label": "Share link", value: link });
+    const output = h("input", {
+      class: "input share-link",
+      readonly: true,
+      name: "share-link",
+      "aria-label": "Share link",
+      value: link,
+    });
     const copy = h(
       "button",
       {
@@ -234,7 +298,12 @@ export class SavePanel {
     this.shareStatus.dataset.state = "ready";
     this.shareStatus.replaceChildren(
       h("div", { class: "share-row" }, output, copy),
-      h("p", { class: "form-note" }, `${link.length} characters. `, h("a", { href: link, target: "_blank", rel: "noopener" }, "Open it")),
+      h(
+        "p",
+        { class: "form-note" },
+        `${link.length} characters. `,
+        h("a", { href: link, target: "_blank", rel: "noopener" }, "Open it"),
+      ),
     );
     output.addEventListener("focus", () => output.select());
   }

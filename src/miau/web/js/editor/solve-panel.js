@@ -46,10 +46,20 @@ export class SolvePanel {
     );
     this.cancelButton = h(
       "button",
-      { class: "button", type: "button", hidden: true, dataset: { action: "cancel-solve" }, onclick: () => this.cancel() },
+      {
+        class: "button",
+        type: "button",
+        hidden: true,
+        dataset: { action: "cancel-solve" },
+        onclick: () => this.cancel(),
+      },
       "Cancel",
     );
-    this.status = h("p", { class: "studio-status", role: "status", dataset: { status: "idle" } }, "Finds a shortest solution on the server.");
+    this.status = h(
+      "p",
+      { class: "studio-status", role: "status", dataset: { status: "idle" } },
+      "Finds a shortest solution on the server.",
+    );
     const stats = [
       stat("expanded", "States expanded"),
       stat("depth", "Depth"),
@@ -60,9 +70,19 @@ export class SolvePanel {
     this.stats = Object.fromEntries(stats.map((each) => [each.value.dataset.stat, each.value]));
     this.result = h("div", { class: "solve-result", hidden: true });
     root.append(
-      h("div", { class: "studio-actions" }, this.startButton, this.cancelButton, h("label", { class: "cap-field" }, h("span", { class: "form-label" }, "Cap"), this.cap)),
+      h(
+        "div",
+        { class: "studio-actions" },
+        this.startButton,
+        this.cancelButton,
+        h("label", { class: "cap-field" }, h("span", { class: "form-label" }, "Cap"), this.cap),
+      ),
       this.status,
-      h("dl", { class: "studio-stats" }, stats.map((each) => each.node)),
+      h(
+        "dl",
+        { class: "studio-stats" },
+        stats.map((each) => each.node),
+      ),
       this.result,
     );
   }
@@ -126,24 +146,44 @@ export class SolvePanel {
   }
 
   showResult(result) {
-    this.showFigures({ ...result, depth: result.length, rate: result.seconds > 0 ? result.expanded / result.seconds : null });
+    this.showFigures({
+      ...result,
+      depth: result.length,
+      rate: result.seconds > 0 ? result.expanded / result.seconds : null,
+    });
     this.result.hidden = false;
     this.result.dataset.outcome = result.outcome;
     if (result.outcome === "solved") {
       const moves = result.moves || "";
       this.setStatus("solved", `Solved in ${moves.length} move${moves.length === 1 ? "" : "s"}.`);
       this.result.replaceChildren(
-        h("p", { class: "outcome-line" }, h("strong", { class: "outcome", dataset: { outcome: "solved" } }, "SOLVED"), ` shortest: ${moves.length} moves`),
+        h(
+          "p",
+          { class: "outcome-line" },
+          h("strong", { class: "outcome", dataset: { outcome: "solved" } }, "SOLVED"),
+          ` shortest: ${moves.length} moves`,
+        ),
         h(
           "p",
           { class: "moves", "aria-label": `Moves: ${moves}`, dataset: { moves } },
-          [...moves].map((letter) => h("span", { class: "move", dataset: { move: letter } }, MOVE_FACES[letter] || letter)),
+          [...moves].map((letter) =>
+            h("span", { class: "move", dataset: { move: letter } }, MOVE_FACES[letter] || letter),
+          ),
         ),
         h("code", { class: "move-string" }, moves),
         h(
           "div",
           { class: "studio-actions" },
-          h("button", { class: "button", type: "button", dataset: { action: "replay" }, onclick: () => this.onReplay(moves) }, "Replay"),
+          h(
+            "button",
+            {
+              class: "button",
+              type: "button",
+              dataset: { action: "replay" },
+              onclick: () => this.onReplay(moves),
+            },
+            "Replay",
+          ),
           h(
             "button",
             {
@@ -162,10 +202,18 @@ export class SolvePanel {
     } else if (result.outcome === "unsolvable") {
       this.setStatus("unsolvable", "UNSOLVABLE: every reachable state was tried and none wins.");
       this.result.replaceChildren(
-        h("p", { class: "outcome-line" }, h("strong", { class: "outcome", dataset: { outcome: "unsolvable" } }, "UNSOLVABLE"), ` after ${number(result.expanded)} states`),
+        h(
+          "p",
+          { class: "outcome-line" },
+          h("strong", { class: "outcome", dataset: { outcome: "unsolvable" } }, "UNSOLVABLE"),
+          ` after ${number(result.expanded)} states`,
+        ),
       );
     } else {
-      this.setStatus("limit", `LIMIT: gave up after ${number(result.expanded)} states (cap ${number(result.limit)}).`);
+      this.setStatus(
+        "limit",
+        `LIMIT: gave up after ${number(result.expanded)} states (cap ${number(result.limit)}).`,
+      );
       this.result.replaceChildren(
         h(
           "p",

@@ -50,7 +50,11 @@ export class TestPlay {
           actionButton("undo", "Undo", "Z"),
           actionButton("reset", "Restart", "R"),
           actionButton("wait", "Wait", "Space"),
-          h("button", { class: "button", type: "button", dataset: { intent: "back" } }, keyLabel("Edit", "T")),
+          h(
+            "button",
+            { class: "button", type: "button", dataset: { intent: "back" } },
+            keyLabel("Edit", "T"),
+          ),
         ),
       ),
       h(
@@ -78,7 +82,10 @@ export class TestPlay {
       input: null,
     };
     this.session = session;
-    session.ledger = new Ledger(this.ledgerList, { vocabulary, onHighlight: (ids) => session.board.highlight(ids) });
+    session.ledger = new Ledger(this.ledgerList, {
+      vocabulary,
+      onHighlight: (ids) => session.board.highlight(ids),
+    });
     this.root.dataset.ready = "false";
     this.root.dataset.pending = "0";
     this.root.dataset.won = "false";
@@ -180,7 +187,8 @@ export class TestPlay {
     } catch (error) {
       if (session.closed) return;
       session.queue.length = 0;
-      if (error?.code !== "offline" && error?.code !== "superseded") toast(error?.message || "That did not work.", { tone: "error" });
+      if (error?.code !== "offline" && error?.code !== "superseded")
+        toast(error?.message || "That did not work.", { tone: "error" });
     } finally {
       session.waiting = false;
       if (!session.closed) this.root.dataset.pending = String(session.queue.length);

@@ -61,7 +61,12 @@ function packFromApi(world, level) {
 function topButton(action, label, key, extra = {}) {
   return h(
     "button",
-    { class: `button ${extra.primary ? "primary" : ""}`.trim(), type: "button", title: extra.title || null, dataset: { action } },
+    {
+      class: `button ${extra.primary ? "primary" : ""}`.trim(),
+      type: "button",
+      title: extra.title || null,
+      dataset: { action },
+    },
     key ? keyLabel(label, key) : label,
   );
 }
@@ -88,13 +93,23 @@ export async function mount(root, params, { signal }) {
   const playButton = topButton("test-play", "Test-play", "T", { primary: true });
   const checkButton = topButton("check", "Check", null);
   const solveButton = topButton("solve", "Solve", null);
-  const shareButton = topButton("save", "Save & share", null);
+  const shareButton = topButton("show-save", "Save & share", null);
   const newButton = topButton("new", "New", null, { title: "Start an empty level (undoable)" });
 
   const paletteRoot = h("aside", { class: "editor-palette", "aria-label": "Palette" });
   const boardArea = h("div", { class: "board-area editor-board-area" });
-  const editStage = h("div", { class: "editor-stage" }, boardArea, h("p", { class: "editor-keys" }, cursorNote, " · ",
-    "Click or drag to paint · right-click erases · Shift-drag or the move tool drags a tile · arrows, Enter, Delete, 1–0, [ ] from the keyboard"));
+  const editStage = h(
+    "div",
+    { class: "editor-stage" },
+    boardArea,
+    h(
+      "p",
+      { class: "editor-keys" },
+      cursorNote,
+      " · ",
+      "Click or drag to paint · right-click erases · Shift-drag or the move tool drags a tile · arrows, Enter, Delete, 1–0, [ ] from the keyboard",
+    ),
+  );
   const playRoot = h("div", { class: "editor-play", hidden: true });
 
   const tabButtons = new Map();
@@ -102,9 +117,31 @@ export async function mount(root, params, { signal }) {
   for (const [name, label] of TABS) {
     tabButtons.set(
       name,
-      h("button", { class: "tab", type: "button", role: "tab", id: `editor-tab-${name}`, "aria-controls": `editor-panel-${name}`, "aria-selected": "false", dataset: { tab: name } }, label),
+      h(
+        "button",
+        {
+          class: "tab",
+          type: "button",
+          role: "tab",
+          id: `editor-tab-${name}`,
+          "aria-controls": `editor-panel-${name}`,
+          "aria-selected": "false",
+          dataset: { tab: name },
+        },
+        label,
+      ),
     );
-    tabPanels.set(name, h("section", { class: "tab-panel", role: "tabpanel", id: `editor-panel-${name}`, "aria-labelledby": `editor-tab-${name}`, hidden: true, dataset: { panel: name } }));
+    tabPanels.set(
+      name,
+      h("section", {
+        class: "tab-panel",
+        role: "tabpanel",
+        id: `editor-panel-${name}`,
+        "aria-labelledby": `editor-tab-${name}`,
+        hidden: true,
+        dataset: { panel: name },
+      }),
+    );
   }
   const levelForm = h("div", { class: "form-stack" });
   const partsForm = h("div", { class: "form-stack" });
@@ -115,9 +152,23 @@ export async function mount(root, params, { signal }) {
     h(
       "header",
       { class: "topbar editor-topbar" },
-      h("a", { class: "button ghost back", href: "#/worlds" }, h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, " Worlds"))),
+      h(
+        "a",
+        { class: "button ghost back", href: "#/worlds" },
+        h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, " Worlds")),
+      ),
       h("div", { class: "play-titles" }, h("span", { class: "play-world" }, "Level editor"), levelTitle),
-      h("div", { class: "editor-actions" }, undoButton, redoButton, newButton, checkButton, solveButton, shareButton, playButton),
+      h(
+        "div",
+        { class: "editor-actions" },
+        undoButton,
+        redoButton,
+        newButton,
+        checkButton,
+        solveButton,
+        shareButton,
+        playButton,
+      ),
     ),
     h(
       "main",
@@ -168,10 +219,8 @@ export async function mount(root, params, { signal }) {
 
   const showPlace = (place) => {
     const object = /^levels\[0\]\.objects\[(\d+)\]/.exec(place);
-    if (object) {
-      selectTab("level", { focus: false });
-      return grid.flagIndex(Number(object[1]));
-    }
+    // A tile is on the board, which is always in view: the report stays open beside it.
+    if (object) return grid.flagIndex(Number(object[1]));
     const key = place.replace(/^levels\[0\]\.?/, "");
     const tab = /^(automata|pairs|properties)/.test(key) ? "parts" : "level";
     selectTab(tab, { focus: false });
@@ -214,12 +263,23 @@ export async function mount(root, params, { signal }) {
     const pack = draft.pack;
     const level = draft.level;
     const declared = declaredWords(level);
-    vocabulary = new Vocabulary({ automata: level.automata || [], pairs: level.pairs || [] }, { glossary: pack.properties || {} });
-    const nextWords = JSON.stringify([declared, Object.entries(pack.properties || {}).map(([word, entry]) => [word, entry.accent])]);
+    vocabulary = new Vocabulary(
+      { automata: level.automata || [], pairs: level.pairs || [] },
+      { glossary: pack.properties || {} },
+    );
+    const nextWords = JSON.stringify([
+      declared,
+      Object.entries(pack.properties || {}).map(([word, entry]) => [word, entry.accent]),
+    ]);
     const nextPalette = JSON.stringify(pack.palette);
     const boardSignature = `${nextWords}|${nextPalette}`;
     grid.render(vocabulary, pack.palette, boardSignature);
-    const wordNouns = JSON.stringify(level.objects.filter((entry) => entry.kind === "word").map((entry) => entry.text).sort());
+    const wordNouns = JSON.stringify(
+      level.objects
+        .filter((entry) => entry.kind === "word")
+        .map((entry) => entry.text)
+        .sort(),
+    );
     const paletteKey = `${boardSignature}|${wordNouns}`;
     if (paletteKey !== paletteSignature || nextWords !== wordSignature) {
       palette.render(pack, vocabulary, declared);
@@ -269,7 +329,7 @@ export async function mount(root, params, { signal }) {
     "click",
     (event) => {
       const target = event.target instanceof Element ? event.target : null;
-      const tab = target?.closest("[data-tab]");
+      const tab = target?.closest(".tab[data-tab]");
       if (tab && root.contains(tab)) {
         selectTab(tab.dataset.tab);
         return;
@@ -297,11 +357,12 @@ export async function mount(root, params, { signal }) {
           selectTab("solve", { focus: false });
           solvePanel.start();
           break;
-        case "save":
+        case "show-save":
           selectTab("save");
           break;
         case "new":
-          if (window.confirm("Start an empty level? (Undo brings this one back.)")) draft.replace(emptyPack());
+          if (window.confirm("Start an empty level? (Undo brings this one back.)"))
+            draft.replace(emptyPack());
           break;
         default:
           break;
@@ -391,7 +452,10 @@ export async function mount(root, params, { signal }) {
 
   if (params?.pack && params?.level) {
     try {
-      const [world, level] = await Promise.all([api.world(params.pack), api.level(params.pack, params.level)]);
+      const [world, level] = await Promise.all([
+        api.world(params.pack),
+        api.level(params.pack, params.level),
+      ]);
       if (signal.aborted) return;
       draft.replace(packFromApi(world, level));
       toast(`Editing a copy of “${level.title}”. Saving puts it in your library.`);

@@ -1,0 +1,678 @@
+"""The level editor through the real page: real clicks, drags and key presses on the real server.
+
+The first test is issue 8's authoring story end to end: a level built from an
+empty grid, test-played to a win, solved and its solution stored, saved to the
+library, found again after a reload, exported and re-imported, and shared as
+a link that plays the same level in a fresh browser context. The others cover
+the editor's parts: keyboard painting, erasing and dragging, undo and redo,
+the forms that only take valid values, resizing, the check report's links,
+and a slow solve that shows progress and is cancelled.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, expect
+
+from miau.server.local import LocalServer
+
+pytestmark = pytest.mark.browser
+
+LEVELS = Path(__file__).resolve().parent / "levels"
+SLOW_LEVEL = LEVELS / "open-room.json"
+"""No WIN and six rocks to push: the solver runs far past a second."""
+
+EDITOR_READY = ".editor[data-ready='true'] .editor-overlay"
+PLAY_SETTLED = "document.querySelector('.editor-play')?.dataset.pending === '0'"
+NO_FIGURE = "\u2013"
+"""What a solve figure shows before the server has reported it (an en dash)."""
+KEY_FOR_MOVE = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": " "}
+
+Entity = tuple[str, str, int, int]
+"""(kind, noun or text, x, y) of one object of the draft."""
+
+
+class PageProblems:
+    """Console errors and page errors of a page (an HTTP 4xx the test asked for is no error)."""
+
+    def __init__(self, page: Page) -> None:
+        """Start watching ``page``."""
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        if message.text.startswith(
+            "Failed to load resource: the server responded with a status of 4"
+        ):
+            return
+        self.errors.append(f"console: {message.text}")
+
+
+@pytest.fixture
+def problems(page: Page) -> Iterator[PageProblems]:
+    """Fails the test if the page logged an error."""
+    watch = PageProblems(page)
+    yield watch
+    assert watch.errors == []
+
+
+class Editor:
+    """The editor scene of one page, driven with real input."""
+
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+
+    def open(self, route: str = "/edit") -> None:
+        """Go to the editor and wait until its grid is drawn."""
+        self.page.goto(f"{self.base_url}/#{route}")
+        self.page.wait_for_selector(EDITOR_READY)
+
+    def draft(self) -> dict[str, Any]:
+        """The draft (a one-level pack) as the page holds it."""
+        text = self.page.eval_on_selector(".editor output.draft-json", "output => output.value")
+        result: dict[str, Any] = json.loads(text)
+        return result
+
+    def level(self) -> dict[str, Any]:
+        """The draft's one level."""
+        level: dict[str, Any] = self.draft()["levels"][0]
+        return level
+
+    def entities(self) -> list[Entity]:
+        """The draft's objects, in order."""
+        return [
+            (entry["kind"], entry.get("noun") or entry.get("text"), entry["x"], entry["y"])
+            for entry in self.level()["objects"]
+        ]
+
+    def cell_point(self, x: int, y: int) -> tuple[float, float]:
+        """The middle of cell (x, y) on screen."""
+        box = self.page.locator(".editor-overlay").bounding_box()
+        assert box is not None
+        level = self.level()
+        width = box["width"] / level["width"]
+        height = box["height"] / level["height"]
+        return box["x"] + (x + 0.5) * width, box["y"] + (y + 0.5) * height
+
+    def pick(self, tool: str) -> None:
+        """Click a palette tool: ``object:MIAU``, ``word:IS``, ``move``, ``erase``."""
+        self.page.click(f".tool[data-tool='{tool}']")
+        expect(self.page.locator(".editor")).to_have_attribute("data-tool", tool)
+
+    def click_cell(self, x: int, y: int, *, button: str = "left") -> None:
+        """Click cell (x, y) with the mouse."""
+        px, py = self.cell_point(x, y)
+        self.page.mouse.click(px, py, button=button)  # type: ignore[arg-type]
+
+    def paint(self, tool: str, *cells: tuple[int, int]) -> None:
+        """Pick ``tool`` and click each cell."""
+        self.pick(tool)
+        for x, y in cells:
+            self.click_cell(x, y)
+
+    def drag(self, start: tuple[int, int], end: tuple[int, int], *, shift: bool = False) -> None:
+        """Press on one cell, move through the cells between, release on the other."""
+        self.page.mouse.move(*self.cell_point(*start))
+        if shift:
+            self.page.keyboard.down("Shift")
+        self.page.mouse.down()
+        steps = max(abs(end[0] - start[0]), abs(end[1] - start[1]))
+        for step in range(1, steps + 1):
+            x = start[0] + (end[0] - start[0]) * step // steps
+            y = start[1] + (end[1] - start[1]) * step // steps
+            self.page.mouse.move(*self.cell_point(x, y))
+        self.page.mouse.up()
+        if shift:
+            self.page.keyboard.up("Shift")
+
+    def set_field(self, name: str, value: str) -> None:
+        """Type into a form field and commit it (Enter)."""
+        field = self.page.locator(f".editor [data-field='{name}']")
+        field.fill(value)
+        field.press("Enter")
+
+    def tab(self, name: str) -> None:
+        """Show a side panel: level, parts, check, solve, save."""
+        self.page.click(f".tab[data-tab='{name}']")
+
+    def test_play(self) -> None:
+        """Press T on the grid and wait for the draft game to open."""
+        self.page.locator(".editor-overlay").focus()
+        self.page.keyboard.press("t")
+        self.page.wait_for_selector(".editor[data-mode='play'] .editor-play[data-ready='true']")
+
+    def play(self, moves: str) -> None:
+        """Play a move string in test-play, one key press a move, each reply drawn."""
+        for move in moves:
+            self.page.keyboard.press(KEY_FOR_MOVE[move])
+            self.page.wait_for_function(PLAY_SETTLED)
+
+    def back_to_editing(self) -> None:
+        """Press T again: back to the grid."""
+        self.page.keyboard.press("t")
+        self.page.wait_for_selector(".editor[data-mode='edit'] .editor-overlay")
+
+    def solve(self) -> dict[str, str]:
+        """Press Solve and wait for the result: its outcome and moves."""
+        self.page.click(".editor-topbar [data-action='solve']")
+        result = self.page.locator(".solve-result:not([hidden])")
+        result.wait_for(timeout=60_000)
+        moves = self.page.locator(".solve-result .moves")
+        return {
+            "outcome": result.get_attribute("data-outcome") or "",
+            "moves": (moves.get_attribute("data-moves") or "") if moves.count() else "",
+        }
+
+
+def build_flag_run(editor: Editor) -> None:
+    """From an empty 9x7 grid: a 6x4 level 'Flag run' where Miau walks four cells right to the flag.
+
+    Mouse clicks paint MIAU IS YOU and the things, the keyboard paints FLAG IS WIN,
+    a drag paints a row of walls (no rule makes them STOP, so they are scenery).
+    """
+    page = editor.page
+    assert editor.entities() == []
+    editor.set_field("width", "6")
+    editor.set_field("height", "4")
+    expect(page.locator(".editor-overlay")).to_have_attribute("data-width", "6")
+    editor.set_field("title", "Flag run")
+    editor.set_field("id", "flag-run")
+
+    editor.paint("word:MIAU", (0, 0))
+    editor.paint("word:IS", (1, 0))
+    editor.paint("word:YOU", (2, 0))
+    editor.paint("object:MIAU", (0, 3))
+    editor.paint("object:FLAG", (4, 3))
+    editor.pick("object:WALL")
+    editor.drag((3, 2), (5, 2))
+
+    # FLAG IS WIN from the keyboard: the cursor to (0, 1), tools by their palette place.
+    overlay = page.locator(".editor-overlay")
+    overlay.focus()
+    page.keyboard.press("ArrowLeft")
+    for _ in range(6):
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowDown")
+    expect(overlay).to_have_attribute("data-cursor", "0,1")
+    for text, move in (("FLAG", True), ("IS", True), ("WIN", False)):
+        editor.pick(f"word:{text}")
+        overlay.focus()
+        page.keyboard.press("Enter")
+        if move:
+            page.keyboard.press("ArrowRight")
+
+    assert editor.entities() == [
+        ("word", "MIAU", 0, 0),
+        ("word", "IS", 1, 0),
+        ("word", "YOU", 2, 0),
+        ("object", "MIAU", 0, 3),
+        ("object", "FLAG", 4, 3),
+        ("object", "WALL", 3, 2),
+        ("object", "WALL", 4, 2),
+        ("object", "WALL", 5, 2),
+        ("word", "FLAG", 0, 1),
+        ("word", "IS", 1, 1),
+        ("word", "WIN", 2, 1),
+    ]
+    level = editor.level()
+    assert (level["id"], level["title"], level["width"], level["height"]) == (
+        "flag-run",
+        "Flag run",
+        6,
+        4,
+    )
+    # The game's board draws the draft: one tile per object, words as word tiles.
+    expect(page.locator(".editor .board > .entity")).to_have_count(11)
+    expect(
+        page.locator(".editor .board > .entity[data-kind='word'][data-text='WIN']")
+    ).to_have_attribute("data-x", "2")
+
+
+def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_and_shared(
+    page: Page, browser: Browser, live_server: LocalServer, problems: PageProblems, tmp_path: Path
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open()
+    build_flag_run(editor)
+    built = editor.draft()
+
+    # Test-play on the game's engine to a win, then back to the same draft.
+    editor.test_play()
+    expect(page.locator(".editor-play .ledger-rule")).to_have_count(2)
+    editor.play("RRRR")
+    expect(page.locator(".editor-play")).to_have_attribute("data-won", "true")
+    expect(page.locator(".editor-play .test-banner")).to_contain_text("Won in 4 moves")
+    editor.back_to_editing()
+    assert editor.draft() == built
+
+    # Solve on the server, store the shortest solution, replay it on the board.
+    assert editor.solve() == {"outcome": "solved", "moves": "RRRR"}
+    page.click("[data-action='store-solution']")
+    assert editor.level()["solution"] == "RRRR"
+    page.click("[data-action='replay']")
+    expect(page.locator(".editor-play")).to_have_attribute("data-replay", "done", timeout=10_000)
+    expect(page.locator(".editor-play")).to_have_attribute("data-won", "true")
+    editor.back_to_editing()
+
+    # Save into a new library pack.
+    editor.tab("save")
+    page.select_option("[data-field='library-pack']", "__new__")
+    page.fill("input[name='new-pack-id']", "my-levels")
+    page.fill("input[name='new-pack-name']", "My levels")
+    page.click("[data-action='save-level']")
+    expect(page.locator(".save-status")).to_have_attribute("data-state", "saved")
+
+    # A reload keeps the draft, and world select lists the library pack.
+    page.reload()
+    page.wait_for_selector(EDITOR_READY)
+    assert editor.level()["solution"] == "RRRR"
+    assert editor.entities() == [
+        (entry["kind"], entry.get("noun") or entry.get("text"), entry["x"], entry["y"])
+        for entry in built["levels"][0]["objects"]
+    ]
+    page.goto(f"{live_server.url}/#/worlds")
+    expect(page.locator(".world-card[data-world='my-levels']")).to_contain_text("My levels")
+
+    # Export the library pack from the editor's save panel.
+    editor.open()
+    editor.tab("save")
+    page.click("[data-action='save-level']")
+    expect(page.locator(".save-status")).to_have_attribute("data-state", "saved")
+    with page.expect_download() as download_info:
+        page.click("[data-action='export']")
+    exported = tmp_path / "my-levels.json"
+    download_info.value.save_as(exported)
+    exported_pack = json.loads(exported.read_text(encoding="utf-8"))
+    assert exported_pack["manifest"]["id"] == "my-levels"
+    assert [level["id"] for level in exported_pack["levels"]] == ["flag-run"]
+    assert exported_pack["levels"][0]["solution"] == "RRRR"
+
+    # Share: the link opens the same level in a fresh browser context (a new player).
+    page.click("[data-action='share']")
+    link_input = page.locator(".share-status input.share-link")
+    link_input.wait_for()
+    link = link_input.input_value()
+    assert "/#/shared/" in link
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        other = fresh.new_page()
+        other_problems = PageProblems(other)
+        other.goto(link)
+        other.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+        expect(other.locator(".play-title")).to_have_text("Flag run")
+        for move in "RRRR":
+            other.keyboard.press(KEY_FOR_MOVE[move])
+            other.wait_for_function("document.querySelector('.play-scene').dataset.pending === '0'")
+        other.wait_for_selector(".win-overlay")
+
+        # Re-import the exported file in that player's library (library scene, file input).
+        other.goto(f"{live_server.url}/#/library")
+        other.wait_for_selector(".library-scene[data-ready='true']")
+        other.set_input_files("#pack-file", str(exported))
+        other.wait_for_selector(
+            ".library-scene[data-importing='false'] .import-report:not([hidden])"
+        )
+        assert other.get_attribute(".import-report", "data-outcome") == "imported"
+        other.goto(f"{live_server.url}/#/worlds")
+        expect(other.locator(".world-card[data-world='my-levels']")).to_be_visible()
+        other.goto(f"{live_server.url}/#/play/my-levels/flag-run")
+        other.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+        expect(other.locator(".play-title")).to_have_text("Flag run")
+        assert other_problems.errors == []
+    finally:
+        fresh.close()
+
+
+def test_keyboard_paints_erases_and_carries_tiles_and_number_keys_pick_tools(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open()
+    overlay = page.locator(".editor-overlay")
+    overlay.focus()
+
+    page.keyboard.press("3")  # the first thing of the palette: MIAU
+    expect(page.locator(".editor")).to_have_attribute("data-tool", "object:MIAU")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.keyboard.press("]")  # the next tool: WALL
+    expect(page.locator(".editor")).to_have_attribute("data-tool", "object:WALL")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press(" ")
+    assert editor.entities() == [("object", "MIAU", 1, 1), ("object", "WALL", 2, 1)]
+
+    # Shift and an arrow carry the top tile along with the cursor.
+    page.keyboard.press("Shift+ArrowDown")
+    page.keyboard.press("Shift+ArrowDown")
+    assert editor.entities() == [("object", "MIAU", 1, 1), ("object", "WALL", 2, 3)]
+    expect(overlay).to_have_attribute("data-cursor", "2,3")
+
+    page.keyboard.press("Delete")
+    assert editor.entities() == [("object", "MIAU", 1, 1)]
+    page.keyboard.press("[")
+    page.keyboard.press("[")
+    expect(page.locator(".editor")).to_have_attribute("data-tool", "erase")
+
+
+def test_stacked_tiles_right_click_erases_the_top_one_and_a_drag_moves_a_tile(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open()
+    editor.paint("object:FLAG", (2, 2))
+    editor.paint("object:ROCK", (2, 2))
+    editor.paint("word:WIN", (2, 2))
+    editor.paint("word:WIN", (2, 2))  # the same tile twice in a cell is not stacked again
+    assert editor.entities() == [
+        ("object", "FLAG", 2, 2),
+        ("object", "ROCK", 2, 2),
+        ("word", "WIN", 2, 2),
+    ]
+    # Stacked like the game: three tiles in one cell, the top one badged with the count.
+    expect(page.locator(".editor .board > .entity[data-x='2'][data-y='2']")).to_have_count(3)
+    expect(page.locator(".editor .board > .entity[data-stack='3']")).to_have_attribute(
+        "data-kind", "word"
+    )
+
+    editor.click_cell(2, 2, button="right")
+    assert editor.entities() == [("object", "FLAG", 2, 2), ("object", "ROCK", 2, 2)]
+
+    editor.pick("move")
+    editor.drag((2, 2), (5, 4))
+    assert editor.entities() == [("object", "FLAG", 2, 2), ("object", "ROCK", 5, 4)]
+
+    # Shift-drag moves with a painting tool selected too; a whole drag is one undo.
+    editor.pick("object:WALL")
+    editor.drag((5, 4), (7, 4), shift=True)
+    assert editor.entities() == [("object", "FLAG", 2, 2), ("object", "ROCK", 7, 4)]
+    page.keyboard.press("Control+z")
+    assert editor.entities() == [("object", "FLAG", 2, 2), ("object", "ROCK", 5, 4)]
+
+    editor.pick("erase")
+    editor.drag((2, 2), (5, 4))
+    assert editor.entities() == []
+
+
+def test_undo_and_redo_cover_painting_strokes_and_form_edits(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open()
+    editor.pick("object:WALL")
+    editor.drag((0, 0), (4, 0))  # one stroke, five walls
+    editor.set_field("title", "Walls")
+    editor.paint("object:MIAU", (2, 3))
+    after = editor.draft()
+    assert len(after["levels"][0]["objects"]) == 6
+
+    page.locator(".editor-overlay").focus()
+    page.keyboard.press("Control+z")
+    assert len(editor.entities()) == 5
+    page.keyboard.press("Control+z")
+    assert editor.level()["title"] == "My level"
+    expect(page.locator("[data-field='title']")).to_have_value("My level")
+    page.keyboard.press("Control+z")
+    assert editor.entities() == []
+    expect(page.locator(".editor [data-action='undo']")).to_be_disabled()
+
+    page.keyboard.press("Control+Shift+z")
+    assert len(editor.entities()) == 5
+    page.keyboard.press("Control+y")
+    assert editor.level()["title"] == "Walls"
+    page.click(".editor [data-action='redo']")
+    assert editor.level()["objects"] == after["levels"][0]["objects"]
+    assert editor.draft() == after
+    expect(page.locator(".editor [data-action='redo']")).to_be_disabled()
+
+    # An edit after an undo drops the redo branch.
+    page.click(".editor [data-action='undo']")
+    editor.paint("object:FLAG", (8, 6))
+    expect(page.locator(".editor [data-action='redo']")).to_be_disabled()
+
+    # The draft outlives a reload.
+    page.reload()
+    page.wait_for_selector(EDITOR_READY)
+    assert ("object", "FLAG", 8, 6) in editor.entities()
+
+
+def test_shrinking_the_grid_asks_before_it_drops_tiles(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open()
+    editor.paint("object:ROCK", (8, 6), (1, 1))
+    answers = iter([False, True])
+    messages: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        messages.append(dialog.message)
+        if next(answers):
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    editor.set_field("width", "5")
+    assert editor.level()["width"] == 9
+    expect(page.locator("[data-field='width']")).to_have_value("9")
+    editor.set_field("width", "5")
+    assert editor.level()["width"] == 5
+    assert editor.entities() == [("object", "ROCK", 1, 1)]
+    assert messages == ["A 5 by 7 grid leaves out 1 tile. Resize anyway?"] * 2
+
+    editor.set_field("height", "99")  # the loader's limit is 64
+    assert editor.level()["height"] == 64
+
+
+def test_automata_pairs_and_glossary_forms_only_keep_valid_values(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open()
+    editor.paint("object:ROCK", (1, 1))
+    editor.tab("parts")
+    page.click("[data-action='add-automaton']")
+    record = editor.level()["automata"][0]
+    assert record == {
+        "id": "a01",
+        "property": "TICK",
+        "phase": 0,
+        "pattern": ["L", "R"],
+        "subject": "WALL",
+    }
+
+    page.select_option("[data-field='automata[0].subject']", "ROCK")
+    page.click("[data-field='automata[0].add-U']")
+    page.click("[data-field='automata[0].add-W']")
+    page.click("[data-field='automata[0].pattern[0]']")  # removes the first step
+    page.select_option("[data-field='automata[0].phase']", "2")
+    record = editor.level()["automata"][0]
+    assert (record["subject"], record["pattern"], record["phase"]) == ("ROCK", ["R", "U", "W"], 2)
+
+    # A word the loader would refuse is shown as an error and not kept.
+    editor.set_field("automata[0].property", "ROCK")
+    expect(page.locator("[data-field='automata[0].property']")).to_have_attribute(
+        "aria-invalid", "true"
+    )
+    assert editor.level()["automata"][0]["property"] == "TICK"
+    editor.set_field("automata[0].property", "sway")
+    assert editor.level()["automata"][0]["property"] == "SWAY"
+
+    # The declared word joins the palette as a property tile, and the glossary.
+    expect(page.locator(".tool[data-tool='word:SWAY'] .word-tile")).to_have_attribute(
+        "data-class", "property"
+    )
+    page.select_option("[data-field='properties.SWAY.accent']", "sink")
+    editor.set_field("properties.SWAY.describe", "Sways one step a turn.")
+    assert editor.draft()["properties"]["SWAY"] == {
+        "accent": "sink",
+        "describe": "Sways one step a turn.",
+    }
+    expect(page.locator(".tool[data-tool='word:SWAY'] .word-tile")).to_have_attribute(
+        "data-accent", "sink"
+    )
+
+    page.click("[data-action='add-pair']")
+    assert editor.level()["pairs"] == [
+        {"words": ["OPEN", "SHUT"], "effect": "destroy-both", "enter": False}
+    ]
+    editor.set_field("pairs[0].words[1]", "OPEN")
+    expect(page.locator("[data-field='pairs[0].words[1]']")).to_have_attribute(
+        "aria-invalid", "true"
+    )
+    editor.set_field("pairs[0].words[1]", "SWAY")
+    assert editor.level()["pairs"][0]["words"] == ["OPEN", "SHUT"]
+    page.check("[data-field='pairs[0].enter']")
+    assert editor.level()["pairs"][0]["enter"] is True
+
+    # The check accepts what the forms made (one level pack through the real loader).
+    editor.tab("check")
+    page.click("[data-action='check']")
+    expect(page.locator(".check-report")).to_be_visible(timeout=60_000)
+    assert page.locator(".check-report .problem[data-severity='error']").count() == 0
+
+
+def test_the_check_report_links_each_problem_to_its_tile_or_field(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    # A draft the forms could not make (written by hand, say): an automaton whose
+    # phase is past its pattern (an error at that field) and a GHOST tile no rule
+    # can read as a property nor any thing bears (the noun trap, a warning at its tile).
+    def word(text: str, x: int, y: int) -> dict[str, Any]:
+        return {"kind": "word", "text": text, "x": x, "y": y}
+
+    draft = {
+        "manifest": {"id": "draft", "name": "Draft", "version": "1.0.0", "engine": 1},
+        "palette": {"MIAU": {"glyph": "🐈", "faces": "left"}, "ROCK": "🪨"},
+        "properties": {},
+        "levels": [
+            {
+                "id": "tangle",
+                "title": "Tangle",
+                "width": 7,
+                "height": 5,
+                "objects": [
+                    word("MIAU", 0, 0),
+                    word("IS", 1, 0),
+                    word("YOU", 2, 0),
+                    {"kind": "object", "noun": "MIAU", "x": 1, "y": 3},
+                    {"kind": "object", "noun": "ROCK", "x": 4, "y": 3},
+                    word("GHOST", 6, 4),
+                ],
+                "automata": [{"id": "a01", "property": "TICK", "phase": 5, "pattern": ["L", "R"]}],
+            }
+        ],
+    }
+    page.goto(f"{live_server.url}/")
+    page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(draft))
+    editor = Editor(page, live_server.url)
+    editor.open()
+
+    page.click(".editor-topbar [data-action='check']")
+    expect(page.locator(".check-report")).to_be_visible(timeout=60_000)
+    expect(page.locator("[data-panel='check'] .studio-status")).to_have_attribute(
+        "data-status", "failed"
+    )
+
+    trap = page.locator(
+        ".problem[data-severity='warning'] .place-link[data-place='levels[0].objects[5]']"
+    )
+    trap.click()
+    expect(page.locator(".editor .board > .entity[data-index='5']")).to_have_attribute(
+        "data-flagged", "true"
+    )
+    expect(page.locator(".editor-overlay")).to_have_attribute("data-cursor", "6,4")
+
+    error = page.locator(
+        ".problem[data-severity='error'] .place-link[data-place='levels[0].automata[0].phase']"
+    )
+    error.click()
+    expect(page.locator(".editor")).to_have_attribute("data-tab", "parts")
+    expect(page.locator("[data-field='automata[0].phase']")).to_be_focused()
+
+    # Fixed in the form, the check passes the loader and reports the level itself.
+    page.select_option("[data-field='automata[0].phase']", "1")
+    page.click(".editor-topbar [data-action='check']")
+    expect(page.locator(".check-line[data-check='rules']")).to_contain_text(
+        "MIAU IS YOU", timeout=60_000
+    )
+    assert page.locator(".check-report .problem[data-severity='error']").count() == 0
+    expect(page.locator(".check-line[data-check='start-moves']")).to_have_attribute(
+        "data-ok", "true"
+    )
+    expect(page.locator(".check-line[data-check='solution']")).to_have_attribute("data-ok", "false")
+    expect(page.locator(".check-line[data-check='hands-off']")).to_be_visible()
+    expect(page.locator(".check-line[data-check='solver']")).to_contain_text("UNSOLVABLE")
+
+
+def test_a_slow_solve_shows_progress_and_cancel_frees_the_worker(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    slow = json.loads(SLOW_LEVEL.read_text(encoding="utf-8"))
+    page.goto(f"{live_server.url}/")
+    page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(slow))
+    editor = Editor(page, live_server.url)
+    editor.open()
+    assert editor.level()["id"] == "open-room"
+
+    editor.tab("solve")
+    page.select_option("select[name='solve-cap']", "2000000")
+    page.click("[data-action='solve']")
+    # Live figures: expanded states grow while it runs.
+    page.wait_for_function(
+        "Number((document.querySelector(\"[data-stat='expanded']\").textContent || '0').replace(/,/g, '')) > 0",
+        timeout=30_000,
+    )
+    first = page.inner_text("[data-stat='expanded']")
+    page.wait_for_function(
+        "(first) => document.querySelector(\"[data-stat='expanded']\").textContent !== first",
+        arg=first,
+    )
+    expect(page.locator("[data-panel='solve'] .studio-status")).to_have_attribute(
+        "data-status", "running"
+    )
+    assert page.inner_text("[data-stat='depth']") != NO_FIGURE
+    assert page.inner_text("[data-stat='rate']") != NO_FIGURE
+
+    page.click("[data-action='cancel-solve']")
+    expect(page.locator("[data-panel='solve'] .studio-status")).to_have_attribute(
+        "data-status", "cancelled", timeout=5_000
+    )
+
+    # The worker is free again: the next job starts at once (not "busy") and answers.
+    page.select_option("select[name='solve-cap']", "100000")
+    page.click("[data-action='solve']")
+    expect(page.locator(".solve-result")).to_have_attribute("data-outcome", "limit", timeout=60_000)
+    expect(page.locator("[data-panel='solve'] .studio-status")).to_contain_text("100,000")
+
+
+def test_editing_a_copy_of_a_shipped_level_keeps_its_automata_and_test_plays_it(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open("/edit/clockwork/mouse-keeps-time")
+    page.wait_for_function("location.hash === '#/edit'")
+    expect(page.locator(".play-title")).to_have_text("The mouse keeps time")
+    level = editor.level()
+    assert level["automata"][0]["pattern"] == ["L"] * 5 + ["R"] * 5
+    assert level["automata"][0]["subject"] == "MOUSE"
+    expect(
+        page.locator(".editor .board > .entity[data-kind='word'][data-text='TICK']")
+    ).to_have_attribute("data-class", "property")
+    editor.test_play()
+    editor.play("DRRRRRRRRRR")
+    expect(page.locator(".editor-play")).to_have_attribute("data-won", "true")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".editor[data-mode='edit']")
