@@ -12,7 +12,8 @@ play at the start of a level, play mid-push, win, loss banner, Clockwork's
 then the play scene on a 390x844 touch screen and its side panels; then, at
 both sizes, the library with an imported pack and a refused pack's problem
 report, world select with the library, a shared level, its Share dialog and
-a tampered link's message. A scene
+a tampered link's message; then, at both sizes, the level editor (grid,
+automaton form, check report, solve result, test-play). A scene
 is taken once the page is still: every reply drawn and no finite animation
 running, except the mid-push scene, whose board animations are paused 50 ms
 into the push so that the frame does not depend on timing.
@@ -332,6 +333,48 @@ def library_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
         context.close()
 
 
+def editor_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """The level editor on a copy of ``mouse-keeps-time``: grid, automata, check, solve, test-play.
+
+    Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
+    """
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+        full = touch  # the phone's panels sit below the board: the whole page shows them
+
+        shots.goto("/edit/clockwork/mouse-keeps-time")
+        page.wait_for_function("location.hash === '#/edit'")
+        page.wait_for_selector(".editor[data-ready='true'] .board > .entity")
+        for toast in page.locator(".toast").all():
+            toast.click()
+        page.wait_for_function("!document.querySelector('.toast')")
+        shots.wait_still()
+        shots.shoot(f"31-{prefix}editor", full_page=full)
+
+        page.click(".tab[data-tab='parts']")
+        shots.wait_still()
+        shots.shoot(f"32-{prefix}editor-automata", full_page=full)
+
+        page.click(".editor-topbar [data-action='check']")
+        page.wait_for_selector(".check-report:not([hidden])", timeout=60_000)
+        shots.wait_still()
+        shots.shoot(f"33-{prefix}editor-check", full_page=full)
+
+        page.click(".editor-topbar [data-action='solve']")
+        page.wait_for_selector(".solve-result:not([hidden])", timeout=60_000)
+        shots.wait_still()
+        shots.shoot(f"34-{prefix}editor-solve", full_page=full)
+
+        page.click(".editor-topbar [data-action='test-play']")
+        page.wait_for_selector(".editor-play[data-ready='true'] .board > .entity")
+        shots.wait_still()
+        shots.shoot(f"35-{prefix}editor-test-play", full_page=full)
+        context.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every scene into OUTDIR; 1 if the page reported a problem."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -349,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
             desktop_scenes(browser, server.url, outdir, problems)
             phone_scenes(browser, server.url, outdir, problems)
             library_scenes(browser, server.url, outdir, problems)
+            editor_scenes(browser, server.url, outdir, problems)
         finally:
             browser.close()
     for line in problems.lines:
