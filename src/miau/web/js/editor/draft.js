@@ -17,8 +17,6 @@ export const MAX_SIZE = 64;
 export const MAX_AUTOMATA = 32;
 export const MAX_PAIRS = 4;
 export const MAX_PATTERN = 32;
-/** The pattern letters: four moves and a wait. */
-export const STEP_LETTERS = ["U", "D", "L", "R", "W"];
 
 const UNDO_LIMIT = 300;
 const TOKEN = /^[A-Z][A-Z0-9_-]{0,31}$/;
@@ -55,19 +53,6 @@ export function isPackId(text) {
 /** True for a word the game fixes (IS, AND and the six core properties). */
 export function isFixedWord(text) {
   return OPERATORS.has(text) || CORE_PROPERTIES.has(text);
-}
-
-/** Turns any title into a level id: `"The Mouse!"` -> `"the-mouse"`. */
-export function slugify(text, fallback = "my-level") {
-  const slug = String(text || "")
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^[^a-z]+/, "")
-    .replace(/-+$/, "")
-    .slice(0, 64)
-    .replace(/-+$/, "");
-  return isLevelId(slug) ? slug : fallback;
 }
 
 /** A new, empty draft: a 9 by 7 grid, the starter palette, no rules. */

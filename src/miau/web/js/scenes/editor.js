@@ -71,15 +71,8 @@ function topButton(action, label, key, extra = {}) {
   );
 }
 
-// index.html links editor.css; a page that does not still gets the editor's look.
-function ensureStyles() {
-  if (document.querySelector('link[rel="stylesheet"][href$="editor.css"]')) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "editor.css" }));
-}
-
 /** Draws the editor into `root`. */
 export async function mount(root, params, { signal }) {
-  ensureStyles();
   root.className = "scene editor-scene editor";
   root.dataset.mode = "edit";
   root.dataset.ready = "false";
