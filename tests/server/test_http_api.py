@@ -6,7 +6,9 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 
+from miau.packs import load_pack, share_code_for, single_level_pack
 from miau.server.app import COOKIE_NAME, create_app
+from miau.server.worlds import DEFAULT_PACKS_DIR as SHIPPED
 from tests.server.conftest import Player, TestClient
 
 
@@ -167,3 +169,29 @@ def test_another_packs_folder_offers_its_packs_and_skips_broken_files(
         worlds = client.get("/api/worlds").json()["worlds"]
     assert [world["id"] for world in worlds] == ["proofs"]
     assert worlds[0]["unlocked"] is True
+
+
+def test_a_levels_pack_is_the_one_level_pack_miau_share_encodes(client: TestClient) -> None:
+    answer = client.get("/api/worlds/clockwork/levels/mouse-keeps-time/pack")
+    assert answer.status_code == 200
+    shipped = load_pack(SHIPPED / "clockwork.json")
+    assert answer.json()["pack"] == single_level_pack(shipped, "mouse-keeps-time")
+    code = client.post("/api/shared/encode", json={"pack": answer.json()["pack"]}).json()["code"]
+    assert code == share_code_for(shipped, "mouse-keeps-time")
+
+
+def test_a_levels_pack_of_an_unknown_level_or_world_is_a_404_in_words(client: TestClient) -> None:
+    for path in (
+        "/api/worlds/clockwork/levels/no-such-level/pack",
+        "/api/worlds/no-such-world/levels/mouse-keeps-time/pack",
+    ):
+        answer = client.get(path)
+        assert answer.status_code == 404
+        assert "no" in answer.json()["error"]
+
+
+def test_a_wrong_method_on_an_api_route_is_refused_in_json(client: TestClient) -> None:
+    answer = client.put("/api/library")
+    assert answer.status_code == 405
+    assert answer.json() == {"error": "This address does not take that method."}
+    assert "GET" in answer.headers["allow"]

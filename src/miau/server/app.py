@@ -39,6 +39,7 @@ from urllib.parse import urlsplit
 
 import anyio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -47,6 +48,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from miau.packs.share import single_level_pack
 from miau.server.library import Library, LibraryEndpoints
 from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
 from miau.server.shared import SharedEndpoints
@@ -117,6 +119,7 @@ def create_app(
         Route("/api/worlds", api.list_worlds),
         Route("/api/worlds/{pack}", api.show_world),
         Route("/api/worlds/{pack}/levels/{level}", api.show_level),
+        Route("/api/worlds/{pack}/levels/{level}/pack", api.show_level_pack),
         Route("/api/progress", api.show_progress),
         Route("/api/library", library_api.list_packs, methods=["GET"]),
         Route("/api/library", library_api.import_pack, methods=["POST"]),
@@ -135,7 +138,10 @@ def create_app(
         ),
     ]
     app = Starlette(
-        routes=routes, middleware=[Middleware(PlayerCookieMiddleware)], lifespan=lifespan
+        routes=routes,
+        middleware=[Middleware(PlayerCookieMiddleware)],
+        exception_handlers={HTTPException: _http_error},
+        lifespan=lifespan,
     )
     app.state.worlds = worlds
     app.state.store = store
@@ -219,6 +225,20 @@ def player_of(scope: Scope) -> str:
     return token
 
 
+async def _http_error(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (a wrong method, say): JSON under ``/api/``, as every answer there."""
+    assert isinstance(error, HTTPException)
+    headers = dict(error.headers or {})
+    if not request.url.path.startswith("/api/"):
+        return Response(error.detail, error.status_code, headers=headers)
+    response = _error(error.status_code, _REFUSALS.get(error.status_code, error.detail))
+    response.headers.update(headers)
+    return response
+
+
+_REFUSALS = {405: "This address does not take that method."}
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return _json({"error": message}, status)
 
@@ -277,6 +297,22 @@ class _Api:
         if imported:
             return _json(level_json(pack_id, level, next_in_pack(pack, level)))
         return _json(self.worlds.level_detail(pack, level))
+
+    async def show_level_pack(self, request: Request) -> Response:
+        """``GET /api/worlds/{pack}/levels/{level}/pack``: the level as a one-level pack.
+
+        The pack the share link and the editor's copy start from, with the
+        level's stored solution and its pack's version, so a link made in the
+        page is the link ``miau share`` prints for the same level.
+        """
+        pack_id, level_id = request.path_params["pack"], request.path_params["level"]
+        found = await self.library.find(player_of(request.scope), pack_id)
+        if found is None:
+            return _error(404, f"There is no world {pack_id!r}.")
+        pack = found[0]
+        if all(each.id != level_id for each in pack.levels):
+            return _error(404, f"The world {pack_id!r} has no level {level_id!r}.")
+        return _json({"pack": single_level_pack(pack, level_id)})
 
     async def show_progress(self, request: Request) -> Response:
         """``GET /api/progress``."""

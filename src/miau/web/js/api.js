@@ -123,56 +123,10 @@ export function shareLink(code) {
 
 /**
  * The one-level pack of level `levelId` of world `pack` (shipped or
- * imported), built from the world and level the API serves: the level, the
- * palette nouns and glossary words it uses and the features it needs.
- * `world` and `level` may be passed when the caller has them already.
+ * imported), as the server's loader makes it: the level with its stored
+ * solution, the palette nouns and glossary words it uses and the features it
+ * needs. A link made from it is the one `miau share` prints.
  */
-export async function levelPack(pack, levelId, { world: knownWorld = null, level: knownLevel = null } = {}) {
-  const [theWorld, theLevel] = await Promise.all([
-    knownWorld ?? world(pack),
-    knownLevel ?? level(pack, levelId),
-  ]);
-  return onePackFrom(theWorld, theLevel);
-}
-
-/** The one-level pack of `level` (as the level API serves it) in `world` (as the world API serves it). */
-export function onePackFrom(theWorld, theLevel) {
-  const automata = theLevel.automata || [];
-  const pairs = theLevel.pairs || [];
-  const declared = new Set([
-    ...automata.map((record) => record.property),
-    ...pairs.flatMap((pair) => pair.words),
-  ]);
-  const named = new Set(
-    theLevel.objects.map((entity) => (entity.kind === "word" ? entity.text : entity.noun)).filter(Boolean),
-  );
-  const palette = {};
-  for (const [noun, glyph] of Object.entries(theWorld.palette || {})) {
-    if (!named.has(noun)) continue;
-    palette[noun] = glyph.faces ? { glyph: glyph.glyph, faces: glyph.faces } : glyph.glyph;
-  }
-  const properties = {};
-  for (const [word, entry] of Object.entries(theWorld.glossary || {})) {
-    if (declared.has(word)) properties[word] = { accent: entry.accent, describe: entry.describe };
-  }
-  const features = [];
-  if (automata.length) features.push("automata");
-  if (pairs.length) features.push("pairs");
-  const manifest = { id: theWorld.id, name: theWorld.name, version: theWorld.version || "1.0.0", engine: 1 };
-  if (features.length) manifest.features = features;
-  const levelJson = {
-    id: theLevel.id,
-    title: theLevel.title,
-    tier: theLevel.tier || "required",
-    width: theLevel.width,
-    height: theLevel.height,
-    objects: theLevel.objects,
-  };
-  if (theLevel.hint) levelJson.hint = theLevel.hint;
-  if (automata.length) levelJson.automata = automata;
-  if (pairs.length) levelJson.pairs = pairs;
-  const packJson = { manifest, palette };
-  if (Object.keys(properties).length) packJson.properties = properties;
-  packJson.levels = [levelJson];
-  return packJson;
+export async function levelPack(pack, levelId) {
+  return (await getJson(`/api/worlds/${segment(pack)}/levels/${segment(levelId)}/pack`)).pack;
 }

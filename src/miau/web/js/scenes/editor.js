@@ -32,32 +32,6 @@ function isTyping(target) {
   return Boolean(target.closest("input, textarea, select, [contenteditable='true']"));
 }
 
-/** The level of the API (and its world) as a one-level pack the draft can take. */
-function packFromApi(world, level) {
-  const palette = {};
-  for (const [noun, entry] of Object.entries(world.palette || {})) {
-    palette[noun] = entry.faces ? { glyph: entry.glyph, faces: entry.faces } : entry.glyph;
-  }
-  return {
-    manifest: { id: "draft", name: "Draft", version: "1.0.0", engine: 1 },
-    palette,
-    properties: structuredClone(world.glossary || {}),
-    levels: [
-      {
-        id: level.id,
-        title: level.title,
-        hint: level.hint || "",
-        tier: level.tier,
-        width: level.width,
-        height: level.height,
-        objects: level.objects,
-        automata: level.automata,
-        pairs: level.pairs,
-      },
-    ],
-  };
-}
-
 function topButton(action, label, key, extra = {}) {
   return h(
     "button",
@@ -445,13 +419,11 @@ export async function mount(root, params, { signal }) {
 
   if (params?.pack && params?.level) {
     try {
-      const [world, level] = await Promise.all([
-        api.world(params.pack),
-        api.level(params.pack, params.level),
-      ]);
+      const onePack = await api.levelPack(params.pack, params.level);
       if (signal.aborted) return;
-      draft.replace(packFromApi(world, level));
-      toast(`Editing a copy of “${level.title}”. Saving puts it in your library.`);
+      // A copy: saving it must not aim at the shipped or imported pack it came from.
+      draft.replace({ ...onePack, manifest: { id: "draft", name: "Draft", version: "1.0.0", engine: 1 } });
+      toast(`Editing a copy of “${onePack.levels[0].title}”. Saving puts it in your library.`);
     } catch (error) {
       if (signal.aborted) return;
       toast(error?.message || "That level could not be opened.", { tone: "error" });

@@ -447,7 +447,7 @@ export async function mount(root, params, context) {
     try {
       let code = shareCode;
       if (kind !== "shared") {
-        const onePack = kind === "draft" ? params.draft : await api.levelPack(pack, levelId, { world, level });
+        const onePack = kind === "draft" ? params.draft : await api.levelPack(pack, levelId);
         code = (await api.encodeShare(onePack)).code;
       }
       if (signal.aborted) return;
