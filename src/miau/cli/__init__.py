@@ -13,9 +13,9 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import check, play, replay, solve, tui
+from miau.cli import check, importer, play, replay, solve, tui
 
-_COMMAND_MODULES: tuple[ModuleType, ...] = (play, tui, replay, solve, check)
+_COMMAND_MODULES: tuple[ModuleType, ...] = (play, tui, replay, solve, check, importer)
 """The subcommands, in the order ``miau --help`` lists them."""
 
 
