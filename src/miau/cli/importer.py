@@ -37,11 +37,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from miau.engine import Game
-from miau.engine.vocabulary import WAIT
+from miau.engine.vocabulary import CORE_PROPERTIES, IS, TIER1_PROPERTIES, VOCABULARY_1, WAIT
 from miau.packs import load_pack, validate_pack
 from miau.packs.format import MAX_NAME_LENGTH, MAX_PACK_LEVELS
 
-FEATURE: Final = "vocabulary-1"
+FEATURE: Final = VOCABULARY_1
 """The pack feature that makes Miau read the Tier-1 words (MOVE, HOT, MELT...)."""
 
 BORDER: Final = "_"
@@ -99,9 +99,7 @@ PALETTE: Final[Mapping[str, object]] = {
 }
 """How each Keke noun is drawn; glyphs that look one way say so, so Miau can mirror them."""
 
-WORDS_MIAU_READS: Final = frozenset(
-    {"IS", "YOU", "WIN", "DEFEAT", "PUSH", "STOP", "SINK", "MOVE", "HOT", "MELT"}
-)
+WORDS_MIAU_READS: Final = frozenset({IS, *CORE_PROPERTIES, *TIER1_PROPERTIES})
 """The operator and property words a converted level may hold (core and Tier-1)."""
 
 
