@@ -87,8 +87,8 @@ def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_wi
     order = page.eval_on_selector_all(
         ".world-card, .tool-card", "cards => cards.map(c => c.dataset.world || c.dataset.tool)"
     )
-    assert order[:4] == ["tutorial", "clockwork", "clockwork-pairs", "proofs"]
-    assert order[4:] == ["garden", "library", "editor"]
+    assert order[:5] == ["tutorial", "clockwork", "clockwork-pairs", "lexicon", "proofs"]
+    assert order[5:] == ["garden", "library", "editor"]
 
 
 def test_a_pasted_pack_joins_the_library(

@@ -191,3 +191,22 @@ def test_the_cat_glyph_mirrors_to_face_the_way_it_last_moved(
     assert game.move_count() == 3
     assert page.get_attribute(".board > .entity[data-noun='MIAU']", "data-facing") == "up"
     assert page.get_attribute(glyph, "data-mirror") == "false", "up keeps the last horizontal look"
+
+
+def test_a_vocabulary_1_level_draws_its_grammar_and_properties_and_plays_to_a_win(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("lexicon", "not-stop")
+
+    not_tile = page.locator(".board > .entity[data-text='NOT']").first
+    assert not_tile.get_attribute("data-class") == "operator"
+    game.play(shipped_solution("lexicon", "not-stop"))
+    page.wait_for_selector(".win-overlay")
+
+    page.goto(f"{live_server.url}/#/play/lexicon/walk-out")
+    game.wait_ready()
+    move = page.locator(".board > .entity[data-text='MOVE']").first
+    assert move.get_attribute("data-class") == "property"
+    assert move.get_attribute("data-accent") == "stop"  # the built-in glossary's accent for MOVE
+    expect(page.locator(".glossary-entry[data-word='MOVE']")).to_contain_text("Steps once")

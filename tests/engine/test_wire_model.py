@@ -47,8 +47,20 @@ class WireModel:
         for entry in event["transformed"]:
             assert entities[entry["id"]]["noun"] == entry["from"], entry
             entities[entry["id"]]["noun"] = entry["to"]
+        gone = {}
         for entry in event["destroyed"]:
-            del entities[entry["id"]]
+            gone[entry["id"]] = entities.pop(entry["id"])
+        for entry in event.get("spawned", ()):
+            # What HAS leaves takes over the destroyed object's id and facing.
+            x, y = entry["at"]
+            entities[entry["id"]] = {
+                "id": entry["id"],
+                "kind": "object",
+                "noun": entry["noun"],
+                "x": x,
+                "y": y,
+                "facing": gone[entry["id"]]["facing"],
+            }
         for entry in event["restored"]:
             name = "text" if "text" in entry else "noun"
             x, y = entry["at"]

@@ -20,6 +20,7 @@ def test_worlds_come_in_the_shipped_order_with_their_counts(client: TestClient) 
         "tutorial",
         "clockwork",
         "clockwork-pairs",
+        "lexicon",
         "proofs",
     ]
     tutorial = worlds[0]
@@ -27,7 +28,7 @@ def test_worlds_come_in_the_shipped_order_with_their_counts(client: TestClient) 
     assert tutorial["description"]
     assert (tutorial["levels"], tutorial["required"], tutorial["won"]) == (17, 12, 0)
     assert tutorial["unlocked"] is True
-    assert [world["unlocked"] for world in worlds[1:]] == [False, False, False]
+    assert [world["unlocked"] for world in worlds[1:]] == [False, False, False, False]
 
 
 def test_a_world_lists_palette_glossary_and_every_level_with_its_lock(client: TestClient) -> None:
@@ -195,3 +196,25 @@ def test_a_wrong_method_on_an_api_route_is_refused_in_json(client: TestClient) -
     assert answer.status_code == 405
     assert answer.json() == {"error": "This address does not take that method."}
     assert "GET" in answer.headers["allow"]
+
+
+def test_a_vocabulary_1_level_names_its_operators_and_properties_and_its_world_explains_them(
+    client: TestClient,
+) -> None:
+    level = client.get("/api/worlds/lexicon/levels/not-stop").json()
+    assert level["operators"] == ["IS", "AND", "NOT", "HAS", "LONELY", "ON", "NEAR", "FACING"]
+    assert {"MOVE", "PULL", "SHIFT", "FLOAT", "HOT", "MELT", "OPEN", "SHUT", "WEAK"} <= set(
+        level["properties"]
+    )
+    glossary = client.get("/api/worlds/lexicon").json()["glossary"]
+    assert glossary["MOVE"]["describe"] and glossary["MOVE"]["accent"] in {
+        "you",
+        "push",
+        "stop",
+        "win",
+        "sink",
+        "defeat",
+    }
+    core = client.get("/api/worlds/clockwork/levels/mouse-keeps-time").json()
+    assert core["operators"] == ["IS", "AND"]
+    assert "MOVE" not in core["properties"]

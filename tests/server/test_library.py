@@ -212,6 +212,7 @@ def test_an_imported_pack_is_listed_shown_as_an_imported_world_and_playable_with
         ("tutorial", False),
         ("clockwork", False),
         ("clockwork-pairs", False),
+        ("lexicon", False),
         ("proofs", False),
         ("my-tutorial", True),
     ]

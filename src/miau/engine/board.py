@@ -159,6 +159,23 @@ class Board:
         else:
             self.by_noun[self.noun[ident]].remove(ident)
 
+    def turn(self, ident: int, facing: int) -> None:
+        """Turn entity ``ident`` to ``facing`` where it stands (MOVE turning back)."""
+        self.journal.append((ident, self.pos[ident], self.noun[ident], self.facing[ident]))
+        self.facing[ident] = facing
+
+    def revive(self, ident: int, target: int, noun: str) -> None:
+        """Bring destroyed object ``ident`` back at cell ``target`` as a ``noun`` (HAS).
+
+        The thing a destroyed object leaves takes over its id, so an entity
+        count never grows and undo is the journal's as for any change.
+        """
+        self.journal.append((ident, self.pos[ident], self.noun[ident], self.facing[ident]))
+        insort(self.cells[target], ident)
+        insort(self.by_noun.setdefault(noun, []), ident)
+        self.pos[ident] = target
+        self.noun[ident] = noun
+
     def revert(self, entries: list[JournalEntry]) -> None:
         """Undo ``entries`` (taken from the journal) newest first, restoring each entity."""
         pos, noun, cells, by_noun = self.pos, self.noun, self.cells, self.by_noun

@@ -23,6 +23,8 @@ Destroyed = tuple[int, str, int, str]
 """``(id, noun or text, cell, cause)``."""
 Restored = tuple[int, str, int, int]
 """``(id, noun or text, cell, facing)``: an entity that comes back on undo, reset or restore."""
+Spawned = tuple[int, str, int]
+"""``(id, noun, cell)``: what a destroyed object leaves through ``HAS`` (vocabulary-1)."""
 
 
 @dataclass(slots=True)
@@ -36,6 +38,8 @@ class TurnLog:
     restored: list[Restored] = field(default_factory=list)
     player_moves: int = 0
     """How many leading ``moved`` entries the player's own movement phase made."""
+    spawned: list[Spawned] | None = None
+    """``HAS`` spawns, in spawn order; None until a vocabulary-1 turn makes the list."""
 
 
 @dataclass(slots=True)
@@ -114,7 +118,7 @@ class Event:
         # Cells are y * width + x; the arithmetic is inlined because this runs
         # for every entry of every event a client is sent.
         width, is_word = level.width, level.is_word
-        return {
+        out = {
             "kind": self.kind,
             "accepted": self.accepted,
             "moved": [
@@ -161,6 +165,11 @@ class Event:
             "automata": self._automata_changes() if level.automata else [],
             "historyLength": self.history_length,
         }
+        if level.vocabulary:
+            out["spawned"] = [
+                {"id": i, "noun": n, "at": [c % width, c // width]} for i, n, c in log.spawned or ()
+            ]
+        return out
 
     def _automata_changes(self) -> list[dict[str, Any]]:
         """``{id, phase, active}`` for every automaton whose phase or activity changed."""

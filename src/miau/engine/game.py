@@ -222,12 +222,16 @@ class Game:
                 != (after.positions[ident], after.nouns[ident], after.facings[ident])
             ]
             rules = self._parser.parse(tuple(before.positions[i] for i in level.word_ids))
-            you = set(rules.holders.get(YOU, ()))
-            control_lost = not any(
-                before.nouns[ident] in you
-                for ident, cell in enumerate(before.positions)
-                if cell != GONE and not level.is_word[ident]
-            )
+            if level.vocabulary:
+                # Tier-1 control depends on the board (NOT, conditions, TEXT IS YOU).
+                control_lost = self._board_from(before).control_lost
+            else:
+                you = set(rules.holders.get(YOU, ()))
+                control_lost = not any(
+                    before.nouns[ident] in you
+                    for ident, cell in enumerate(before.positions)
+                    if cell != GONE and not level.is_word[ident]
+                )
             checkpoint = Checkpoint(
                 before.move_count, before.won, control_lost, before.phases, rules
             )

@@ -23,7 +23,10 @@ from miau.engine.vocabulary import (
     MAX_PATTERN_STEPS,
     PAIR_EFFECTS,
     RESERVED_WORDS,
+    TIER1_PROPERTIES,
+    TIER1_WORDS,
     TOKEN_PATTERN,
+    VOCABULARY_1,
     AutomatonStep,
     parse_pattern_step,
 )
@@ -77,6 +80,10 @@ class Level:
     properties: frozenset[str]
     """Core properties plus the level's declared ones; every other word is a noun."""
     word_ids: tuple[int, ...]
+    features: tuple[str, ...] = ()
+    """Engine features the level opts into (``vocabulary-1``), in a fixed order."""
+    vocabulary: bool = False
+    """Whether the level reads the Tier-1 vocabulary (``features`` lists ``vocabulary-1``)."""
 
     @property
     def entity_count(self) -> int:
@@ -100,8 +107,12 @@ class Level:
             raise LevelError("this level uses 'map'; load it with miau.packs to expand the map")
         width = _grid_side(data, "width")
         height = _grid_side(data, "height")
+        features = _read_features(data.get("features", ()))
+        vocabulary = VOCABULARY_1 in features
         automata = _read_automata(data.get("automata", ()))
-        pairs = _read_pairs(data.get("pairs", ()), automata)
+        if vocabulary and automata:
+            raise LevelError(f"automata cannot be combined with {VOCABULARY_1} yet")
+        pairs = _read_pairs(data.get("pairs", ()), automata, vocabulary)
         declared = {a.property for a in automata} | {w for p in pairs for w in p.words}
         objects = data.get("objects")
         if not isinstance(objects, Sequence) or isinstance(objects, str | bytes):
@@ -119,6 +130,8 @@ class Level:
                 raise LevelError(problem_text(place, entity[0]))
             if not entity.is_word and entity.token in declared:
                 raise LevelError(f"{place}: {entity.token} is a property word, not a noun")
+            if vocabulary and not entity.is_word and entity.token in TIER1_WORDS:
+                raise LevelError(f"{place}: {entity.token} is a {VOCABULARY_1} word, not a noun")
             is_word.append(entity.is_word)
             texts.append(entity.token)
             positions.append(entity.y * width + entity.x)
@@ -133,8 +146,12 @@ class Level:
             automata=tuple(sorted(automata, key=lambda a: a.id)),
             pairs=pairs,
             enter_pairs=tuple(pair for pair in pairs if pair.enter),
-            properties=frozenset(CORE_PROPERTIES) | declared,
+            properties=frozenset(CORE_PROPERTIES)
+            | declared
+            | (frozenset(TIER1_PROPERTIES) if vocabulary else frozenset()),
             word_ids=tuple(i for i, w in enumerate(is_word) if w),
+            features=features,
+            vocabulary=vocabulary,
         )
 
 
@@ -143,6 +160,16 @@ def _grid_side(data: Mapping[str, Any], name: str) -> int:
     if type(value) is not int or not 1 <= value <= MAX_LEVEL_SIDE:
         raise LevelError(f"{name} must be an integer from 1 to {MAX_LEVEL_SIDE}, not {value!r}")
     return value
+
+
+def _read_features(raw: object) -> tuple[str, ...]:
+    """The engine features a level dict opts into; only ``vocabulary-1`` exists."""
+    if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
+        raise LevelError("features must be a list")
+    for index, name in enumerate(raw):
+        if name != VOCABULARY_1:
+            raise LevelError(f"features[{index}] must be {VOCABULARY_1!r}, not {name!r}")
+    return (VOCABULARY_1,) if raw else ()
 
 
 def _token(value: object, place: str) -> str:
@@ -189,7 +216,7 @@ def _read_automata(raw: object) -> list[AutomatonDef]:
     return records
 
 
-def _read_pairs(raw: object, automata: list[AutomatonDef]) -> tuple[PairDef, ...]:
+def _read_pairs(raw: object, automata: list[AutomatonDef], vocabulary: bool) -> tuple[PairDef, ...]:
     if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
         raise LevelError("pairs must be a list")
     if len(raw) > MAX_PAIRS:
@@ -211,6 +238,8 @@ def _read_pairs(raw: object, automata: list[AutomatonDef]) -> tuple[PairDef, ...
         for word in (first, second):
             if word in RESERVED_WORDS or word in automaton_words or word in used:
                 raise LevelError(f"{place}: {word} is already a word of this level")
+            if vocabulary and word in TIER1_WORDS:
+                raise LevelError(f"{place}: {word} is a built-in {VOCABULARY_1} word")
             used.add(word)
         effect = item.get("effect")
         if effect not in PAIR_EFFECTS:

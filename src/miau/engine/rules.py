@@ -54,7 +54,7 @@ class Rule:
 
     subject: str
     predicate: str
-    source_ids: tuple[int, int, int]
+    source_ids: tuple[int, ...]
     axis: str
 
     @property
@@ -144,6 +144,10 @@ class RuleParser:
     CACHE_LIMIT: Final = 1 << 15
     SHARED_LEVELS: Final = 64
     _shared: ClassVar[dict[tuple[object, ...], _LevelCache]] = {}
+    # The grammar: a subclass (the Tier-1 parser) swaps in its own automaton.
+    _transitions: ClassVar[tuple[dict[int, int], ...]] = _TRANSITIONS
+    _accepting: ClassVar[frozenset[int]] = frozenset({_ACCEPT})
+    _starts: ClassVar[frozenset[int]] = frozenset({_NOUN})
 
     def __init__(
         self, width: int, texts: Sequence[str], word_ids: Sequence[int], properties: frozenset[str]
@@ -153,9 +157,9 @@ class RuleParser:
         self._word_ids = tuple(word_ids)
         self._texts = {i: texts[i] for i in word_ids}
         self._properties = properties
-        self._classes = {i: _word_class(texts[i], properties) for i in word_ids}
+        self._classes = {i: self._classify(texts[i], properties) for i in word_ids}
         words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties)
-        shared = RuleParser._shared
+        shared = type(self)._shared
         cache = shared.get(words)
         if cache is None:
             if len(shared) >= self.SHARED_LEVELS:
@@ -169,12 +173,28 @@ class RuleParser:
     @classmethod
     def clear_shared_caches(cls) -> None:
         """Forget every cached table, as in a fresh process (for measuring cold starts)."""
-        cls._shared.clear()
+        RuleParser._shared.clear()
+        for subclass in cls.__subclasses__():
+            subclass._shared.clear()
 
     @classmethod
     def for_level(cls, level: Level) -> RuleParser:
-        """A parser for the words of ``level``."""
+        """A parser for the words of ``level`` (the Tier-1 parser when it opts in)."""
+        if level.vocabulary:
+            # Imported here: the Tier-1 parser builds on this module.
+            from miau.engine.rules1 import Tier1Parser
+
+            return Tier1Parser(level.width, level.texts, level.word_ids, level.properties)
         return cls(level.width, level.texts, level.word_ids, level.properties)
+
+    @staticmethod
+    def _classify(text: str, properties: frozenset[str]) -> int:
+        """The grammar class of a word's text."""
+        return _word_class(text, properties)
+
+    def _table(self, rules: tuple[Rule, ...], sentences: tuple[Sentence, ...]) -> RuleSet:
+        """The rule table of one reading."""
+        return RuleSet(rules, sentences, self._properties)
 
     def parse(self, word_positions: tuple[int, ...]) -> RuleSet:
         """The rule table for words at ``word_positions`` (aligned with ``word_ids``, -1 = gone)."""
@@ -209,7 +229,7 @@ class RuleParser:
                 if rule.key not in seen:
                     seen.add(rule.key)
                     rules.append(rule)
-        table = RuleSet(tuple(rules), tuple(sentences), self._properties)
+        table = self._table(tuple(rules), tuple(sentences))
         self._by_sentences[key] = table
         return table
 
@@ -274,7 +294,9 @@ class RuleParser:
                         self._runs.clear()
                     found = self._runs[run] = self._single_file_spans(run)
             else:
-                search = search or _SpanSearch(self._classes)
+                search = search or _SpanSearch(
+                    self._classes, self._transitions, self._accepting, self._starts
+                )
                 found = search.maximal_spans(cells)
             line, coordinate = divmod(first, stride)
             for offset, ids in found:
@@ -288,18 +310,19 @@ class RuleParser:
         earlier reaches at least as far.
         """
         classes = [self._classes[ident] for ident in ids]
+        transitions, accepting, starts = self._transitions, self._accepting, self._starts
         found: list[tuple[int, tuple[int, ...]]] = []
         reach = -1
         for start in range(len(ids) - 2):
-            if classes[start] != _NOUN:
+            if classes[start] not in starts:
                 continue
             state, end = 0, -1
             for index in range(start, len(ids)):
-                next_state = _TRANSITIONS[state].get(classes[index])
+                next_state = transitions[state].get(classes[index])
                 if next_state is None:
                     break
                 state = next_state
-                if state == _ACCEPT:
+                if state in accepting:
                     end = index
             if end > reach:
                 found.append((start, tuple(ids[start : end + 1])))
@@ -346,10 +369,19 @@ class _SpanSearch:
     deterministic order found first.
     """
 
-    __slots__ = ("_classes", "_spans_left", "_steps_left")
+    __slots__ = ("_accepting", "_classes", "_spans_left", "_starts", "_steps_left", "_transitions")
 
-    def __init__(self, classes: dict[int, int]) -> None:
+    def __init__(
+        self,
+        classes: dict[int, int],
+        transitions: tuple[dict[int, int], ...],
+        accepting: frozenset[int],
+        starts: frozenset[int],
+    ) -> None:
         self._classes = classes
+        self._transitions = transitions
+        self._accepting = accepting
+        self._starts = starts
         self._steps_left = MAX_PATH_STEPS
         self._spans_left = MAX_SPANS
 
@@ -358,7 +390,7 @@ class _SpanSearch:
         found: dict[tuple[int, ...], int] = {}
         for offset, stack in enumerate(cells):
             for ident in stack:
-                if self._classes[ident] == _NOUN:
+                if self._classes[ident] in self._starts:
                     self._extend(cells, offset, 0, [ident], found)
         contained: set[tuple[int, ...]] = set()
         for ids in found:
@@ -377,17 +409,17 @@ class _SpanSearch:
         found: dict[tuple[int, ...], int],
     ) -> None:
         """Follow ``path`` (its last word in cell ``offset + len(path) - 1``) one cell on."""
-        state = _TRANSITIONS[state][self._classes[path[-1]]]
+        state = self._transitions[state][self._classes[path[-1]]]
         self._steps_left -= 1
         if self._spans_left <= 0 or self._steps_left <= 0:
             return
-        if state == _ACCEPT and tuple(path) not in found:
+        if state in self._accepting and tuple(path) not in found:
             found[tuple(path)] = offset
             self._spans_left -= 1
         following = offset + len(path)
         if following >= len(cells):
             return
-        moves = _TRANSITIONS[state]
+        moves = self._transitions[state]
         for ident in cells[following]:
             if self._classes[ident] in moves:
                 path.append(ident)

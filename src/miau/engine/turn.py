@@ -4,6 +4,10 @@
 steps 1 and 2 (rejecting intents the level cannot take, and being ready to
 keep the board's journal as the pre-turn snapshot). Each step is a function
 whose docstring names the clause it implements.
+
+A level that opts into ``vocabulary-1`` takes its turn in
+``miau.engine.tier1`` instead (``docs/vocabulary.md``): each entry point
+below branches on the flag once, so the core turn is exactly as it was.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from miau.engine.events import TurnLog
 from miau.engine.level import Level
 from miau.engine.movement import move_group
 from miau.engine.rules import RuleParser
+from miau.engine.tier1 import has_control1, move_player1, settle_turn1, start_board1
 from miau.engine.vocabulary import DEFEAT, SINK, WAIT_STEP, WIN, YOU
 
 SINK_CAUSE = "sink"
@@ -26,7 +31,10 @@ def start_board(level: Level, parser: RuleParser | None = None) -> Board:
     journal is empty.
     """
     board = Board(level, parser)
-    apply_transformations(board, set(), None)
+    if level.vocabulary:
+        start_board1(board)
+    else:
+        apply_transformations(board, set(), None)
     board.take_journal()
     board.control_lost = not has_control(board)
     return board
@@ -49,6 +57,9 @@ def resolve_turn(board: Board, direction: tuple[int, int] | None, log: TurnLog |
 
 def settle_turn(board: Board, log: TurnLog | None) -> None:
     """Steps 4 to 10, everything after the player's movement."""
+    if board.level.vocabulary:
+        settle_turn1(board, log)
+        return
     transformed: set[int] = set()
     board.refresh_rules()
     apply_transformations(board, transformed, log)
@@ -64,6 +75,8 @@ def settle_turn(board: Board, log: TurnLog | None) -> None:
 
 def move_player(board: Board, direction: tuple[int, int], log: TurnLog | None) -> bool:
     """Step 3: every YOU entity takes the intent; accepted when at least one moved."""
+    if board.level.vocabulary:
+        return move_player1(board, direction, log)
     movers = board.holders(YOU)
     if not movers:
         return False
@@ -197,5 +210,7 @@ def evaluate_win(board: Board) -> bool:
 
 def has_control(board: Board) -> bool:
     """Step 10: whether anything surviving is YOU."""
+    if board.level.vocabulary:
+        return has_control1(board)
     by_noun = board.by_noun
     return any(by_noun.get(noun) for noun in board.rules.holders.get(YOU, ()))

@@ -26,6 +26,45 @@ CORE_PROPERTIES: Final = (YOU, PUSH, STOP, WIN, SINK, DEFEAT)
 RESERVED_WORDS: Final = frozenset({*OPERATORS, *CORE_PROPERTIES})
 """Words a pack may not declare as its own property or use as a noun."""
 
+VOCABULARY_1: Final = "vocabulary-1"
+"""The feature flag of the Tier-1 vocabulary (``docs/vocabulary.md``).
+
+A level whose engine dict lists it in ``features`` reads the words below;
+any other level reads them as nouns, exactly as before the feature existed.
+"""
+
+NOT: Final = "NOT"
+HAS: Final = "HAS"
+LONELY: Final = "LONELY"
+ON: Final = "ON"
+NEAR: Final = "NEAR"
+FACING: Final = "FACING"
+INFIX_CONDITIONS: Final = (ON, NEAR, FACING)
+TIER1_OPERATORS: Final = frozenset({IS, AND, NOT, HAS, LONELY, *INFIX_CONDITIONS})
+"""The operators of a vocabulary-1 level: they are never nouns or properties there."""
+
+TEXT: Final = "TEXT"
+ALL: Final = "ALL"
+TIER1_NOUNS: Final = frozenset({TEXT, ALL})
+"""Selector nouns of vocabulary-1: no object may be called by them."""
+
+MOVE: Final = "MOVE"
+PULL: Final = "PULL"
+SHIFT: Final = "SHIFT"
+FLOAT: Final = "FLOAT"
+HOT: Final = "HOT"
+MELT: Final = "MELT"
+OPEN: Final = "OPEN"
+SHUT: Final = "SHUT"
+WEAK: Final = "WEAK"
+TIER1_PROPERTIES: Final = (MOVE, PULL, SHIFT, FLOAT, HOT, MELT, OPEN, SHUT, WEAK)
+"""The properties vocabulary-1 adds to the six core ones."""
+
+TIER1_WORDS: Final = frozenset(
+    {*TIER1_OPERATORS, *TIER1_NOUNS, *CORE_PROPERTIES, *TIER1_PROPERTIES}
+)
+"""Every word with a fixed meaning in a vocabulary-1 level."""
+
 TOKEN_PATTERN: Final = re.compile(r"[A-Z][A-Z0-9_-]{0,31}")
 """Every word text, noun and declared property matches this."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from miau.engine.vocabulary import CORE_PROPERTIES, OPERATORS
+from miau.engine.vocabulary import CORE_PROPERTIES, OPERATORS, TIER1_WORDS
 from miau.packs.issues import IssueLog, Location, render_place
 from miau.packs.level import LevelDraft
 
@@ -105,6 +105,8 @@ def _check_noun_trap(
     for placed in level.entities:
         text = placed.entity.get("text")
         if text is None or text in OPERATORS or text in CORE_PROPERTIES:
+            continue
+        if level.vocabulary and text in TIER1_WORDS:
             continue
         if text in level.properties or text in known_words:
             continue

@@ -6,7 +6,7 @@ later checks can tell a property from a noun.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Final
 
 from miau.engine.vocabulary import MOVE_LETTER_STRING, parse_pattern_step
@@ -143,9 +143,18 @@ def _read_pattern(fields: FieldReader) -> list[StepData] | None:
 
 
 def read_pairs(
-    log: IssueLog, loc: Location, raw: Mapping[object, object], properties: dict[str, Location]
+    log: IssueLog,
+    loc: Location,
+    raw: Mapping[object, object],
+    properties: dict[str, Location],
+    *,
+    builtin: Collection[str] = (),
 ) -> list[PairData]:
-    """Check the pairs; their words join ``properties`` (automaton words already there)."""
+    """Check the pairs; their words join ``properties`` (automaton words already there).
+
+    ``builtin`` are words the level already has built in (the ``vocabulary-1``
+    words, OPEN and SHUT among them): a pair may not claim one.
+    """
     records = FieldReader(log, loc, raw).array("pairs", what="an array of pair records")
     if records is None:
         return []
@@ -154,7 +163,7 @@ def read_pairs(
     automaton_words = dict(properties)
     pairs: list[PairData] = []
     for index, record in enumerate(records):
-        pair = _read_pair(log, (*loc, "pairs", index), record, automaton_words, properties)
+        pair = _read_pair(log, (*loc, "pairs", index), record, automaton_words, properties, builtin)
         if pair is not None:
             pairs.append(pair)
     return pairs
@@ -166,6 +175,7 @@ def _read_pair(
     raw: object,
     automaton_words: Mapping[str, Location],
     properties: dict[str, Location],
+    builtin: Collection[str],
 ) -> PairData | None:
     if not is_record(raw):
         log.error(
@@ -189,7 +199,7 @@ def _read_pair(
         if word is None:
             sound = False
             continue
-        problem = _pair_word_problem(word, words, automaton_words, properties)
+        problem = _pair_word_problem(word, words, automaton_words, properties, builtin)
         if problem is not None:
             log.error(word_loc, problem)
             sound = False
@@ -211,7 +221,13 @@ def _pair_word_problem(
     earlier_in_pair: list[str],
     automaton_words: Mapping[str, Location],
     properties: Mapping[str, Location],
+    builtin: Collection[str],
 ) -> str | None:
+    if word in builtin:
+        return (
+            f"{word} is a built-in vocabulary-1 word in this pack; a pair needs words of "
+            'its own, such as ["KEY", "LOCK"] (or use the built-in OPEN and SHUT)'
+        )
     if word in earlier_in_pair:
         return f"repeats {word}; a pair needs two different words"
     if word in automaton_words:

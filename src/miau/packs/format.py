@@ -18,6 +18,7 @@ from miau.engine.vocabulary import (
     MAX_PATTERN_STEPS,
     MOVE_LETTER_STRING,
     PAIR_EFFECTS,
+    VOCABULARY_1,
 )
 
 __all__ = [
@@ -60,8 +61,8 @@ __all__ = [
 ENGINE_VERSION: Final = 1
 """The only ``manifest.engine`` this build plays."""
 
-KNOWN_FEATURES: Final = frozenset({"automata", "pairs"})
-"""Feature flags this build understands (Clockwork ask 8)."""
+KNOWN_FEATURES: Final = frozenset({"automata", "pairs", VOCABULARY_1})
+"""Feature flags this build understands (Clockwork ask 8; ``vocabulary-1``: issue 10)."""
 
 MAX_PACK_LEVELS: Final = 64
 MAX_NAME_LENGTH: Final = 80

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from miau.engine.vocabulary import TIER1_WORDS, VOCABULARY_1
 from miau.packs.declarations import read_automata, read_pairs
 from miau.packs.entities import Placed, read_map, read_objects
 from miau.packs.format import (
@@ -50,12 +51,20 @@ class LevelDraft:
     """Declared property words of the level, each with its first declaration."""
     uses_automata: bool = False
     uses_pairs: bool = False
+    vocabulary: bool = False
+    """Whether the pack opts into ``vocabulary-1`` (its words are then built in)."""
     level: PackLevel | None = None
 
 
-def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
-    """Check one level and, when it is sound, build its :class:`PackLevel`."""
-    draft = LevelDraft(loc)
+def read_level(
+    log: IssueLog, loc: Location, raw: object, *, vocabulary: bool = False
+) -> LevelDraft:
+    """Check one level and, when it is sound, build its :class:`PackLevel`.
+
+    With ``vocabulary`` (the manifest lists ``vocabulary-1``) the Tier-1
+    words are built in: no object, pair word or automaton may claim them.
+    """
+    draft = LevelDraft(loc, vocabulary=vocabulary)
     if not is_record(raw):
         log.error(
             loc, f"must be a level object with id, title, width and height; found {describe(raw)}"
@@ -88,13 +97,23 @@ def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
     entities = read_map(log, loc, raw, width, height)
     entities += read_objects(log, loc, raw, width, height)
     draft.entities = entities
+    if vocabulary:
+        _check_tier1_nouns(log, entities)
 
     automata = read_automata(log, loc, raw)
+    if vocabulary and automata:
+        log.error(
+            (*loc, "automata"),
+            f"automata cannot be combined with {VOCABULARY_1} yet; "
+            "move this level to a pack without it",
+        )
     draft.automata = automata
     draft.uses_automata = is_array(raw.get("automata")) and bool(raw.get("automata"))
     for automaton, automaton_loc in automata:
         draft.properties.setdefault(automaton["property"], (*automaton_loc, "property"))
-    pairs = read_pairs(log, loc, raw, draft.properties)
+    pairs = read_pairs(
+        log, loc, raw, draft.properties, builtin=TIER1_WORDS if vocabulary else frozenset()
+    )
     draft.uses_pairs = is_array(raw.get("pairs")) and bool(raw.get("pairs"))
 
     solution = _read_solution(fields)
@@ -108,6 +127,8 @@ def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
             "automata": [automaton for automaton, _ in automata],
             "pairs": pairs,
         }
+        if vocabulary:
+            data["features"] = [VOCABULARY_1]
         draft.level = PackLevel(
             id=draft.id,
             title=title,
@@ -120,6 +141,18 @@ def read_level(log: IssueLog, loc: Location, raw: object) -> LevelDraft:
             data=data,
         )
     return draft
+
+
+def _check_tier1_nouns(log: IssueLog, entities: list[Placed]) -> None:
+    """With vocabulary-1, NOT, TEXT, MOVE and the other Tier-1 words are never nouns."""
+    for placed in entities:
+        noun = placed.entity.get("noun")
+        if noun is not None and noun in TIER1_WORDS:
+            log.error(
+                placed.loc,
+                f"noun {noun} is a {VOCABULARY_1} word in this pack, so no object can be "
+                f"a {noun}; rename the object",
+            )
 
 
 def _check_entity_count(log: IssueLog, loc: Location, raw: Mapping[object, object]) -> None:

@@ -86,6 +86,8 @@ class LevelData(TypedDict):
     objects: list[EntityData]
     automata: list[AutomatonData]
     pairs: list[PairData]
+    features: NotRequired[list[str]]
+    """``["vocabulary-1"]`` when the pack's manifest lists it; absent otherwise."""
 
 
 class LevelNotFoundError(KeyError):

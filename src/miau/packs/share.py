@@ -158,6 +158,8 @@ def _nouns_known(pack: Pack) -> set[str]:
 def _features_needed(declared: tuple[str, ...], level: PackLevel) -> list[str]:
     """The features the level uses: the pack's own order first, then any it forgot."""
     needed = {feature for feature, field in _FEATURE_FIELDS if level.data.get(field)}
+    # The vocabulary decides what every word means, so a level keeps it whatever it holds.
+    needed.update(feature for feature in level.data.get("features", ()) if feature not in needed)
     ordered = [feature for feature in declared if feature in needed]
     ordered.extend(feature for feature, _ in _FEATURE_FIELDS if feature in needed - set(declared))
     return ordered

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from miau.engine.entity_fields import MISSING
+from miau.engine.vocabulary import VOCABULARY_1
 from miau.packs.crosscheck import check_across_levels
 from miau.packs.format import (
     ACCENTS,
@@ -80,7 +81,7 @@ def check_pack(data: object, log: IssueLog | None = None) -> tuple[list[PackIssu
     vocabulary = _read_vocabulary(document)
     glossary, glossary_places = _read_glossary(document)
     _check_nouns_against_glossary(log, palette_nouns, vocabulary, glossary_places)
-    levels = _read_levels(document)
+    levels = _read_levels(document, vocabulary=features is not None and VOCABULARY_1 in features)
     check_across_levels(
         log,
         levels,
@@ -318,7 +319,7 @@ def _check_nouns_against_glossary(
             )
 
 
-def _read_levels(document: FieldReader) -> list[LevelDraft]:
+def _read_levels(document: FieldReader, *, vocabulary: bool) -> list[LevelDraft]:
     log = document.log
     what = f"an array of 1 to {MAX_PACK_LEVELS} levels"
     items = document.array("levels", what=what, required=True)
@@ -332,4 +333,7 @@ def _read_levels(document: FieldReader) -> list[LevelDraft]:
         # the time to say so bounded however long the list (every issue among
         # those is still reported).
         items = items[:MAX_PACK_LEVELS]
-    return [read_level(log, ("levels", index), raw) for index, raw in enumerate(items)]
+    return [
+        read_level(log, ("levels", index), raw, vocabulary=vocabulary)
+        for index, raw in enumerate(items)
+    ]

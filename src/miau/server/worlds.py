@@ -25,10 +25,29 @@ import logging
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from miau.engine.vocabulary import CORE_PROPERTIES
-from miau.packs import Pack, PackError, PackLevel, load_pack
+from miau.engine.vocabulary import (
+    AND,
+    CORE_PROPERTIES,
+    FLOAT,
+    HAS,
+    HOT,
+    INFIX_CONDITIONS,
+    IS,
+    LONELY,
+    MELT,
+    MOVE,
+    NOT,
+    OPEN,
+    PULL,
+    SHIFT,
+    SHUT,
+    TIER1_PROPERTIES,
+    VOCABULARY_1,
+    WEAK,
+)
+from miau.packs import GlossaryEntry, Pack, PackError, PackLevel, load_pack
 
 __all__ = [
     "DEFAULT_PACKS_DIR",
@@ -46,7 +65,7 @@ __all__ = [
 DEFAULT_PACKS_DIR = Path(__file__).resolve().parents[3] / "packs"
 """The repository's ``packs/`` folder."""
 
-SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "proofs")
+SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "lexicon", "proofs")
 """The order of the shipped worlds; any other pack comes after them, by id."""
 
 logger = logging.getLogger(__name__)
@@ -102,9 +121,53 @@ def _lock_waiting_for(unwon: list[PackLevel]) -> LevelLock:
     return LevelLock(True, f"Win {first} and {more} more level{'s' if more > 1 else ''} first")
 
 
+TIER1_GLOSSARY: Final = {
+    MOVE: GlossaryEntry(
+        "stop", "Steps once along its facing after each turn, and turns round when blocked."
+    ),
+    PULL: GlossaryEntry("push", "Follows whatever moves away from it, one cell behind."),
+    SHIFT: GlossaryEntry("sink", "Carries everything on it one cell along its facing each turn."),
+    FLOAT: GlossaryEntry("sink", "Floats above the rest: it touches only things that float too."),
+    HOT: GlossaryEntry("defeat", "Melts every MELT thing that shares its cell."),
+    MELT: GlossaryEntry("sink", "Is destroyed in a cell with something HOT."),
+    OPEN: GlossaryEntry("win", "Opens a SHUT thing in its cell: both are destroyed."),
+    SHUT: GlossaryEntry(
+        "defeat", "Is opened by an OPEN thing that enters its cell: both are destroyed."
+    ),
+    WEAK: GlossaryEntry("stop", "Breaks as soon as anything shares its cell."),
+}
+"""How the built-in words of vocabulary-1 look and what they do, in one sentence each.
+
+A pack may give its own entry for any of them; its entry wins.
+"""
+
+TIER1_OPERATOR_ORDER: Final = (IS, AND, NOT, HAS, LONELY, *INFIX_CONDITIONS)
+"""The words a vocabulary-1 level draws as operators (grammar, not nouns or properties)."""
+
+
+def _has_vocabulary_1(features: Iterable[str]) -> bool:
+    return VOCABULARY_1 in features
+
+
+def level_operators(level: PackLevel) -> list[str]:
+    """The level's grammar words: ``IS`` and ``AND``, and with vocabulary-1 its other operators."""
+    if _has_vocabulary_1(level.data.get("features", ())):
+        return list(TIER1_OPERATOR_ORDER)
+    return [IS, AND]
+
+
+def world_glossary(pack: Pack) -> dict[str, Any]:
+    """The world's glossary: the pack's entries, over the built-in ones its features bring."""
+    glossary = dict(TIER1_GLOSSARY) if _has_vocabulary_1(pack.manifest.features) else {}
+    glossary.update(pack.glossary)
+    return {word: entry.to_json() for word, entry in glossary.items()}
+
+
 def level_properties(level: PackLevel) -> list[str]:
-    """Every property word of a level: the six core ones, then its declared ones in order."""
+    """Every property word of a level: the core ones (with vocabulary-1's), then its declared ones."""
     words = list(CORE_PROPERTIES)
+    if _has_vocabulary_1(level.data.get("features", ())):
+        words.extend(TIER1_PROPERTIES)
     declared = [record["property"] for record in level.data["automata"]]
     for pair in level.data["pairs"]:
         declared.extend(pair["words"])
@@ -144,7 +207,7 @@ def world_json(
             noun: {"glyph": glyph.glyph, "faces": glyph.faces}
             for noun, glyph in pack.palette.items()
         },
-        "glossary": {word: entry.to_json() for word, entry in pack.glossary.items()},
+        "glossary": world_glossary(pack),
         "levels": levels,
     }
 
@@ -163,6 +226,7 @@ def level_json(pack_id: str, level: PackLevel, next_level: dict[str, str] | None
         "automata": level.data["automata"],
         "pairs": level.data["pairs"],
         "properties": level_properties(level),
+        "operators": level_operators(level),
         "next": next_level,
     }
 

@@ -15,6 +15,10 @@ something sink them), and every entity's ``facing`` (the contract keeps it out
 of rules and movement; it only steers how a glyph is drawn). Rules are not in
 the key: they follow from the word positions.
 
+A ``vocabulary-1`` level keeps everything: every entity's position, every
+object's noun and every entity's facing (MOVE, SHIFT and FACING read it;
+NOT, ALL and HAS reach any noun).
+
 The analysis is deliberately coarse, so it is obviously safe: a noun "might
 be reached" when an ``IS`` word and a word naming the noun both exist,
 whatever their positions.
@@ -37,6 +41,7 @@ class KeyCodec:
     """Encodes boards of one level as keys and turns key differences into board changes."""
 
     __slots__ = (
+        "facing_ids",
         "noun_ids",
         "noun_index",
         "noun_slot",
@@ -59,6 +64,14 @@ class KeyCodec:
         def reachable(ident: int) -> bool:
             return has_is and level.texts[ident] in noun_words
 
+        if level.vocabulary:
+            # Tier-1 words reach anything; facings steer MOVE, SHIFT and FACING.
+            sink_possible = transforms_possible = True
+            noun_words |= {level.texts[i] for i in range(level.entity_count)}
+
+            def reachable(ident: int) -> bool:
+                return True
+
         objects = [i for i in range(level.entity_count) if not level.is_word[i]]
         self.pos_ids: tuple[int, ...] = tuple(
             i
@@ -73,6 +86,9 @@ class KeyCodec:
         # Noun numbers start at 1: 0 stands for "gone", as position 0 does for GONE.
         self.noun_index: dict[str, int] = {n: k + 1 for k, n in enumerate(self.nouns)}
         self.phase_count = len(level.automata)
+        self.facing_ids: tuple[int, ...] = (
+            tuple(range(level.entity_count)) if level.vocabulary else ()
+        )
         # Per entity, where its position and noun live in the slots (-1: not kept).
         self.pos_slot = [-1] * level.entity_count
         self.noun_slot = [-1] * level.entity_count
@@ -80,25 +96,35 @@ class KeyCodec:
             self.pos_slot[ident] = slot
         for slot, ident in enumerate(self.noun_ids, start=len(self.pos_ids)):
             self.noun_slot[ident] = slot
-        self.slot_count = len(self.pos_ids) + len(self.noun_ids) + self.phase_count
+        self.slot_count = (
+            len(self.pos_ids) + len(self.noun_ids) + len(self.facing_ids) + self.phase_count
+        )
         cells = level.width * level.height
         self.wide = cells + 1 > _BYTE_LIMIT or len(self.nouns) + 1 > _BYTE_LIMIT
 
     def values(self, board: Board) -> list[int]:
-        """The key's slots for ``board``: positions + 1, noun numbers, phases."""
-        return self._slots(board.pos, board.noun, board.phases)
+        """The key's slots for ``board``: positions + 1, noun numbers, facings, phases."""
+        return self._slots(board.pos, board.noun, board.facing, board.phases)
 
-    def _slots(self, pos: Sequence[int], noun: Sequence[str], phases: Sequence[int]) -> list[int]:
+    def _slots(
+        self,
+        pos: Sequence[int],
+        noun: Sequence[str],
+        facing: Sequence[int],
+        phases: Sequence[int],
+    ) -> list[int]:
         index = self.noun_index
         slots = [pos[i] + 1 for i in self.pos_ids]
         slots.extend(0 if pos[i] == GONE else index[noun[i]] for i in self.noun_ids)
+        if self.facing_ids:
+            slots.extend(0 if pos[i] == GONE else facing[i] for i in self.facing_ids)
         slots.extend(phases)
         return slots
 
     def encode_state(self, state: State) -> bytes:
         """The key of a settled state taken from a ``Game`` (what tests compare with)."""
         now = state.now
-        return self.pack(self._slots(now.positions, now.nouns, now.phases))
+        return self.pack(self._slots(now.positions, now.nouns, now.facings, now.phases))
 
     def successor(
         self, board: Board, before: Sequence[int], journal: Sequence[JournalEntry]
@@ -118,6 +144,11 @@ class KeyCodec:
             slot = noun_slot[ident]
             if slot >= 0:
                 slots[slot] = 0 if pos[ident] == GONE else index[noun[ident]]
+        if self.facing_ids:
+            start = len(self.pos_ids) + len(self.noun_ids)
+            facing = board.facing
+            for ident, _, _, _ in journal:
+                slots[start + ident] = 0 if pos[ident] == GONE else facing[ident]
         if self.phase_count:
             slots[self.slot_count - self.phase_count :] = board.phases
         return self.pack(slots)
@@ -146,29 +177,33 @@ class KeyCodec:
         """Journal-style entries that take ``board`` from slots ``current`` to ``target``.
 
         ``Board.revert`` applies them: each entry names an entity and the
-        position and noun it must have. Facings are kept as they are.
+        position, noun and facing it must have. Facings are kept as they are
+        unless the key holds them (vocabulary-1).
         """
         pos_ids, noun_ids = self.pos_ids, self.noun_ids
         split = len(pos_ids)
         end = split + len(noun_ids)
         new_pos: dict[int, int] = {}
         new_noun: dict[int, str] = {}
-        for slot in range(end):
+        new_facing: dict[int, int] = {}
+        for slot in range(end + len(self.facing_ids)):
             value = target[slot]
             if value == current[slot]:
                 continue
             if slot < split:
                 new_pos[pos_ids[slot]] = value - 1
+            elif slot >= end:
+                new_facing[self.facing_ids[slot - end]] = value
             elif value:
                 new_noun[noun_ids[slot - split]] = self.nouns[value - 1]
         entries: list[JournalEntry] = []
-        for ident in sorted(new_pos.keys() | new_noun.keys()):
+        for ident in sorted(new_pos.keys() | new_noun.keys() | new_facing.keys()):
             entries.append(
                 (
                     ident,
                     new_pos.get(ident, board.pos[ident]),
                     new_noun.get(ident, board.noun[ident]),
-                    board.facing[ident],
+                    new_facing.get(ident, board.facing[ident]),
                 )
             )
         return entries

@@ -104,7 +104,7 @@ class Expander:
         board has a transformation. The start is not settled (no contact
         pass ran there), so ``successors`` always tries a wait at the start.
         """
-        if board.level.automata:
+        if board.level.automata or board.level.vocabulary:
             return True
         by_noun = board.by_noun
         return any(by_noun.get(noun) for noun in board.rules.transforms)

@@ -1,6 +1,8 @@
 // The ARIA live region: says in words what a turn did (rules formed and
 // broken, destruction, loss, win), for players who cannot see the board.
 
+import { ruleText } from "./words.js";
+
 const region = () => document.getElementById("announcer");
 
 let clearTimer = null;
@@ -20,14 +22,14 @@ export function say(text) {
   }, 8000);
 }
 
-function ruleText(rule) {
-  return `${rule.subject} IS ${rule.predicate}`;
-}
 
 function destructionText(record) {
   const name = record.noun ?? `the word ${record.text}`;
   if (record.cause === "sink") return `${name} sank.`;
   if (record.cause === "defeat") return `${name} was defeated.`;
+  if (record.cause === "melt") return `${name} melted.`;
+  if (record.cause === "weak") return `${name} broke.`;
+  if (record.cause === "open") return `${name} opened.`;
   return `${name} is gone (${String(record.cause).toUpperCase()}).`;
 }
 
@@ -41,6 +43,7 @@ export function describeTurn(event, state) {
   for (const rule of event.rulesRemoved || []) lines.push(`Rule broken: ${ruleText(rule)}.`);
   for (const record of event.transformed || []) lines.push(`${record.from} became ${record.to}.`);
   for (const record of event.destroyed || []) lines.push(destructionText(record));
+  for (const record of event.spawned || []) lines.push(`It left a ${record.noun}.`);
   if (state.won) lines.push(`Solved in ${state.moveCount} moves.`);
   else if (state.controlLost) lines.push("Nothing is YOU. Undo or restart.");
   return lines;

@@ -2,7 +2,7 @@
 // The state is always what stays on screen; the event only says how to get
 // there (slides, bumps, destruction cues, rule flashes).
 
-import { dressWordTile } from "./words.js";
+import { dressWordTile, ruleText } from "./words.js";
 
 /** How long one slide of one cell takes. */
 export const SLIDE_MS = 120;
@@ -125,7 +125,7 @@ export class Board {
     }
     this.element.dataset.moveCount = String(state.moveCount);
     this.element.dataset.won = String(Boolean(state.won));
-    const rules = (state.rules || []).map((rule) => `${rule.subject} is ${rule.predicate}`);
+    const rules = (state.rules || []).map(ruleText);
     this.element.setAttribute(
       "aria-label",
       `Board, ${state.width} by ${state.height}. ${rules.length ? `Rules: ${rules.join(", ")}.` : "No rules."}`,

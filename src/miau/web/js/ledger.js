@@ -1,7 +1,7 @@
 // The rule ledger: the active rules as text, each word coloured like its
 // tile. Hovering or focusing a line highlights its source words on the board.
 
-import { wordTile } from "./words.js";
+import { ruleText, ruleWords, wordTile } from "./words.js";
 
 /**
  * A ledger drawn into `list` (an `<ol>`). `onHighlight(ids)` is called with
@@ -42,11 +42,11 @@ export class Ledger {
       line.className = "ledger-rule";
       line.tabIndex = 0;
       line.dataset.sourceIds = rule.sourceIds.join(" ");
-      line.setAttribute("aria-label", `${rule.subject} is ${rule.predicate}`);
+      line.setAttribute("aria-label", ruleText(rule));
       const sentence = document.createElement("span");
       sentence.className = "ledger-sentence";
       sentence.setAttribute("aria-hidden", "true");
-      for (const text of [rule.subject, "IS", rule.predicate]) {
+      for (const text of ruleWords(rule)) {
         sentence.append(wordTile(text, this.vocabulary, { lit: true, chip: true }));
       }
       line.append(sentence);

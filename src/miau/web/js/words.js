@@ -1,7 +1,7 @@
 // Word classes, accents and the word tile: shared by the board, the ledger
 // and the title, so a word looks the same everywhere.
 
-/** The two operators of the grammar. */
+/** The two operators of the core grammar. */
 export const OPERATORS = new Set(["IS", "AND"]);
 
 /** The six core properties; each is its own accent. */
@@ -22,6 +22,8 @@ export class Vocabulary {
    */
   constructor(level = {}, world = {}) {
     this.glossary = world.glossary || {};
+    // A level with a larger grammar (vocabulary-1: NOT, HAS, ON, ...) lists its operators.
+    this.operators = new Set(level.operators || OPERATORS);
     this.declared = new Set();
     for (const word of level.properties || []) {
       if (!CORE_PROPERTIES.has(word)) this.declared.add(word);
@@ -36,7 +38,7 @@ export class Vocabulary {
 
   /** "operator", "property" or "noun". */
   classOf(word) {
-    if (OPERATORS.has(word)) return "operator";
+    if (this.operators.has(word)) return "operator";
     if (CORE_PROPERTIES.has(word) || this.declared.has(word)) return "property";
     return "noun";
   }
@@ -88,4 +90,16 @@ export function wordTile(text, vocabulary, { lit = true, tag = "span", chip = fa
   face.textContent = text;
   tile.append(face);
   return tile;
+}
+
+/** The words of a rule in reading order: `X IS Y`, or the whole sentence of a richer rule. */
+export function ruleWords(rule) {
+  return rule.text ? rule.text.split(" ") : [rule.subject, "IS", rule.predicate];
+}
+
+/** A rule as words for people and screen readers: "MIAU is YOU", "NOT ROCK is STOP". */
+export function ruleText(rule) {
+  return ruleWords(rule)
+    .map((word) => (word === "IS" ? "is" : word))
+    .join(" ");
 }

@@ -9,6 +9,7 @@ import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
 import { Ledger } from "../ledger.js";
 import { toast } from "../toast.js";
+import { ruleText } from "../words.js";
 
 const LETTER_INTENTS = {
   U: { intent: "step", direction: "up" },
@@ -116,7 +117,7 @@ export class TestPlay {
     if (session.closed) return;
     this.show(session, opened.state, null);
     this.root.dataset.ready = "true";
-    say(`Test-play. ${opened.state.rules.map((rule) => `${rule.subject} is ${rule.predicate}`).join(". ")}.`);
+    say(`Test-play. ${opened.state.rules.map(ruleText).join(". ")}.`);
     if (replay) this.runReplay(session, replay);
   }
 

@@ -22,7 +22,7 @@ import { createInput } from "../input.js";
 import { Ledger } from "../ledger.js";
 import { problemList } from "../problems.js";
 import { toast } from "../toast.js";
-import { Vocabulary, wordTile } from "../words.js";
+import { Vocabulary, ruleText, wordTile } from "../words.js";
 import { showWin } from "./win.js";
 
 /** How many intents may wait behind the one whose reply is pending. */
@@ -532,7 +532,7 @@ export async function mount(root, params, context) {
     toast(`Resumed at move ${opened.state.moveCount}. Restart with R.`, { duration: 3500 });
   }
   say(
-    `${level.title}. ${opened.state.rules.map((rule) => `${rule.subject} is ${rule.predicate}`).join(". ")}.`,
+    `${level.title}. ${opened.state.rules.map(ruleText).join(". ")}.`,
   );
   if (opened.state.won) onWin(null);
 

@@ -1,0 +1,60 @@
+"""Hypothesis strategies for small vocabulary-1 levels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from miau.engine.vocabulary import FACINGS, VOCABULARY_1
+
+NOUNS = ["MIAU", "ROCK", "FLAG", "KEY"]
+WORD_TEXTS = [
+    *NOUNS, "TEXT", "ALL", "IS", "IS", "IS", "AND", "NOT", "NOT", "HAS",
+    "ON", "NEAR", "FACING", "LONELY", "YOU", "YOU", "PUSH", "STOP", "WIN", "SINK",
+    "DEFEAT", "MOVE", "MOVE", "PULL", "SHIFT", "FLOAT", "HOT", "MELT", "OPEN", "SHUT", "WEAK",
+]  # fmt: skip
+SENTENCES = [
+    "MIAU IS YOU", "ROCK IS MOVE", "NOT MIAU IS PUSH", "ROCK HAS KEY", "KEY IS PULL",
+    "LONELY FLAG IS WIN", "ROCK NEAR MIAU IS SHIFT", "MIAU IS NOT YOU", "ALL IS FLOAT",
+    "TEXT IS MOVE", "ROCK IS WEAK", "MIAU FACING ROCK IS HOT", "KEY IS MELT",
+    "ROCK ON FLAG IS KEY", "FLAG IS OPEN", "KEY IS SHUT AND STOP",
+]  # fmt: skip
+
+
+@st.composite
+def tier1_levels(draw: st.DrawFn, max_side: int = 6) -> dict[str, Any]:
+    """A small vocabulary-1 level: a few sentences, stray words and objects facing anywhere."""
+    width = draw(st.integers(3, max_side))
+    height = draw(st.integers(3, max_side))
+    objects: list[dict[str, Any]] = []
+    rows = draw(st.lists(st.integers(0, height - 1), min_size=1, max_size=3, unique=True))
+    for y in rows:
+        words = draw(st.sampled_from(SENTENCES)).split()
+        if len(words) <= width:
+            objects.extend({"kind": "word", "text": t, "x": i, "y": y} for i, t in enumerate(words))
+    cell = st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))
+    for _ in range(draw(st.integers(0, 4))):
+        x, y = draw(cell)
+        objects.append({"kind": "word", "text": draw(st.sampled_from(WORD_TEXTS)), "x": x, "y": y})
+    for _ in range(draw(st.integers(1, 6))):
+        x, y = draw(cell)
+        objects.append(
+            {
+                "kind": "object",
+                "noun": draw(st.sampled_from(NOUNS)),
+                "x": x,
+                "y": y,
+                "facing": draw(st.sampled_from(FACINGS)),
+            }
+        )
+    order = draw(st.permutations(range(len(objects))))
+    return {
+        "width": width,
+        "height": height,
+        "objects": [objects[i] for i in order],
+        "features": [VOCABULARY_1],
+    }
+
+
+moves = st.lists(st.sampled_from(["up", "down", "left", "right", "wait"]), max_size=12)

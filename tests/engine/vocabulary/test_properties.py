@@ -1,0 +1,143 @@
+"""Undo, determinism, restore and the solver's key on generated vocabulary-1 levels."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+
+from miau.engine import Game, replay
+from miau.solver import Outcome, solve
+from miau.solver.keys import KeyCodec
+from miau.solver.successors import Expander
+from tests.engine.vocabulary.strategies import moves, tier1_levels
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _settled(game: Game) -> dict[str, Any]:
+    return game.state.to_json(history=True)
+
+
+@SETTINGS
+@given(tier1_levels(), moves)
+def test_undo_after_any_step_restores_the_exact_previous_state(
+    data: dict[str, Any], intents: list[str]
+) -> None:
+    game = Game(data)
+    for intent in intents:
+        before = _settled(game)
+        event = game.step(intent)
+        if event.accepted:
+            after = _settled(game)
+            game.undo()
+            assert _settled(game) == before
+            game.step(intent)
+            assert _settled(game) == after
+        else:
+            assert _settled(game) == before
+
+
+@SETTINGS
+@given(tier1_levels(), moves)
+def test_the_same_level_and_moves_give_byte_identical_events(
+    data: dict[str, Any], intents: list[str]
+) -> None:
+    one, two = Game(data), Game(data)
+    first = [json.dumps(one.step(i).to_json(), sort_keys=True) for i in intents]
+    second = [json.dumps(two.step(i).to_json(), sort_keys=True) for i in intents]
+    assert first == second
+    assert _settled(one) == _settled(two)
+
+
+@SETTINGS
+@given(tier1_levels(), moves, moves)
+def test_a_restored_state_plays_and_undoes_like_the_original(
+    data: dict[str, Any], first: list[str], then: list[str]
+) -> None:
+    original = Game(data)
+    for intent in first:
+        original.step(intent)
+    copy = Game(data)
+    assert copy.restore(json.loads(json.dumps(_settled(original)))).accepted
+    assert _settled(copy) == _settled(original)
+    for intent in then:
+        assert copy.step(intent).to_json() == original.step(intent).to_json()
+    while original.can_undo:
+        assert copy.undo().to_json() == original.undo().to_json()
+        assert _settled(copy) == _settled(original)
+
+
+@SETTINGS
+@given(tier1_levels(), moves)
+def test_solver_keys_follow_the_game(data: dict[str, Any], intents: list[str]) -> None:
+    """A key the solver reaches by successors equals the key of the same game state."""
+    game = Game(data)
+    search = Expander(data)
+    codec = KeyCodec(game.level)
+    key = search.root
+    assert key == codec.encode_state(game.state)
+    letters = {"up": "U", "down": "D", "left": "L", "right": "R", "wait": "W"}
+    for intent in intents:
+        if game.won:
+            break
+        nexts = dict((letter, child) for letter, child, _ in search.successors(key))
+        event = game.step(intent)
+        if not event.accepted:
+            continue
+        letter = letters[intent]
+        if letter not in nexts:
+            # The solver skips a wait only when it can change nothing.
+            assert letter == "W" and codec.encode_state(game.state) == key
+            continue
+        key = nexts[letter]
+        assert key == codec.encode_state(game.state)
+
+
+def _naive_shortest(data: dict[str, Any], budget: int) -> tuple[int | None, bool]:
+    """Breadth-first over Game states (facings kept: MOVE and FACING read them)."""
+
+    def key(game: Game) -> str:
+        state = game.state.to_json()
+        for name in ("historyLength", "moveCount"):
+            state.pop(name)
+        return json.dumps(state, sort_keys=True)
+
+    start = Game(data)
+    seen = {key(start)}
+    queue = deque([(start.state.to_json(history=True), 0)])
+    while queue:
+        snapshot, depth = queue.popleft()
+        for intent in ("up", "down", "left", "right", "wait"):
+            game = Game(data)
+            game.restore(snapshot)
+            if not game.step(intent).accepted:
+                continue
+            if game.won:
+                return depth + 1, False
+            found = key(game)
+            if found in seen:
+                continue
+            if len(seen) >= budget:
+                return None, True
+            seen.add(found)
+            queue.append((game.state.to_json(), depth + 1))
+    return None, False
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tier1_levels(max_side=4))
+def test_solver_agrees_with_a_naive_search(data: dict[str, Any]) -> None:
+    result = solve(data, max_expansions=20_000)
+    if result.outcome is Outcome.SOLVED:
+        assert result.moves is not None
+        assert replay(data, result.moves).won
+    length, exhausted = _naive_shortest(data, budget=800)
+    if exhausted:
+        return
+    if length is None:
+        assert result.outcome is Outcome.UNSOLVABLE
+    else:
+        assert result.length == length
