@@ -442,6 +442,20 @@ def test_a_job_past_its_time_limit_is_killed_and_answered_failed(
     assert gone(pid)
 
 
+def test_a_job_past_its_memory_cap_is_answered_failed_and_its_slot_freed(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    # A spawned interpreter maps about 30 MB; the open room's states fill the rest in seconds.
+    server = start_server(workers=1, memory_bytes=64 * 1024 * 1024)
+    with server.connect() as studio:
+        pack = one_level_pack(OPEN_ROOM)
+        studio.send({"type": "solve", "job": "big", "pack": pack, "max": 2_000_000})
+        _, failed = studio.until({"error", "solved"}, timeout=90)
+        assert (failed["code"], failed["job"]) == ("failed", "big")
+        assert "memory" in failed["message"]
+        assert server.studio.worker_pids() == []
+
+
 def test_a_worker_that_dies_without_an_answer_is_answered_failed_and_its_slot_freed(
     server: StudioServer,
 ) -> None:

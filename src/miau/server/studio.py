@@ -14,7 +14,9 @@ Limits, server-wide and per connection:
 - one job per connection at a time (another is ``busy``);
 - at most :data:`STUDIO_WORKERS` workers in the whole server (a semaphore;
   more jobs wait, not yet ``started``);
-- each job is killed after :data:`STUDIO_JOB_SECONDS` (``error`` ``failed``);
+- each job is killed after :data:`STUDIO_JOB_SECONDS` (``error`` ``failed``),
+  and its worker's address space is capped at :data:`STUDIO_JOB_MEMORY_BYTES`
+  (a search that outgrows it is answered ``failed``);
 - a cancel, a closed socket or the server's shutdown kills the worker
   (terminate, then kill after a grace period) and frees its slot before
   anything else is said.
@@ -45,6 +47,7 @@ from miau.solver.levels import LevelSpec
 
 __all__ = [
     "MAX_JOB_ID_LENGTH",
+    "STUDIO_JOB_MEMORY_BYTES",
     "STUDIO_JOB_SECONDS",
     "STUDIO_MAX_EXPANSIONS",
     "STUDIO_MAX_FRAME_BYTES",
@@ -71,6 +74,9 @@ STUDIO_WORKERS: Final = max(1, (os.cpu_count() or 1) - 1)
 """Worker processes at once, server-wide: one core is left for the game itself."""
 
 STUDIO_JOB_SECONDS: Final = 120.0
+
+STUDIO_JOB_MEMORY_BYTES: Final = 2 * 1024**3
+"""The address space a worker may use (2 GiB): a full 2,000,000-state search fits well inside."""
 """A job still running after this long is killed."""
 
 KILL_GRACE_SECONDS: Final = 0.5
@@ -244,9 +250,10 @@ class _Job:
 class StudioJobs:
     """The studio of one server: the worker slots, the live workers, and each connection's job.
 
-    ``workers``, ``job_seconds`` and ``kill_grace`` default to
-    :data:`STUDIO_WORKERS`, :data:`STUDIO_JOB_SECONDS` and
-    :data:`KILL_GRACE_SECONDS`; tests make them smaller. ``send_timeout``
+    ``workers``, ``job_seconds``, ``memory_bytes`` and ``kill_grace``
+    default to :data:`STUDIO_WORKERS`, :data:`STUDIO_JOB_SECONDS`,
+    :data:`STUDIO_JOB_MEMORY_BYTES` and :data:`KILL_GRACE_SECONDS`; tests
+    make them smaller. ``send_timeout``
     is how long a frame may wait for a client that does not read.
     """
 
@@ -255,6 +262,7 @@ class StudioJobs:
         *,
         workers: int = STUDIO_WORKERS,
         job_seconds: float = STUDIO_JOB_SECONDS,
+        memory_bytes: int | None = STUDIO_JOB_MEMORY_BYTES,
         kill_grace: float = KILL_GRACE_SECONDS,
         send_timeout: float = 10.0,
     ) -> None:
@@ -263,6 +271,7 @@ class StudioJobs:
             raise ValueError("a studio needs at least one worker slot")
         self.workers = workers
         self.job_seconds = job_seconds
+        self.memory_bytes = memory_bytes
         self.kill_grace = kill_grace
         self.send_timeout = send_timeout
         self._slots = anyio.Semaphore(workers)
@@ -310,7 +319,7 @@ class StudioJobs:
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
                 target=run_job,
-                args=(request.kind, job.spec, job.budget, writer),
+                args=(request.kind, job.spec, job.budget, writer, self.memory_bytes),
                 name=f"miau-studio-{request.kind}",
                 daemon=True,
             )

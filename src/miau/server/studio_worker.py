@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import time
 from multiprocessing.connection import Connection
 from typing import Final, Literal
@@ -68,12 +69,23 @@ class PipeProgress(SearchProgress):
         self.pipe.send(("progress", expanded, depth, seen, round(rate), now - self.job_start))
 
 
-def run_job(kind: JobKind, spec: LevelSpec, max_expansions: int, pipe: Connection) -> None:
+def run_job(
+    kind: JobKind,
+    spec: LevelSpec,
+    max_expansions: int,
+    pipe: Connection,
+    memory_bytes: int | None = None,
+) -> None:
     """Run one job and send its messages down ``pipe`` (the worker process's target).
 
-    ``max_expansions`` is the budget, already clamped by the server.
+    ``max_expansions`` is the budget, already clamped by the server;
+    ``memory_bytes`` caps the worker's address space (none when None), so a
+    search that outgrows it ends with a sentence instead of starving the
+    machine.
     """
     job_start = time.monotonic()
+    if memory_bytes is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     try:
         pipe.send(("started", os.getpid()))
         progress = PipeProgress(pipe, job_start)
@@ -85,6 +97,16 @@ def run_job(kind: JobKind, spec: LevelSpec, max_expansions: int, pipe: Connectio
             pipe.send(("checked", report.to_json()))
     except BrokenPipeError:
         return
+    except MemoryError:
+        with contextlib.suppress(OSError, MemoryError):
+            megabytes = (memory_bytes or 0) // (1024 * 1024)
+            pipe.send(
+                (
+                    "failed",
+                    f"The {kind} job needed more than its {megabytes:,} MB of memory; "
+                    "make the level smaller or give a lower cap.",
+                )
+            )
     except Exception as error:
         # The loader accepted the level, so this is an engine refusal or a bug: either way
         # the author gets a sentence, never a traceback; a server gone meanwhile hears nothing.
