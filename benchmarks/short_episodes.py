@@ -11,6 +11,10 @@ Two workloads, both building and serialising every event (``to_json``):
   in turn, with a ``reset()`` every 20 to 40 steps, as an agent or an editor
   would play.
 
+Both use the core packs (those without ``vocabulary-1``), so the figures
+compare across engine versions; one more line replays the vocabulary-1
+packs' solutions.
+
 Figures are the median over ``--repeats`` runs (the machines are shared and
 noisy). Games of the same level share the rule parser's caches, so after the
 first run the shipped levels' word arrangements are known; the line "parse
@@ -38,14 +42,36 @@ ROOT = Path(__file__).resolve().parent.parent
 INTENTS = ("up", "down", "left", "right", "wait")
 
 
-def shipped_levels() -> list[tuple[dict[str, Any], list[str]]]:
-    """Every shipped level with a stored solution: its engine dict and its intents."""
+VOCABULARY_1 = "vocabulary-1"
+
+
+def _manifest_features(path: Path) -> list[str]:
+    features: list[str] = json.loads(path.read_text("utf-8"))["manifest"].get("features", [])
+    return features
+
+
+def shipped_levels(*, vocabulary_1: bool = False) -> list[tuple[dict[str, Any], list[str]]]:
+    """Every shipped level with a stored solution: its engine dict and its intents.
+
+    By default the core packs only (the workload the figures have always
+    measured); with ``vocabulary_1``, the packs with the Tier-1 words instead.
+    """
     found: list[tuple[dict[str, Any], list[str]]] = []
     for path in sorted((ROOT / "packs").glob("*.json")):
+        if (VOCABULARY_1 in _manifest_features(path)) != vocabulary_1:
+            continue
         for level in load_pack(path).levels:
             if level.solution:
                 found.append((dict(level.data), parse_moves(level.solution)))
     return found
+
+
+def tier1_levels() -> list[tuple[dict[str, Any], list[str]]]:
+    """The vocabulary-1 packs' levels, or none on an engine that predates them."""
+    try:
+        return shipped_levels(vocabulary_1=True)
+    except ValueError:  # an older loader refuses the feature
+        return []
 
 
 def replay_solutions(
@@ -111,13 +137,23 @@ def measure(repeats: int) -> list[tuple[str, float]]:
         accepted, seconds = reset_heavy(levels, 20_000)
         resets.append(accepted / seconds)
     count = sum(len(intents) for _, intents in levels)
-    return [
+    rows = [
         (f"shipped solutions, fresh games ({len(levels)} levels, {count} steps)", 0.0),
         ("  steps only", statistics.median(without)),
         ("  with Game() construction", statistics.median(with_construction)),
         ("  steps only, parse caches emptied before each run", statistics.median(cold)),
         ("reset-heavy random play (reset every 20-40 steps)", statistics.median(resets)),
     ]
+    tier1 = tier1_levels()
+    if tier1:
+        rates = []
+        for _ in range(repeats):
+            steps, stepping, _ = replay_solutions(tier1)
+            rates.append(steps / stepping)
+        tier1_count = sum(len(intents) for _, intents in tier1)
+        label = f"vocabulary-1 shipped solutions ({len(tier1)} levels, {tier1_count} steps)"
+        rows.append((label, statistics.median(rates)))
+    return rows
 
 
 def print_rates(rows: list[tuple[str, float]]) -> None:
