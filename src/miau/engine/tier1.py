@@ -409,38 +409,38 @@ def _resolve_weak(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> Non
 
 def _resolve_melt(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
     """A MELT thing on the layer of a HOT thing in its cell melts (a HOT MELT thing too)."""
-    reading = Reading(board)
-    if not reading.holders(MELT):
-        return
-    props = reading.props
-    for cell in reading.cells_holding(HOT):
-        gone = [
-            i
-            for layer in _layers(reading, cell)
-            if any(HOT in props[o] for o in layer)
-            for i in layer
-            if MELT in props[i]
-        ]
-        for ident in sorted(gone):
-            _destroy(board, reading, ident, MELT_CAUSE, log, spawns)
+    _destroy_touching(board, log, spawns, victim=MELT, killer=HOT, cause=MELT_CAUSE)
 
 
 def _resolve_defeat(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
     """A YOU thing on the layer of a DEFEAT thing in its cell is destroyed (itself included)."""
+    _destroy_touching(board, log, spawns, victim=YOU, killer=DEFEAT, cause=DEFEAT_CAUSE)
+
+
+def _destroy_touching(
+    board: Board,
+    log: TurnLog | None,
+    spawns: list[Spawn],
+    *,
+    victim: str,
+    killer: str,
+    cause: str,
+) -> None:
+    """Destroy every ``victim`` thing on the layer of a ``killer`` thing in its cell, by id."""
     reading = Reading(board)
-    if not reading.holders(YOU):
+    if not reading.holders(victim):
         return
     props = reading.props
-    for cell in reading.cells_holding(DEFEAT):
+    for cell in reading.cells_holding(killer):
         gone = [
             i
             for layer in _layers(reading, cell)
-            if any(DEFEAT in props[o] for o in layer)
+            if any(killer in props[o] for o in layer)
             for i in layer
-            if YOU in props[i]
+            if victim in props[i]
         ]
         for ident in sorted(gone):
-            _destroy(board, reading, ident, DEFEAT_CAUSE, log, spawns)
+            _destroy(board, reading, ident, cause, log, spawns)
 
 
 def has_target(board: Board, reading: Reading, ident: int) -> str | None:
