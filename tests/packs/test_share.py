@@ -397,9 +397,15 @@ def test_share_link_fuzzing_mutated_real_codes_raise_only_share_link_errors(
         else:
             chars.insert(position, char)
     mutated = "".join(chars)
-    if mutated != code:
-        with pytest.raises(ShareLinkError):
-            decode_share_code(mutated)
+    if mutated == code:
+        return
+    try:
+        decode_share_code(mutated)
+    except ShareLinkError:
+        return
+    # Only what a link may wrap around its code decodes: surrounding whitespace, or a
+    # prefix ending in "/" or "#" (an address); the code itself is unchanged then.
+    assert share_code_from_link(mutated) == code, mutated
 
 
 @st.composite
