@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, expect
 
-from miau.server.local import LocalServer
+from miau.server.local import LocalServer, shipped_solution
 
 pytestmark = pytest.mark.browser
 
@@ -676,3 +676,27 @@ def test_editing_a_copy_of_a_shipped_level_keeps_its_automata_and_test_plays_it(
     expect(page.locator(".editor-play")).to_have_attribute("data-won", "true")
     page.keyboard.press("Escape")
     page.wait_for_selector(".editor[data-mode='edit']")
+
+
+def test_a_copy_of_a_vocabulary_1_level_keeps_its_words_and_test_plays_it(
+    page: Page, live_server: LocalServer, problems: PageProblems
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open("/edit/lexicon/not-stop")
+    page.wait_for_function("location.hash === '#/edit'")
+    assert editor.draft()["manifest"]["features"] == ["vocabulary-1"]
+    expect(page.locator(".editor [data-field='vocabulary-1']")).to_be_checked()
+    not_tile = page.locator(".editor .board > .entity[data-kind='word'][data-text='NOT']")
+    expect(not_tile).to_have_attribute("data-class", "operator")
+    expect(page.locator(".tool[data-tool='word:MOVE']")).to_be_visible()
+    editor.test_play()
+    editor.play(shipped_solution("lexicon", "not-stop"))
+    expect(page.locator(".editor-play")).to_have_attribute("data-won", "true")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".editor[data-mode='edit']")
+
+    # Without the feature the same words are plain nouns, and the palette has no MOVE.
+    page.locator(".editor [data-field='vocabulary-1']").uncheck()
+    assert "features" not in editor.draft()["manifest"]
+    expect(not_tile).to_have_attribute("data-class", "noun")
+    expect(page.locator(".tool[data-tool='word:MOVE']")).to_have_count(0)

@@ -54,7 +54,7 @@ from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
 from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
 from miau.server.studio import StudioJobs
-from miau.server.worlds import Worlds, level_json, next_in_pack, world_json
+from miau.server.worlds import Worlds, level_json, next_in_pack, vocabularies_json, world_json
 
 __all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
 
@@ -121,6 +121,7 @@ def create_app(
         Route("/api/worlds/{pack}/levels/{level}", api.show_level),
         Route("/api/worlds/{pack}/levels/{level}/pack", api.show_level_pack),
         Route("/api/progress", api.show_progress),
+        Route("/api/vocabularies", api.show_vocabularies),
         Route("/api/library", library_api.list_packs, methods=["GET"]),
         Route("/api/library", library_api.import_pack, methods=["POST"]),
         Route("/api/library/{pack}", library_api.delete_pack, methods=["DELETE"]),
@@ -313,6 +314,10 @@ class _Api:
         if all(each.id != level_id for each in pack.levels):
             return _error(404, f"The world {pack_id!r} has no level {level_id!r}.")
         return _json({"pack": single_level_pack(pack, level_id)})
+
+    async def show_vocabularies(self, request: Request) -> Response:
+        """``GET /api/vocabularies``: the words each vocabulary feature brings."""
+        return _json(vocabularies_json())
 
     async def show_progress(self, request: Request) -> Response:
         """``GET /api/progress``."""

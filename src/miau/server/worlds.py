@@ -43,6 +43,7 @@ from miau.engine.vocabulary import (
     PULL,
     SHIFT,
     SHUT,
+    TIER1_NOUNS,
     TIER1_PROPERTIES,
     VOCABULARY_1,
     WEAK,
@@ -154,6 +155,18 @@ def level_operators(level: PackLevel) -> list[str]:
     if _has_vocabulary_1(level.data.get("features", ())):
         return list(TIER1_OPERATOR_ORDER)
     return [IS, AND]
+
+
+def vocabularies_json() -> dict[str, Any]:
+    """``GET /api/vocabularies``: the words each vocabulary feature adds, for the editor's palette."""
+    return {
+        VOCABULARY_1: {
+            "operators": [word for word in TIER1_OPERATOR_ORDER if word not in (IS, AND)],
+            "nouns": sorted(TIER1_NOUNS),
+            "properties": list(TIER1_PROPERTIES),
+            "glossary": {word: entry.to_json() for word, entry in TIER1_GLOSSARY.items()},
+        }
+    }
 
 
 def world_glossary(pack: Pack) -> dict[str, Any]:

@@ -59,6 +59,20 @@ export function level(pack, levelId) {
   return getJson(`/api/worlds/${segment(pack)}/levels/${segment(levelId)}`);
 }
 
+let vocabulariesAsked = null;
+
+/**
+ * The words each vocabulary feature brings (`{"vocabulary-1": {operators,
+ * nouns, properties, glossary}}`), asked once per page.
+ */
+export function vocabularies() {
+  vocabulariesAsked ??= getJson("/api/vocabularies").catch((error) => {
+    vocabulariesAsked = null;
+    throw error;
+  });
+  return vocabulariesAsked;
+}
+
 /** The player's progress on every level played. */
 export async function progress() {
   return (await getJson("/api/progress")).levels;

@@ -55,6 +55,14 @@ export function isFixedWord(text) {
   return OPERATORS.has(text) || CORE_PROPERTIES.has(text);
 }
 
+/** The feature that brings the Tier-1 words (NOT, HAS, ON, MOVE, ...). */
+export const VOCABULARY_1 = "vocabulary-1";
+
+/** Whether the draft uses the Tier-1 words. */
+export function usesVocabulary1(pack) {
+  return (pack.manifest.features || []).includes(VOCABULARY_1);
+}
+
 /** A new, empty draft: a 9 by 7 grid, the starter palette, no rules. */
 export function emptyPack() {
   return {
@@ -138,6 +146,9 @@ export function normalisePack(raw) {
       name: typeof manifest.name === "string" && manifest.name.trim() ? manifest.name : "Draft",
       version: typeof manifest.version === "string" ? manifest.version : "1.0.0",
       engine: 1,
+      ...(Array.isArray(manifest.features) && manifest.features.includes(VOCABULARY_1)
+        ? { features: [VOCABULARY_1] }
+        : {}),
       ...(typeof manifest.author === "string" ? { author: manifest.author } : {}),
     },
     palette: structuredClone(raw.palette || {}),
@@ -192,6 +203,7 @@ export function exportPack(pack, manifestOverrides = {}) {
     }
   }
   const features = [];
+  if (usesVocabulary1(pack)) features.push(VOCABULARY_1);
   if (level.automata) features.push("automata");
   if (level.pairs) features.push("pairs");
   const manifest = { ...pack.manifest, ...manifestOverrides, engine: 1 };

@@ -14,11 +14,13 @@ import {
   MAX_PATTERN,
   MAX_SIZE,
   MIN_SIZE,
+  VOCABULARY_1,
   declaredWords,
   isFixedWord,
   isLevelId,
   isToken,
   objectNouns,
+  usesVocabulary1,
 } from "./draft.js";
 
 const STEP_FACES = { U: "↑", D: "↓", L: "←", R: "→", W: "·" };
@@ -248,7 +250,27 @@ export class Forms {
         field("Tier", tier),
       ),
       h("div", { class: "field-row" }, size("width"), size("height")),
+      this.vocabularyToggle(),
     ];
+  }
+
+  /** The switch that gives the level the Tier-1 words (`vocabulary-1`). */
+  vocabularyToggle() {
+    const draft = this.draft;
+    const toggle = h("input", { type: "checkbox", name: "vocabulary-1", dataset: { field: "vocabulary-1" } });
+    toggle.checked = usesVocabulary1(draft.pack);
+    toggle.addEventListener("change", () =>
+      draft.edit((pack) => {
+        if (toggle.checked) pack.manifest.features = [VOCABULARY_1];
+        else delete pack.manifest.features;
+      }, "vocabulary"),
+    );
+    return h(
+      "label",
+      { class: "check-field" },
+      toggle,
+      h("span", {}, "Tier-1 words: NOT, HAS, ON, NEAR, FACING, LONELY, TEXT, ALL, MOVE, PULL and more"),
+    );
   }
 
   automataSection() {

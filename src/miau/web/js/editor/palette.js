@@ -15,8 +15,11 @@ export function toolId(tool) {
   return tool.kind;
 }
 
-/** Every tool for this draft, in palette order. */
-export function toolsFor(pack, declared) {
+/**
+ * Every tool for this draft, in palette order. `builtIn` lists the words a
+ * vocabulary feature adds (operators, nouns, properties), when the draft uses one.
+ */
+export function toolsFor(pack, declared, builtIn = []) {
   const nouns = Object.keys(pack.palette);
   for (const entry of pack.levels[0].objects) {
     if (entry.kind === "object" && !nouns.includes(entry.noun)) nouns.push(entry.noun);
@@ -27,6 +30,7 @@ export function toolsFor(pack, declared) {
       entry.kind === "word" &&
       !words.includes(entry.text) &&
       !isFixedWord(entry.text) &&
+      !builtIn.includes(entry.text) &&
       !declared.includes(entry.text)
     ) {
       words.push(entry.text);
@@ -40,6 +44,7 @@ export function toolsFor(pack, declared) {
     { kind: "word", text: "IS", label: "IS word" },
     { kind: "word", text: "AND", label: "AND word" },
     ...CORE_ORDER.map((text) => ({ kind: "word", text, label: `${text} word` })),
+    ...builtIn.map((text) => ({ kind: "word", text, label: `${text} word` })),
     ...declared
       .filter((word) => !CORE_PROPERTIES.has(word))
       .map((text) => ({ kind: "word", text, label: `${text} word` })),
@@ -159,8 +164,8 @@ export class Palette {
   }
 
   /** Draws the tools of `pack` with `vocabulary` (word classes and accents). */
-  render(pack, vocabulary, declared) {
-    this.tools = toolsFor(pack, declared);
+  render(pack, vocabulary, declared, builtIn = []) {
+    this.tools = toolsFor(pack, declared, builtIn);
     if (!this.tools.some((each) => toolId(each) === this.selected)) this.selected = "move";
     const groups = [
       ["Tools", this.tools.filter((tool) => tool.kind === "move" || tool.kind === "erase")],

@@ -10,7 +10,15 @@ import { h, keyLabel } from "../dom.js";
 import { toast } from "../toast.js";
 import { Vocabulary } from "../words.js";
 import { CheckPanel } from "../editor/check-panel.js";
-import { Draft, declaredWords, emptyPack, exportPack, loadStoredPack } from "../editor/draft.js";
+import {
+  Draft,
+  VOCABULARY_1,
+  declaredWords,
+  emptyPack,
+  exportPack,
+  loadStoredPack,
+  usesVocabulary1,
+} from "../editor/draft.js";
 import { Forms } from "../editor/forms.js";
 import { EditorGrid } from "../editor/grid.js";
 import { Palette, newNounProblem, toolId } from "../editor/palette.js";
@@ -156,6 +164,7 @@ export async function mount(root, params, { signal }) {
   const draft = new Draft(loadStoredPack() || emptyPack(), { onChange: () => renderAll() });
 
   let vocabulary = null;
+  let builtInWords = null; // the words each vocabulary feature adds, from the server
   let wordSignature = null;
   let paletteSignature = null;
 
@@ -230,11 +239,20 @@ export async function mount(root, params, { signal }) {
     const pack = draft.pack;
     const level = draft.level;
     const declared = declaredWords(level);
+    // The Tier-1 words, when the draft uses them: drawn and offered like the game draws them.
+    const tier1 = usesVocabulary1(pack) ? builtInWords?.[VOCABULARY_1] : null;
+    const builtIn = tier1 ? [...tier1.operators, ...tier1.nouns, ...tier1.properties] : [];
     vocabulary = new Vocabulary(
-      { automata: level.automata || [], pairs: level.pairs || [] },
-      { glossary: pack.properties || {} },
+      {
+        automata: level.automata || [],
+        pairs: level.pairs || [],
+        properties: tier1?.properties || [],
+        operators: tier1 ? ["IS", "AND", ...tier1.operators] : undefined,
+      },
+      { glossary: { ...(tier1?.glossary || {}), ...(pack.properties || {}) } },
     );
     const nextWords = JSON.stringify([
+      builtIn,
       declared,
       Object.entries(pack.properties || {}).map(([word, entry]) => [word, entry.accent]),
     ]);
@@ -249,7 +267,7 @@ export async function mount(root, params, { signal }) {
     );
     const paletteKey = `${boardSignature}|${wordNouns}`;
     if (paletteKey !== paletteSignature || nextWords !== wordSignature) {
-      palette.render(pack, vocabulary, declared);
+      palette.render(pack, vocabulary, declared, builtIn);
       paletteSignature = paletteKey;
       wordSignature = nextWords;
     }
@@ -414,6 +432,16 @@ export async function mount(root, params, { signal }) {
 
   selectTab("level", { focus: false });
   renderAll();
+  api
+    .vocabularies()
+    .then((words) => {
+      if (signal.aborted) return;
+      builtInWords = words;
+      renderAll();
+    })
+    .catch(() => {
+      // Offline: the core words still work; the Tier-1 ones appear with the next visit.
+    });
   palette.pick(palette.tools.find((tool) => tool.kind === "object") || palette.tools[0]);
   root.dataset.ready = "true";
 
@@ -422,7 +450,9 @@ export async function mount(root, params, { signal }) {
       const onePack = await api.levelPack(params.pack, params.level);
       if (signal.aborted) return;
       // A copy: saving it must not aim at the shipped or imported pack it came from.
-      draft.replace({ ...onePack, manifest: { id: "draft", name: "Draft", version: "1.0.0", engine: 1 } });
+      const manifest = { id: "draft", name: "Draft", version: "1.0.0", engine: 1 };
+      if (onePack.manifest.features) manifest.features = onePack.manifest.features;
+      draft.replace({ ...onePack, manifest });
       toast(`Editing a copy of “${onePack.levels[0].title}”. Saving puts it in your library.`);
     } catch (error) {
       if (signal.aborted) return;
