@@ -182,8 +182,10 @@ def test_resuming_a_50000_intent_game_does_not_stall_other_players(tmp_path: Pat
     # 50,000 undo steps being many objects, so no bound is put on the slowest one.)
     assert len(latencies) >= 10
     assert statistics.median(latencies) < 0.15, latencies
+    # One answer before the resume ends proves the replay yields; more would only measure
+    # how the shared machine happened to split its cores between the two.
     during = [moment for moment in answered_at if moment < resumed["finished"]]
-    assert len(during) >= 2, (resumed, latencies)
+    assert during, (resumed, latencies)
 
 
 def test_the_default_limits_chunk_replays_and_time_out_sends() -> None:
