@@ -34,6 +34,13 @@ LESSONS: dict[str, tuple[str, str | None]] = {
     "not-stop": ("WALL IS NOT STOP", None),
     "on-the-rock": ("MIAU ON ROCK IS WIN", None),
     "near-enough": ("MIAU NEAR FLAG IS WIN", None),
+    "everything": ("ALL IS WIN", None),
+    "words-walk": ("TEXT IS YOU", None),
+    "everyone-else": ("NOT MIAU IS WIN", None),
+    "eye-contact": ("MIAU FACING FLAG IS WIN", None),
+    "both": ("MIAU ON ROCK AND NEAR FLAG IS WIN", None),
+    "anything-but": ("MIAU ON NOT FLAG IS WIN", None),
+    "company": ("LONELY SKULL IS DEFEAT", None),
 }
 """For each level: the rule its solution must form, and the cause of destruction it must show."""
 
@@ -50,6 +57,13 @@ SOLUTION_LENGTHS = {
     "not-stop": 13,
     "on-the-rock": 12,
     "near-enough": 10,
+    "everything": 6,
+    "words-walk": 5,
+    "everyone-else": 12,
+    "eye-contact": 9,
+    "both": 11,
+    "anything-but": 6,
+    "company": 12,
 }
 
 
@@ -64,6 +78,29 @@ def played(level_id: str) -> tuple[Game, list[dict[str, Any]]]:
     return game, [event.to_json() for event in game.play(found.solution)]
 
 
+def final_entities(game: Game) -> list[dict[str, Any]]:
+    entities: list[dict[str, Any]] = game.state.to_json()["entities"]
+    return entities
+
+
+def objects_at(game: Game, x: int, y: int) -> list[str]:
+    """The nouns of the objects (not words) in cell ``(x, y)`` at the end."""
+    return [
+        e["noun"]
+        for e in final_entities(game)
+        if e["kind"] == "object" and (e["x"], e["y"]) == (x, y)
+    ]
+
+
+def flag_cells(game: Game) -> set[tuple[int, int]]:
+    return {(e["x"], e["y"]) for e in final_entities(game) if e.get("noun") == "FLAG"}
+
+
+def the_cat(game: Game) -> dict[str, Any]:
+    (cat,) = [e for e in final_entities(game) if e.get("noun") == "MIAU"]
+    return cat
+
+
 def rule_text(rule: dict[str, Any]) -> str:
     return str(rule.get("text") or f"{rule['subject']} IS {rule['predicate']}")
 
@@ -71,7 +108,7 @@ def rule_text(rule: dict[str, Any]) -> str:
 def test_the_world_loads_without_warnings_with_the_tier_one_feature_only() -> None:
     assert PACK.warnings == ()
     assert PACK.manifest.features == ("vocabulary-1",)
-    assert len(PACK.levels) >= 12
+    assert len(PACK.levels) >= 19
     assert set(LEVEL_IDS) == set(LESSONS) == set(SOLUTION_LENGTHS)
 
 
@@ -123,3 +160,68 @@ def test_weak_spot_the_skull_breaks_before_it_can_defeat_the_cat() -> None:
     causes = [d["cause"] for event in events for d in event["destroyed"]]
     assert causes == ["weak"]
     assert game.won and not any(event["controlLost"] for event in events)
+
+
+def test_the_new_words_come_after_the_words_they_build_on() -> None:
+    position = {level_id: index for index, level_id in enumerate(LEVEL_IDS)}
+    assert position["not-stop"] < position["everyone-else"] < position["anything-but"]
+    assert position["on-the-rock"] < position["both"] < position["anything-but"]
+    assert position["near-enough"] < position["both"]
+    assert position["weak-spot"] < position["company"]
+
+
+def test_everything_the_cat_wins_by_itself_away_from_the_sealed_flag() -> None:
+    game, _ = played("everything")
+    cat = the_cat(game)
+    assert objects_at(game, cat["x"], cat["y"]) == ["MIAU"]
+    assert game.won
+
+
+def test_words_walk_a_word_walks_onto_the_flag_the_cat_cannot_reach() -> None:
+    game, events = played("words-walk")
+    last = events[-1]["moved"]
+    words = {e["id"]: e["text"] for e in final_entities(game) if e["kind"] == "word"}
+    on_flag = [m for m in last if m["id"] in words and tuple(m["to"]) in flag_cells(game)]
+    assert [words[m["id"]] for m in on_flag] == ["ROCK"]
+    cat = the_cat(game)
+    assert "FLAG" not in objects_at(game, cat["x"], cat["y"])
+
+
+def test_everyone_else_the_rule_names_every_object_but_the_cat_and_the_flag_counts() -> None:
+    game, events = played("everyone-else")
+    (rule,) = [r for event in events for r in event["rulesAdded"] if r["predicate"] == "WIN"]
+    assert rule["subjectNot"] is True and rule["subject"] == "MIAU"
+    cat = the_cat(game)
+    assert sorted(objects_at(game, cat["x"], cat["y"])) == ["FLAG", "MIAU"]
+
+
+def test_eye_contact_the_cat_wins_looking_at_the_flag_it_cannot_stand_on() -> None:
+    game, _ = played("eye-contact")
+    cat = the_cat(game)
+    step = {"right": (1, 0), "down": (0, 1), "left": (-1, 0), "up": (0, -1)}[cat["facing"]]
+    assert (cat["x"] + step[0], cat["y"] + step[1]) in flag_cells(game)
+    assert "FLAG" not in objects_at(game, cat["x"], cat["y"])
+
+
+def test_both_only_the_rock_next_to_the_flag_will_do() -> None:
+    game, _ = played("both")
+    cat = the_cat(game)
+    assert "ROCK" in objects_at(game, cat["x"], cat["y"])
+    (flag,) = flag_cells(game)
+    assert max(abs(cat["x"] - flag[0]), abs(cat["y"] - flag[1])) == 1
+    rocks = [e for e in final_entities(game) if e.get("noun") == "ROCK"]
+    assert any(max(abs(r["x"] - flag[0]), abs(r["y"] - flag[1])) > 1 for r in rocks)
+
+
+def test_anything_but_the_cat_wins_on_a_rock_with_the_flag_sealed_off() -> None:
+    game, _ = played("anything-but")
+    cat = the_cat(game)
+    assert sorted(objects_at(game, cat["x"], cat["y"])) == ["MIAU", "ROCK"]
+
+
+def test_company_the_cat_walks_through_a_skull_that_is_no_longer_lonely() -> None:
+    game, events = played("company")
+    skulls = {(e["x"], e["y"]) for e in final_entities(game) if e.get("noun") == "SKULL"}
+    cat_moves = [m for event in events for m in event["moved"] if m["id"] == the_cat(game)["id"]]
+    assert any(tuple(m["to"]) in skulls for m in cat_moves)
+    assert not any(event["destroyed"] or event["controlLost"] for event in events)
