@@ -284,6 +284,8 @@ class Game:
         """
         board, log = self._board, TurnLog()
         kinds = board.is_word
+        # The core board's kinds are the level's own tuple, never changed: skip them.
+        kinds_change = before.kinds is not kinds
         for ident in ids:
             old, new = before.positions[ident], board.pos[ident]
             old_noun, new_noun = before.nouns[ident], board.noun[ident]
@@ -297,9 +299,10 @@ class Game:
                 continue
             if old != new or before.facings[ident] != facing:
                 log.moved.append((ident, old, new, None, facing))
-            old_word, new_word = before.kinds[ident], kinds[ident]
-            if old_noun != new_noun or old_word != new_word:
-                log.transformed.append((ident, old_noun, new_noun, old_word, new_word))
+            if old_noun != new_noun or (kinds_change and before.kinds[ident] != kinds[ident]):
+                log.transformed.append(
+                    (ident, old_noun, new_noun, before.kinds[ident], kinds[ident])
+                )
         return log
 
     def _event(
