@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from miau.engine import Game, parse_moves
 from miau.packs import load_pack
 from tests.engine.strategies import INTENTS, levels
+from tests.engine.vocabulary.strategies import tier1_levels
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = [
@@ -27,6 +28,9 @@ SHIPPED = [
     for level in load_pack(path).levels
     if level.solution
 ]
+
+
+_NAME = {"object": "noun", "word": "text"}
 
 
 class WireModel:
@@ -45,18 +49,25 @@ class WireModel:
             entity["x"], entity["y"] = entry["to"]
             entity["facing"] = entry["facing"]
         for entry in event["transformed"]:
-            assert entities[entry["id"]]["noun"] == entry["from"], entry
-            entities[entry["id"]]["noun"] = entry["to"]
+            entity = entities[entry["id"]]
+            # vocabulary-1 says the kinds (IS TEXT turns a thing into its word).
+            old_kind = entry.get("fromKind", "object")
+            new_kind = entry.get("toKind", "object")
+            assert entity["kind"] == old_kind, entry
+            assert entity.pop(_NAME[old_kind]) == entry["from"], entry
+            entity["kind"] = new_kind
+            entity[_NAME[new_kind]] = entry["to"]
         gone = {}
         for entry in event["destroyed"]:
             gone[entry["id"]] = entities.pop(entry["id"])
         for entry in event.get("spawned", ()):
-            # What HAS leaves takes over the destroyed object's id and facing.
+            # What HAS leaves takes over the destroyed entity's id and facing.
+            name = "text" if "text" in entry else "noun"
             x, y = entry["at"]
             entities[entry["id"]] = {
                 "id": entry["id"],
-                "kind": "object",
-                "noun": entry["noun"],
+                "kind": "word" if name == "text" else "object",
+                name: entry[name],
                 "x": x,
                 "y": y,
                 "facing": gone[entry["id"]]["facing"],
@@ -140,6 +151,18 @@ def test_a_client_model_follows_every_shipped_solution_and_its_undo(
 def test_a_client_model_follows_any_play_with_undo_and_reset(
     data: dict[str, Any], actions: list[str]
 ) -> None:
+    game = Game(data)
+    model = WireModel(game.state.to_json())
+    for number, action in enumerate(actions, start=1):
+        _follow(game, model, action, f"action {number}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(tier1_levels(), st.lists(st.sampled_from([*INTENTS, "undo", "undo", "reset"]), max_size=30))
+def test_a_client_model_follows_vocabulary_1_play_with_kind_changes(
+    data: dict[str, Any], actions: list[str]
+) -> None:
+    """Generated vocabulary-1 levels hold IS TEXT, HAS TEXT, TEXT IS and TEXT HAS sentences."""
     game = Game(data)
     model = WireModel(game.state.to_json())
     for number, action in enumerate(actions, start=1):

@@ -30,10 +30,10 @@ def render_board(state: State, glyphs: Mapping[str, str] | None = None) -> str:
             if not stack:
                 fields.append(".".ljust(CELL_WIDTH))
                 continue
-            you = [i for i in stack if not level.is_word[i] and _is_you(state, i)]
+            you = [i for i in stack if not state.is_word(i) and _is_you(state, i)]
             top = you[-1] if you else stack[-1]
             name = state.noun(top)
-            if level.is_word[top]:
+            if state.is_word(top):
                 label = name[: CELL_WIDTH - 1]
             elif glyphs and name in glyphs:
                 label = glyphs[name]

@@ -13,6 +13,7 @@ date as things change, so no phase of a turn has to scan the whole board.
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from miau.engine.level import Level
@@ -21,8 +22,12 @@ from miau.engine.vocabulary import PUSH
 
 GONE: Final = -1
 
-JournalEntry = tuple[int, int, str, int]
-"""``(id, previous position, previous noun, previous facing)``."""
+JournalEntry = tuple[int, int, str, int, bool]
+"""``(id, previous position, previous noun, previous facing, previously a word)``.
+
+A word's "noun" is its text. Only a ``vocabulary-1`` board (``Board1``) ever
+changes an entity's kind; the core board journals the level's fixed kind.
+"""
 
 WORD_PROPERTIES: Final = frozenset({PUSH})
 """Words are pushable by default and nothing else: no rule targets a word."""
@@ -70,7 +75,7 @@ class Board:
         """Set up ``level`` as it starts, before the start-of-level transformations."""
         self.level = level
         self.width = level.width
-        self.is_word = level.is_word
+        self.is_word: Sequence[bool] = level.is_word
         self.parser = parser or RuleParser.for_level(level)
         self.pos: list[int] = list(level.start_positions)
         self.noun: list[str] = list(level.texts)
@@ -132,18 +137,19 @@ class Board:
     def move(self, ident: int, target: int, facing: int) -> None:
         """Move entity ``ident`` to cell ``target``, facing ``facing``."""
         source = self.pos[ident]
-        self.journal.append((ident, source, self.noun[ident], self.facing[ident]))
+        word = self.is_word[ident]
+        self.journal.append((ident, source, self.noun[ident], self.facing[ident], word))
         self.cells[source].remove(ident)
         insort(self.cells[target], ident)
         self.pos[ident] = target
         self.facing[ident] = facing
-        if self.is_word[ident]:
+        if word:
             self.words_dirty = True
 
     def set_noun(self, ident: int, noun: str) -> None:
         """Turn object ``ident`` into a ``noun``."""
         old = self.noun[ident]
-        self.journal.append((ident, self.pos[ident], old, self.facing[ident]))
+        self.journal.append((ident, self.pos[ident], old, self.facing[ident], False))
         self.by_noun[old].remove(ident)
         insort(self.by_noun.setdefault(noun, []), ident)
         self.noun[ident] = noun
@@ -151,36 +157,26 @@ class Board:
     def destroy(self, ident: int) -> None:
         """Remove entity ``ident`` from the board."""
         position = self.pos[ident]
-        self.journal.append((ident, position, self.noun[ident], self.facing[ident]))
+        word = self.is_word[ident]
+        self.journal.append((ident, position, self.noun[ident], self.facing[ident], word))
         self.cells[position].remove(ident)
         self.pos[ident] = GONE
-        if self.is_word[ident]:
+        if word:
             self.words_dirty = True
         else:
             self.by_noun[self.noun[ident]].remove(ident)
 
     def turn(self, ident: int, facing: int) -> None:
         """Turn entity ``ident`` to ``facing`` where it stands (MOVE turning back)."""
-        self.journal.append((ident, self.pos[ident], self.noun[ident], self.facing[ident]))
+        entry = (ident, self.pos[ident], self.noun[ident], self.facing[ident], self.is_word[ident])
+        self.journal.append(entry)
         self.facing[ident] = facing
-
-    def revive(self, ident: int, target: int, noun: str) -> None:
-        """Bring destroyed object ``ident`` back at cell ``target`` as a ``noun`` (HAS).
-
-        The thing a destroyed object leaves takes over its id, so an entity
-        count never grows and undo is the journal's as for any change.
-        """
-        self.journal.append((ident, self.pos[ident], self.noun[ident], self.facing[ident]))
-        insort(self.cells[target], ident)
-        insort(self.by_noun.setdefault(noun, []), ident)
-        self.pos[ident] = target
-        self.noun[ident] = noun
 
     def revert(self, entries: list[JournalEntry]) -> None:
         """Undo ``entries`` (taken from the journal) newest first, restoring each entity."""
         pos, noun, cells, by_noun = self.pos, self.noun, self.cells, self.by_noun
         is_word = self.is_word
-        for ident, old_pos, old_noun, old_facing in reversed(entries):
+        for ident, old_pos, old_noun, old_facing, _ in reversed(entries):
             current = pos[ident]
             if current != GONE:
                 cells[current].remove(ident)
@@ -221,3 +217,118 @@ class Board:
         entries = self.journal
         self.journal = []
         return entries
+
+
+class Board1(Board):
+    """A ``vocabulary-1`` board, on which an entity may change kind.
+
+    ``X IS TEXT`` and ``X HAS TEXT`` make an object the word of its noun;
+    ``TEXT IS X`` and ``TEXT HAS X`` make a word an object. The set of words
+    (the *roster*: their ids and texts) then changes, so the board keeps its
+    own ``word_ids`` and the parser of its roster, one per roster (a parser
+    of other words caches other arrangements). The journal records each
+    entity's kind, so undo, the solver's jumps and ``rewind`` restore it like
+    any other field. The core board never changes a kind and never runs
+    this code.
+    """
+
+    __slots__ = ("_parsers", "kinds", "word_ids")
+
+    PARSER_LIMIT: Final = 1 << 12
+    """At most this many rosters' parsers are remembered per board (then forgotten at once)."""
+
+    def __init__(self, level: Level, parser: RuleParser | None = None) -> None:
+        """Set up ``level`` as it starts, with the level's words as the roster."""
+        self.kinds: list[bool] = list(level.is_word)
+        self.word_ids: tuple[int, ...] = level.word_ids
+        self._parsers: dict[tuple[tuple[int, ...], tuple[str, ...]], RuleParser] = {}
+        super().__init__(level, parser)
+        self.is_word = self.kinds
+        self._parsers[self._roster()] = self.parser
+
+    def word_positions(self) -> tuple[int, ...]:
+        """Where every word of the roster is (``GONE`` for destroyed ones)."""
+        pos = self.pos
+        return tuple([pos[i] for i in self.word_ids])
+
+    def _roster(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        ids = tuple([i for i, word in enumerate(self.kinds) if word])
+        noun = self.noun
+        return ids, tuple([noun[i] for i in ids])
+
+    def reroster(self) -> None:
+        """Take the words as they are now as the roster, with its parser; rules need a reparse."""
+        key = self._roster()
+        parser = self._parsers.get(key)
+        if parser is None:
+            if len(self._parsers) >= self.PARSER_LIMIT:
+                self._parsers.clear()
+            parser = type(self.parser)(self.width, self.noun, key[0], self.level.properties)
+            self._parsers[key] = parser
+        self.word_ids = key[0]
+        self.parser = parser
+        self.words_dirty = True
+
+    def set_kind(self, ident: int, word: bool, noun: str) -> None:
+        """Turn entity ``ident`` where it stands into a word (``noun`` its text) or an object."""
+        old_word, old = self.kinds[ident], self.noun[ident]
+        self.journal.append((ident, self.pos[ident], old, self.facing[ident], old_word))
+        if not old_word:
+            self.by_noun[old].remove(ident)
+        if not word:
+            insort(self.by_noun.setdefault(noun, []), ident)
+        self.kinds[ident] = word
+        self.noun[ident] = noun
+        self.reroster()
+
+    def revive(self, ident: int, target: int, noun: str, word: bool) -> None:
+        """Bring destroyed entity ``ident`` back at cell ``target`` as ``noun`` (HAS).
+
+        ``word`` says whether it comes back as a word tile (``HAS TEXT``).
+        The thing a destroyed entity leaves takes over its id, so an entity
+        count never grows and undo is the journal's as for any change.
+        """
+        old_word, old = self.kinds[ident], self.noun[ident]
+        self.journal.append((ident, self.pos[ident], old, self.facing[ident], old_word))
+        insort(self.cells[target], ident)
+        if not word:
+            insort(self.by_noun.setdefault(noun, []), ident)
+        self.pos[ident] = target
+        self.noun[ident] = noun
+        self.kinds[ident] = word
+        if word != old_word or (word and noun != old):
+            self.reroster()
+        elif word:
+            self.words_dirty = True
+
+    def revert(self, entries: list[JournalEntry]) -> None:
+        """Undo ``entries`` newest first, kinds included; a changed roster gets its parser."""
+        pos, noun, kinds, cells, by_noun = self.pos, self.noun, self.kinds, self.cells, self.by_noun
+        roster_changed = False
+        for ident, old_pos, old_noun, old_facing, old_word in reversed(entries):
+            current, word = pos[ident], kinds[ident]
+            if current != GONE:
+                cells[current].remove(ident)
+                if not word:
+                    by_noun[noun[ident]].remove(ident)
+            if old_pos != GONE:
+                insort(cells[old_pos], ident)
+                if not old_word:
+                    insort(by_noun.setdefault(old_noun, []), ident)
+            if word != old_word or (word and old_noun != noun[ident]):
+                roster_changed = True
+            elif word and current != old_pos:
+                self.words_dirty = True
+            pos[ident] = old_pos
+            noun[ident] = old_noun
+            kinds[ident] = old_word
+            self.facing[ident] = old_facing
+        if roster_changed:
+            self.reroster()
+
+
+def new_board(level: Level, parser: RuleParser | None = None) -> Board:
+    """The board for ``level``: a ``Board1`` for a ``vocabulary-1`` level, else the core one."""
+    if level.vocabulary:
+        return Board1(level, parser)
+    return Board(level, parser)

@@ -17,14 +17,21 @@ Moved = tuple[int, int, int, int | None, int]
 """``(id, from cell, to cell, pushedBy, facing after)``."""
 Blocked = tuple[int, tuple[int, int], int | None, str]
 """``(mover id, (dx, dy), blockerId, reason)``."""
-Transformed = tuple[int, str, str]
-"""``(id, from noun, to noun)``."""
-Destroyed = tuple[int, str, int, str]
-"""``(id, noun or text, cell, cause)``."""
-Restored = tuple[int, str, int, int]
-"""``(id, noun or text, cell, facing)``: an entity that comes back on undo, reset or restore."""
-Spawned = tuple[int, str, int]
-"""``(id, noun, cell)``: what a destroyed object leaves through ``HAS`` (vocabulary-1)."""
+Transformed = tuple[int, str, str, bool, bool]
+"""``(id, from noun or text, to noun or text, was a word, is a word)``.
+
+Only vocabulary-1 changes a kind (``X IS TEXT``, ``TEXT IS X``); the core
+always logs two ``False``.
+"""
+Destroyed = tuple[int, str, int, str, bool]
+"""``(id, noun or text, cell, cause, was a word)``."""
+Restored = tuple[int, str, int, int, bool]
+"""``(id, noun or text, cell, facing, is a word)``: an entity that comes back on undo, reset or restore."""
+Spawned = tuple[int, str, int, bool]
+"""``(id, noun or text, cell, is a word)``: what a destroyed entity leaves through ``HAS`` (vocabulary-1)."""
+
+KINDS = ("object", "word")
+"""The wire name of an entity's kind, indexed by whether it is a word."""
 
 
 @dataclass(slots=True)
@@ -117,7 +124,7 @@ class Event:
             table = None if before.rules == after.rules else after.to_json()
         # Cells are y * width + x; the arithmetic is inlined because this runs
         # for every entry of every event a client is sent.
-        width, is_word = level.width, level.is_word
+        width = level.width
         out = {
             "kind": self.kind,
             "accepted": self.accepted,
@@ -136,24 +143,31 @@ class Event:
             ],
             "rulesAdded": [rule.to_json() for rule in added],
             "rulesRemoved": [rule.to_json() for rule in removed],
-            "transformed": [{"id": i, "from": a, "to": b} for i, a, b in log.transformed],
+            "transformed": (
+                [
+                    {"id": i, "from": a, "to": b, "fromKind": KINDS[u], "toKind": KINDS[w]}
+                    for i, a, b, u, w in log.transformed
+                ]
+                if level.vocabulary
+                else [{"id": i, "from": a, "to": b} for i, a, b, _, _ in log.transformed]
+            ),
             "destroyed": [
                 {
                     "id": i,
-                    "text" if is_word[i] else "noun": n,
+                    "text" if w else "noun": n,
                     "at": [c % width, c // width],
                     "cause": cause,
                 }
-                for i, n, c, cause in log.destroyed
+                for i, n, c, cause, w in log.destroyed
             ],
             "restored": [
                 {
                     "id": i,
-                    "text" if is_word[i] else "noun": n,
+                    "text" if w else "noun": n,
                     "at": [c % width, c // width],
                     "facing": FACINGS[f],
                 }
-                for i, n, c, f in log.restored
+                for i, n, c, f, w in log.restored
             ],
             "controlLost": self.control_lost,
             "won": self.won,
@@ -167,7 +181,8 @@ class Event:
         }
         if level.vocabulary:
             out["spawned"] = [
-                {"id": i, "noun": n, "at": [c % width, c // width]} for i, n, c in log.spawned or ()
+                {"id": i, "text" if w else "noun": n, "at": [c % width, c // width]}
+                for i, n, c, w in log.spawned or ()
             ]
         return out
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from miau.engine.board import GONE, Board, Checkpoint, JournalEntry
+from miau.engine.board import GONE, Board, Board1, Checkpoint, JournalEntry, new_board
 from miau.engine.events import Event, TurnLog
 from miau.engine.level import Level
 from miau.engine.rules import RuleParser, RuleSet
@@ -197,15 +197,19 @@ class Game:
         return now, history
 
     def _board_from(self, snapshot: Snapshot) -> Board:
-        board = Board(self.level, self._parser)
+        board = new_board(self.level, self._parser)
         board.pos[:] = snapshot.positions
         board.noun[:] = snapshot.nouns
         board.facing[:] = snapshot.facings
+        if isinstance(board, Board1):
+            board.kinds[:] = snapshot.kinds
+            board.reroster()
         board.phases[:] = snapshot.phases
         board.move_count = snapshot.move_count
         board.won = snapshot.won
         board.rebuild_indexes()
-        board.rules = self._parser.parse(board.word_positions())
+        board.rules = board.parser.parse(board.word_positions())
+        board.words_dirty = False
         board.control_lost = not has_control(board)
         return board
 
@@ -216,16 +220,34 @@ class Game:
         for index, before in enumerate(history):
             after = history[index + 1] if index + 1 < len(history) else now
             changes: list[JournalEntry] = [
-                (ident, before.positions[ident], before.nouns[ident], before.facings[ident])
+                (
+                    ident,
+                    before.positions[ident],
+                    before.nouns[ident],
+                    before.facings[ident],
+                    before.kinds[ident],
+                )
                 for ident in range(level.entity_count)
-                if (before.positions[ident], before.nouns[ident], before.facings[ident])
-                != (after.positions[ident], after.nouns[ident], after.facings[ident])
+                if (
+                    before.positions[ident],
+                    before.nouns[ident],
+                    before.facings[ident],
+                    before.kinds[ident],
+                )
+                != (
+                    after.positions[ident],
+                    after.nouns[ident],
+                    after.facings[ident],
+                    after.kinds[ident],
+                )
             ]
-            rules = self._parser.parse(tuple(before.positions[i] for i in level.word_ids))
             if level.vocabulary:
-                # Tier-1 control depends on the board (NOT, conditions, TEXT IS YOU).
-                control_lost = self._board_from(before).control_lost
+                # Tier-1 words depend on kinds (IS TEXT), control on the board
+                # (NOT, conditions, TEXT IS YOU): both come from a board.
+                earlier = self._board_from(before)
+                rules, control_lost = earlier.rules, earlier.control_lost
             else:
+                rules = self._parser.parse(tuple(before.positions[i] for i in level.word_ids))
                 you = set(rules.holders.get(YOU, ()))
                 control_lost = not any(
                     before.nouns[ident] in you
@@ -244,6 +266,7 @@ class Game:
             tuple(board.pos),
             tuple(board.noun),
             tuple(board.facing),
+            tuple(board.is_word),
             tuple(board.phases),
             board.move_count,
             board.won,
@@ -251,29 +274,35 @@ class Game:
         )
 
     def _difference(self, kind: str, before: Snapshot, ids: Iterable[int]) -> TurnLog:
-        """Entries for every entity in ``ids`` whose position, facing, noun or existence changed.
+        """Entries for every entity in ``ids`` whose position, facing, noun, kind or existence changed.
 
         An entity that only turned is listed under ``moved`` with ``from``
         equal to ``to``. An entity that exists before but not after (only a
         restore can do that) is listed as destroyed with the action's
-        ``kind`` as cause.
+        ``kind`` as cause. A change of noun or kind (vocabulary-1: a word
+        that was an object) is listed under ``transformed``.
         """
         board, log = self._board, TurnLog()
+        kinds = board.is_word
+        # The core board's kinds are the level's own tuple, never changed: skip them.
+        kinds_change = before.kinds is not kinds
         for ident in ids:
             old, new = before.positions[ident], board.pos[ident]
             old_noun, new_noun = before.nouns[ident], board.noun[ident]
             facing = board.facing[ident]
             if old == GONE and new != GONE:
-                log.restored.append((ident, new_noun, new, facing))
+                log.restored.append((ident, new_noun, new, facing, kinds[ident]))
                 continue
             if new == GONE:
                 if old != GONE:
-                    log.destroyed.append((ident, old_noun, old, kind))
+                    log.destroyed.append((ident, old_noun, old, kind, before.kinds[ident]))
                 continue
             if old != new or before.facings[ident] != facing:
                 log.moved.append((ident, old, new, None, facing))
-            if old_noun != new_noun:
-                log.transformed.append((ident, old_noun, new_noun))
+            if old_noun != new_noun or (kinds_change and before.kinds[ident] != kinds[ident]):
+                log.transformed.append(
+                    (ident, old_noun, new_noun, before.kinds[ident], kinds[ident])
+                )
         return log
 
     def _event(

@@ -11,9 +11,10 @@ another valid span on the same axis is dropped; overlapping spans that do not
 contain each other, and exact duplicates at different places, all stay.
 
 Stacks multiply paths, so a hostile level could ask for exponentially many
-spans. Word stacks never grow during play (a word enters a cell only by being
-pushed, and every unstepped word there is pushed on with it), so real levels
-stay tiny; still, the parser stops after ``MAX_SPANS`` spans or
+spans. In the core, word stacks never grow during play (a word enters a cell
+only by being pushed, and every unstepped word there is pushed on with it),
+so real levels stay tiny; vocabulary-1's ``X IS TEXT`` can turn a stack of
+things into a stack of words. Either way the parser stops after ``MAX_SPANS`` spans or
 ``MAX_PATH_STEPS`` extension steps per axis, keeping what its deterministic
 search order found first, rather than hang.
 """

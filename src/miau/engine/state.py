@@ -18,7 +18,7 @@ from miau.engine.entity_fields import check_entity, problem_text
 from miau.engine.events import automaton_active
 from miau.engine.level import Level
 from miau.engine.rules import Rule, RuleSet, Sentence
-from miau.engine.vocabulary import FACINGS
+from miau.engine.vocabulary import FACINGS, TEXT, TIER1_WORDS
 
 
 class TurnRecord(NamedTuple):
@@ -54,7 +54,10 @@ class Snapshot(NamedTuple):
 
     positions: tuple[int, ...]
     nouns: tuple[str, ...]
+    """An object's noun or a word's text."""
     facings: tuple[int, ...]
+    kinds: tuple[bool, ...]
+    """Whether each entity is a word tile (fixed unless ``vocabulary-1`` changes it)."""
     phases: tuple[int, ...]
     move_count: int
     won: bool
@@ -63,7 +66,7 @@ class Snapshot(NamedTuple):
     def to_json(self, level: Level) -> dict[str, Any]:
         """The snapshot as a history entry: entities, counters and automata phases."""
         return {
-            "entities": entities_json(level, self.positions, self.nouns, self.facings),
+            "entities": entities_json(self.positions, self.nouns, self.facings, self.kinds, level),
             "moveCount": self.move_count,
             "won": self.won,
             "controlLost": self.control_lost,
@@ -132,6 +135,10 @@ class State:
         """An object's current noun, or a word's text."""
         return self.now.nouns[ident]
 
+    def is_word(self, ident: int) -> bool:
+        """Whether entity ``ident`` is a word tile now."""
+        return self.now.kinds[ident]
+
     def automata_active(self) -> list[bool]:
         """For each automaton record (in run order), whether a rule activates it now."""
         return [automaton_active(record, self.rules_table) for record in self.level.automata]
@@ -147,7 +154,7 @@ class State:
         out = {
             "width": level.width,
             "height": level.height,
-            "entities": entities_json(level, now.positions, now.nouns, now.facings),
+            "entities": entities_json(now.positions, now.nouns, now.facings, now.kinds, level),
             "rules": self.rules_table.to_json(),
             "sentences": [sentence.to_json() for sentence in self.sentences],
             "moveCount": now.move_count,
@@ -170,7 +177,11 @@ def automata_json(level: Level, phases: Sequence[int], rules: RuleSet) -> list[d
 
 
 def entities_json(
-    level: Level, positions: tuple[int, ...], nouns: tuple[str, ...], facings: tuple[int, ...]
+    positions: tuple[int, ...],
+    nouns: tuple[str, ...],
+    facings: tuple[int, ...],
+    kinds: tuple[bool, ...],
+    level: Level,
 ) -> list[dict[str, Any]]:
     """The surviving entities as ``{id, kind, noun | text, x, y, facing}``, in id order."""
     out: list[dict[str, Any]] = []
@@ -178,7 +189,7 @@ def entities_json(
         if cell == GONE:
             continue
         x, y = level.xy(cell)
-        if level.is_word[ident]:
+        if kinds[ident]:
             out.append({"id": ident, "kind": "word", "text": nouns[ident]})
         else:
             out.append({"id": ident, "kind": "object", "noun": nouns[ident]})
@@ -189,18 +200,21 @@ def entities_json(
 def rewind(now: Snapshot, records: list[TurnRecord]) -> tuple[Snapshot, ...]:
     """The snapshots before each turn in ``records`` (oldest first), rebuilt from ``now``."""
     positions, nouns, facings = list(now.positions), list(now.nouns), list(now.facings)
+    kinds = list(now.kinds)
     snapshots: list[Snapshot] = []
     for record in reversed(records):
-        for ident, old_pos, old_noun, old_facing in reversed(record.changes):
+        for ident, old_pos, old_noun, old_facing, old_word in reversed(record.changes):
             positions[ident] = old_pos
             nouns[ident] = old_noun
             facings[ident] = old_facing
+            kinds[ident] = old_word
         before = record.before
         snapshots.append(
             Snapshot(
                 tuple(positions),
                 tuple(nouns),
                 tuple(facings),
+                tuple(kinds),
                 before.phases,
                 before.move_count,
                 before.won,
@@ -229,6 +243,7 @@ def snapshot_from_json(level: Level, data: object, place: str = "state") -> Snap
     positions = [GONE] * count
     nouns = list(level.texts)
     facings = [0] * count
+    kinds = list(level.is_word)
     for index, entity in enumerate(entities):
         where = f"{place}.entities[{index}]"
         if not isinstance(entity, dict):
@@ -239,7 +254,10 @@ def snapshot_from_json(level: Level, data: object, place: str = "state") -> Snap
         fields = check_entity(entity, level.width, level.height)
         if isinstance(fields, list):
             raise SnapshotError(problem_text(where, fields[0]))
-        if level.is_word[ident]:
+        if level.vocabulary:
+            nouns[ident] = _tier1_token(level, ident, fields.is_word, fields.token, where)
+            kinds[ident] = fields.is_word
+        elif level.is_word[ident]:
             if not fields.is_word or fields.token != level.texts[ident]:
                 raise SnapshotError(f"{where} must be the word {level.texts[ident]}")
         else:
@@ -260,11 +278,30 @@ def snapshot_from_json(level: Level, data: object, place: str = "state") -> Snap
         tuple(positions),
         tuple(nouns),
         tuple(facings),
+        tuple(kinds),
         _phases_from_json(level, data.get("automata", []), place),
         move_count,
         won,
         False,
     )
+
+
+def _tier1_token(level: Level, ident: int, is_word: bool, token: str, where: str) -> str:
+    """An entity's noun or text in a ``vocabulary-1`` snapshot, where a kind may change.
+
+    An object has a noun; a word has its own starting text or a noun (an
+    object that became its word through ``IS TEXT`` or ``HAS TEXT``), or
+    ``TEXT`` (what a word that ``HAS TEXT`` leaves).
+
+    :raises SnapshotError: when the token cannot be that entity's.
+    """
+    if is_word and (token == TEXT or (level.is_word[ident] and token == level.texts[ident])):
+        return token
+    if token in level.properties or token in TIER1_WORDS:
+        if is_word:
+            raise SnapshotError(f"{where}.text {token!r} is not this word's text nor a noun")
+        raise SnapshotError(f"{where}.noun {token!r} is not a noun")
+    return token
 
 
 def _phases_from_json(level: Level, data: object, place: str) -> tuple[int, ...]:

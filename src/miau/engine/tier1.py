@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from miau.engine.board import GONE, Board
+from miau.engine.board import GONE, Board, Board1
 from miau.engine.events import TurnLog
 from miau.engine.movement import BOUNDS_REASON, STOP_REASON
 from miau.engine.rules import RuleSet
@@ -56,16 +56,36 @@ VECTORS: Final[tuple[tuple[int, int], ...]] = ((1, 0), (0, 1), (-1, 0), (0, -1))
 """The unit vector of each facing index (right, down, left, up)."""
 
 _NOTHING: Final[frozenset[str]] = frozenset()
-_INERT_NOUNS: Final = frozenset({TEXT, ALL})
-"""Nouns that no object can become or leave in vocabulary-1 (``docs/vocabulary.md``)."""
 
-Spawn = tuple[int, str, int]
+Spawn = tuple[int, str, int, bool]
+"""``(id, noun or text, cell, as a word)``: what a destroyed entity leaves, for the HAS phase."""
 
 
 def _table(board: Board) -> RuleSet1:
     rules: RuleSet = board.rules
     assert isinstance(rules, RuleSet1)  # a vocabulary-1 level is parsed by Tier1Parser
     return rules
+
+
+def _kinds(board: Board) -> Board1:
+    assert isinstance(board, Board1)  # a vocabulary-1 level is played on a Board1
+    return board
+
+
+def _identity(board: Board, ident: int) -> str:
+    """What an entity is, as a rule's value names it: its noun, or ``TEXT`` for a word."""
+    return TEXT if board.is_word[ident] else board.noun[ident]
+
+
+def _becomes(board: Board, ident: int, target: str) -> tuple[str, bool]:
+    """``(noun or text, as a word)`` of what ``ident`` becomes or leaves as ``target``.
+
+    ``TEXT`` makes the word of the entity's identity: an object's noun word
+    (a ROCK leaves the word ROCK), and for a word the word ``TEXT``.
+    """
+    if target == TEXT:
+        return _identity(board, ident), True
+    return target, False
 
 
 class Reading:
@@ -193,8 +213,12 @@ def _condition_holds(
 
 
 def start_board1(board: Board) -> None:
-    """The start of a vocabulary-1 level: start-of-level transformations only."""
+    """The start of a vocabulary-1 level: start-of-level transformations only.
+
+    A thing that became a word (or a word a thing) changes the rules at once.
+    """
     apply_transformations1(board, set(), None)
+    board.refresh_rules()
 
 
 def move_player1(board: Board, direction: tuple[int, int], log: TurnLog | None) -> bool:
@@ -213,6 +237,7 @@ def settle_turn1(board: Board, log: TurnLog | None) -> None:
     run_shift(board, log)
     board.refresh_rules()
     apply_transformations1(board, set(), log)
+    board.refresh_rules()  # a thing that became a word, or a word a thing
     spawns: list[Spawn] = []
     resolve_contacts1(board, log, spawns)
     spawn_has(board, spawns, log)
@@ -262,11 +287,13 @@ def run_shift(board: Board, log: TurnLog | None) -> None:
 
 
 def apply_transformations1(board: Board, transformed: set[int], log: TurnLog | None) -> None:
-    """Objects become the noun of the first rule ``X IS NOUN`` that applies to them.
+    """Things become what the first rule ``X IS NOUN`` (or ``X IS TEXT``) that applies says.
 
-    Every object's target is decided before any changes. ``X IS X`` and
-    ``X IS NOT X`` keep an X as it is; ``X IS NOT Y`` blocks ``X IS Y``. Words
-    never transform, and no object becomes TEXT or ALL.
+    Every entity's target is decided before any changes. ``X IS X`` and
+    ``X IS NOT X`` keep an X as it is; ``X IS NOT Y`` blocks ``X IS Y``. A
+    word's own identity is TEXT: ``TEXT IS TEXT`` keeps words as they are,
+    ``TEXT IS ROCK`` makes every word a ROCK. ``X IS TEXT`` makes an X the
+    word of its noun (a kind change). No thing becomes ALL.
     """
     rules = _table(board)
     if not rules.noun_rules:
@@ -275,9 +302,9 @@ def apply_transformations1(board: Board, transformed: set[int], log: TurnLog | N
     pos, noun, is_word = board.pos, board.noun, board.is_word
     changes: list[tuple[int, str]] = []
     for ident in range(len(pos)):
-        if pos[ident] == GONE or is_word[ident] or ident in transformed:
+        if pos[ident] == GONE or ident in transformed:
             continue
-        own = noun[ident]
+        own = _identity(board, ident)
         targets: list[str] = []
         blocked: set[str] = set()
         locked = False
@@ -292,15 +319,19 @@ def apply_transformations1(board: Board, transformed: set[int], log: TurnLog | N
                 targets.append(rule.predicate)
         if locked:
             continue
-        target = next((t for t in targets if t not in blocked and t not in _INERT_NOUNS), None)
+        target = next((t for t in targets if t not in blocked and t != ALL), None)
         if target is not None:
             changes.append((ident, target))
     for ident, target in changes:
-        old = noun[ident]
-        board.set_noun(ident, target)
+        old, was_word = noun[ident], is_word[ident]
+        new, word = _becomes(board, ident, target)
+        if word or was_word:
+            _kinds(board).set_kind(ident, word, new)
+        else:
+            board.set_noun(ident, new)
         transformed.add(ident)
         if log is not None:
-            log.transformed.append((ident, old, target))
+            log.transformed.append((ident, old, new, was_word, word))
 
 
 def resolve_contacts1(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
@@ -325,10 +356,11 @@ def _destroy(
     cell = board.pos[ident]
     target = has_target(board, reading, ident)
     if log is not None:
-        log.destroyed.append((ident, board.noun[ident], cell, cause))
+        log.destroyed.append((ident, board.noun[ident], cell, cause, board.is_word[ident]))
+    left = None if target is None else _becomes(board, ident, target)
     board.destroy(ident)
-    if target is not None:
-        spawns.append((ident, target, cell))
+    if left is not None:
+        spawns.append((ident, left[0], cell, left[1]))
 
 
 def _resolve_opposites(
@@ -444,28 +476,28 @@ def _destroy_touching(
 
 
 def has_target(board: Board, reading: Reading, ident: int) -> str | None:
-    """The noun a destroyed object leaves: the first ``X HAS NOUN`` that applies to it.
+    """What a destroyed entity leaves: the value of the first ``X HAS Y`` that applies to it.
 
-    Words leave nothing, and ``HAS TEXT`` / ``HAS ALL`` leave nothing
-    (``docs/vocabulary.md``).
+    ``HAS TEXT`` leaves the word of the entity's identity (``_becomes``);
+    ``HAS ALL`` leaves nothing (``docs/vocabulary.md``).
     """
     rules = _table(board)
-    if not rules.has_rules or board.is_word[ident]:
+    if not rules.has_rules:
         return None
     for rule in rules.has_rules:
-        if rule.predicate not in _INERT_NOUNS and _applies(board, rule, ident, reading.floats):
+        if rule.predicate != ALL and _applies(board, rule, ident, reading.floats):
             return rule.predicate
     return None
 
 
 def spawn_has(board: Board, spawns: list[Spawn], log: TurnLog | None) -> None:
-    """HAS: each destroyed object that has something leaves it where it was, facing as it did."""
+    """HAS: each destroyed entity that has something leaves it where it was, facing as it did."""
     if log is not None and log.spawned is None:
         log.spawned = []
-    for ident, noun, cell in spawns:
-        board.revive(ident, cell, noun)
+    for ident, noun, cell, word in spawns:
+        _kinds(board).revive(ident, cell, noun, word)
         if log is not None and log.spawned is not None:
-            log.spawned.append((ident, noun, cell))
+            log.spawned.append((ident, noun, cell, word))
 
 
 def evaluate_win1(reading: Reading) -> bool:

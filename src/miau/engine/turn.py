@@ -12,7 +12,7 @@ below branches on the flag once, so the core turn is exactly as it was.
 
 from __future__ import annotations
 
-from miau.engine.board import Board
+from miau.engine.board import Board, new_board
 from miau.engine.events import TurnLog
 from miau.engine.level import Level
 from miau.engine.movement import move_group
@@ -30,7 +30,7 @@ def start_board(level: Level, parser: RuleParser | None = None) -> Board:
     The start is not a turn, so no contact pass or win check runs; the
     journal is empty.
     """
-    board = Board(level, parser)
+    board = new_board(level, parser)
     if level.vocabulary:
         start_board1(board)
     else:
@@ -101,7 +101,7 @@ def apply_transformations(board: Board, transformed: set[int], log: TurnLog | No
         board.set_noun(ident, transforms[old])
         transformed.add(ident)
         if log is not None:
-            log.transformed.append((ident, old, transforms[old]))
+            log.transformed.append((ident, old, transforms[old], False, False))
 
 
 def run_automata(board: Board, log: TurnLog | None) -> None:
@@ -153,7 +153,9 @@ def _cells_holding(board: Board, prop: str) -> list[int]:
 
 def _destroy(board: Board, ident: int, cause: str, log: TurnLog | None) -> None:
     if log is not None:
-        log.destroyed.append((ident, board.noun[ident], board.pos[ident], cause))
+        log.destroyed.append(
+            (ident, board.noun[ident], board.pos[ident], cause, board.is_word[ident])
+        )
     board.destroy(ident)
 
 

@@ -194,8 +194,9 @@ def word_moves(data: Mapping[str, Any], moves: str) -> bool:
     player ever has to change a rule.
     """
     game = Game(data)
-    is_word = game.level.is_word
     for intent in parse_moves(moves):
+        # The kinds before the turn: vocabulary-1 may make a thing a word.
+        is_word = game.state.now.kinds
         event = game.step(intent)
         if any(is_word[entry[0]] for entry in event.player_moved):
             return True

@@ -15,9 +15,10 @@ something sink them), and every entity's ``facing`` (the contract keeps it out
 of rules and movement; it only steers how a glyph is drawn). Rules are not in
 the key: they follow from the word positions.
 
-A ``vocabulary-1`` level keeps everything: every entity's position, every
-object's noun and every entity's facing (MOVE, SHIFT and FACING read it;
-NOT, ALL and HAS reach any noun).
+A ``vocabulary-1`` level keeps everything: every entity's position, noun
+(a word's text) and facing (MOVE, SHIFT and FACING read it; NOT, ALL and
+HAS reach any noun), and every entity's kind (``X IS TEXT`` makes an object
+a word, ``TEXT IS X`` a word an object; 0 while it is gone).
 
 The analysis is deliberately coarse, so it is obviously safe: a noun "might
 be reached" when an ``IS`` word and a word naming the noun both exist,
@@ -32,7 +33,7 @@ from collections.abc import Sequence
 from miau.engine.board import GONE, Board, JournalEntry
 from miau.engine.level import Level
 from miau.engine.state import State
-from miau.engine.vocabulary import IS, OPERATORS, SINK
+from miau.engine.vocabulary import IS, OPERATORS, SINK, TEXT
 
 _BYTE_LIMIT = 255
 
@@ -42,6 +43,7 @@ class KeyCodec:
 
     __slots__ = (
         "facing_ids",
+        "kind_ids",
         "noun_ids",
         "noun_index",
         "noun_slot",
@@ -64,15 +66,17 @@ class KeyCodec:
         def reachable(ident: int) -> bool:
             return has_is and level.texts[ident] in noun_words
 
+        objects = [i for i in range(level.entity_count) if not level.is_word[i]]
         if level.vocabulary:
-            # Tier-1 words reach anything; facings steer MOVE, SHIFT and FACING.
+            # Tier-1 words reach anything; facings steer MOVE, SHIFT and FACING;
+            # a word may become a thing and a thing its word (or TEXT's).
             sink_possible = transforms_possible = True
-            noun_words |= {level.texts[i] for i in range(level.entity_count)}
+            noun_words |= {*level.texts, TEXT}
+            objects = list(range(level.entity_count))
 
             def reachable(ident: int) -> bool:
                 return True
 
-        objects = [i for i in range(level.entity_count) if not level.is_word[i]]
         self.pos_ids: tuple[int, ...] = tuple(
             i
             for i in range(level.entity_count)
@@ -86,9 +90,9 @@ class KeyCodec:
         # Noun numbers start at 1: 0 stands for "gone", as position 0 does for GONE.
         self.noun_index: dict[str, int] = {n: k + 1 for k, n in enumerate(self.nouns)}
         self.phase_count = len(level.automata)
-        self.facing_ids: tuple[int, ...] = (
-            tuple(range(level.entity_count)) if level.vocabulary else ()
-        )
+        every = tuple(range(level.entity_count)) if level.vocabulary else ()
+        self.facing_ids: tuple[int, ...] = every
+        self.kind_ids: tuple[int, ...] = every
         # Per entity, where its position and noun live in the slots (-1: not kept).
         self.pos_slot = [-1] * level.entity_count
         self.noun_slot = [-1] * level.entity_count
@@ -97,20 +101,25 @@ class KeyCodec:
         for slot, ident in enumerate(self.noun_ids, start=len(self.pos_ids)):
             self.noun_slot[ident] = slot
         self.slot_count = (
-            len(self.pos_ids) + len(self.noun_ids) + len(self.facing_ids) + self.phase_count
+            len(self.pos_ids)
+            + len(self.noun_ids)
+            + len(self.facing_ids)
+            + len(self.kind_ids)
+            + self.phase_count
         )
         cells = level.width * level.height
         self.wide = cells + 1 > _BYTE_LIMIT or len(self.nouns) + 1 > _BYTE_LIMIT
 
     def values(self, board: Board) -> list[int]:
-        """The key's slots for ``board``: positions + 1, noun numbers, facings, phases."""
-        return self._slots(board.pos, board.noun, board.facing, board.phases)
+        """The key's slots for ``board``: positions + 1, noun numbers, facings, kinds, phases."""
+        return self._slots(board.pos, board.noun, board.facing, board.is_word, board.phases)
 
     def _slots(
         self,
         pos: Sequence[int],
         noun: Sequence[str],
         facing: Sequence[int],
+        kinds: Sequence[bool],
         phases: Sequence[int],
     ) -> list[int]:
         index = self.noun_index
@@ -118,13 +127,15 @@ class KeyCodec:
         slots.extend(0 if pos[i] == GONE else index[noun[i]] for i in self.noun_ids)
         if self.facing_ids:
             slots.extend(0 if pos[i] == GONE else facing[i] for i in self.facing_ids)
+            # Kinds: 0 while gone, 1 an object, 2 a word.
+            slots.extend(0 if pos[i] == GONE else 1 + kinds[i] for i in self.kind_ids)
         slots.extend(phases)
         return slots
 
     def encode_state(self, state: State) -> bytes:
         """The key of a settled state taken from a ``Game`` (what tests compare with)."""
         now = state.now
-        return self.pack(self._slots(now.positions, now.nouns, now.facings, now.phases))
+        return self.pack(self._slots(now.positions, now.nouns, now.facings, now.kinds, now.phases))
 
     def successor(
         self, board: Board, before: Sequence[int], journal: Sequence[JournalEntry]
@@ -137,7 +148,7 @@ class KeyCodec:
         pos, noun, index = board.pos, board.noun, self.noun_index
         pos_slot, noun_slot = self.pos_slot, self.noun_slot
         slots = list(before)
-        for ident, _, _, _ in journal:
+        for ident, _, _, _, _ in journal:
             slot = pos_slot[ident]
             if slot >= 0:
                 slots[slot] = pos[ident] + 1
@@ -146,9 +157,12 @@ class KeyCodec:
                 slots[slot] = 0 if pos[ident] == GONE else index[noun[ident]]
         if self.facing_ids:
             start = len(self.pos_ids) + len(self.noun_ids)
-            facing = board.facing
-            for ident, _, _, _ in journal:
-                slots[start + ident] = 0 if pos[ident] == GONE else facing[ident]
+            kinds_start = start + len(self.facing_ids)
+            facing, kinds = board.facing, board.is_word
+            for ident, _, _, _, _ in journal:
+                gone = pos[ident] == GONE
+                slots[start + ident] = 0 if gone else facing[ident]
+                slots[kinds_start + ident] = 0 if gone else 1 + kinds[ident]
         if self.phase_count:
             slots[self.slot_count - self.phase_count :] = board.phases
         return self.pack(slots)
@@ -177,33 +191,41 @@ class KeyCodec:
         """Journal-style entries that take ``board`` from slots ``current`` to ``target``.
 
         ``Board.revert`` applies them: each entry names an entity and the
-        position, noun and facing it must have. Facings are kept as they are
-        unless the key holds them (vocabulary-1).
+        position, noun, facing and kind it must have. Facings and kinds are
+        kept as they are unless the key holds them (vocabulary-1); so are
+        the noun and kind of an entity that is gone.
         """
         pos_ids, noun_ids = self.pos_ids, self.noun_ids
         split = len(pos_ids)
         end = split + len(noun_ids)
+        kinds_start = end + len(self.facing_ids)
         new_pos: dict[int, int] = {}
         new_noun: dict[int, str] = {}
         new_facing: dict[int, int] = {}
-        for slot in range(end + len(self.facing_ids)):
+        new_kind: dict[int, bool] = {}
+        for slot in range(kinds_start + len(self.kind_ids)):
             value = target[slot]
             if value == current[slot]:
                 continue
             if slot < split:
                 new_pos[pos_ids[slot]] = value - 1
+            elif slot >= kinds_start:
+                if value:
+                    new_kind[self.kind_ids[slot - kinds_start]] = value == 2
             elif slot >= end:
                 new_facing[self.facing_ids[slot - end]] = value
             elif value:
                 new_noun[noun_ids[slot - split]] = self.nouns[value - 1]
         entries: list[JournalEntry] = []
-        for ident in sorted(new_pos.keys() | new_noun.keys() | new_facing.keys()):
+        changed = new_pos.keys() | new_noun.keys() | new_facing.keys() | new_kind.keys()
+        for ident in sorted(changed):
             entries.append(
                 (
                     ident,
                     new_pos.get(ident, board.pos[ident]),
                     new_noun.get(ident, board.noun[ident]),
                     new_facing.get(ident, board.facing[ident]),
+                    new_kind.get(ident, board.is_word[ident]),
                 )
             )
         return entries

@@ -19,18 +19,41 @@ SENTENCES = [
     "LONELY FLAG IS WIN", "ROCK NEAR MIAU IS SHIFT", "MIAU IS NOT YOU", "ALL IS FLOAT",
     "TEXT IS MOVE", "ROCK IS WEAK", "MIAU FACING ROCK IS HOT", "KEY IS MELT",
     "ROCK ON FLAG IS KEY", "FLAG IS OPEN", "KEY IS SHUT AND STOP",
+    "ROCK IS TEXT", "ROCK HAS TEXT", "TEXT IS FLAG", "TEXT HAS ROCK", "TEXT IS NOT PUSH",
 ]  # fmt: skip
+KIND_MAKERS = [
+    "ROCK IS TEXT", "KEY HAS TEXT", "TEXT HAS ROCK", "FLAG NEAR MIAU IS TEXT", "TEXT IS KEY",
+    "TEXT ON ROCK IS KEY", "ROCK ON MIAU IS TEXT", "TEXT HAS TEXT", "ALL HAS TEXT",
+    "TEXT NEAR MIAU IS ROCK",
+]  # fmt: skip
+"""Sentences that change kinds: things that become words, words that become things."""
+KIND_PARTNERS = [
+    "ALL IS WEAK", "TEXT IS WEAK", "ROCK IS SINK", "KEY IS WEAK", "TEXT NEAR MIAU IS WEAK",
+    "KEY IS NOT TEXT", "TEXT IS TEXT", "ROCK IS PUSH", *KIND_MAKERS,
+]  # fmt: skip
+"""What goes with them: destroyers (for HAS), blockers and more makers."""
 
 
 @st.composite
 def tier1_levels(draw: st.DrawFn, max_side: int = 6) -> dict[str, Any]:
-    """A small vocabulary-1 level: a few sentences, stray words and objects facing anywhere."""
+    """A small vocabulary-1 level: a few sentences, stray words and objects facing anywhere.
+
+    Half of them are about kinds: MIAU IS YOU, a sentence of ``KIND_MAKERS``
+    and more of ``KIND_PARTNERS``.
+    """
     width = draw(st.integers(3, max_side))
     height = draw(st.integers(3, max_side))
     objects: list[dict[str, Any]] = []
-    rows = draw(st.lists(st.integers(0, height - 1), min_size=1, max_size=3, unique=True))
-    for y in rows:
-        words = draw(st.sampled_from(SENTENCES)).split()
+    kinds = draw(st.booleans())
+    rows = draw(
+        st.lists(st.integers(0, height - 1), min_size=3 if kinds else 1, max_size=4, unique=True)
+    )
+    for index, y in enumerate(rows):
+        if not kinds:
+            pool = SENTENCES
+        else:
+            pool = ["MIAU IS YOU"] if index == 0 else KIND_MAKERS if index == 1 else KIND_PARTNERS
+        words = draw(st.sampled_from(pool)).split()
         if len(words) <= width:
             objects.extend({"kind": "word", "text": t, "x": i, "y": y} for i, t in enumerate(words))
     cell = st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))

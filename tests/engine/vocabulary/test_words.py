@@ -109,11 +109,6 @@ def test_text_is_not_push_lets_things_walk_over_words() -> None:
     assert draw(game)[2] == ". miau>+ROCK . ."
 
 
-def test_words_never_transform_and_nothing_becomes_text() -> None:
-    game = Game(board_level(["TEXT IS ROCK", "MIAU IS TEXT", "miau . ."]))
-    assert draw(game) == ["TEXT IS ROCK", "MIAU IS TEXT", "miau> . ."]
-
-
 def test_not_subject_leaves_words_alone() -> None:
     game = Game(board_level(["NOT ROCK IS YOU", "miau rock . ."]))
     game.step("down")

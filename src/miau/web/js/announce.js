@@ -43,7 +43,7 @@ export function describeTurn(event, state) {
   for (const rule of event.rulesRemoved || []) lines.push(`Rule broken: ${ruleText(rule)}.`);
   for (const record of event.transformed || []) lines.push(`${record.from} became ${record.to}.`);
   for (const record of event.destroyed || []) lines.push(destructionText(record));
-  for (const record of event.spawned || []) lines.push(`It left a ${record.noun}.`);
+  for (const record of event.spawned || []) lines.push(`It left a ${record.noun ?? `${record.text} word`}.`);
   if (state.won) lines.push(`Solved in ${state.moveCount} moves.`);
   else if (state.controlLost) lines.push("Nothing is YOU. Undo or restart.");
   return lines;

@@ -253,7 +253,17 @@ export class Board {
 
   elementFor(entity) {
     const existing = this.elements.get(entity.id);
-    if (existing) return existing;
+    // vocabulary-1 can turn a thing into a word tile and back (IS TEXT): a
+    // tile of another kind or text is drawn afresh.
+    const same =
+      existing &&
+      existing.root.dataset.kind === entity.kind &&
+      (entity.kind !== "word" || existing.root.dataset.text === entity.text);
+    if (same) return existing;
+    if (existing) {
+      existing.root.remove();
+      this.elements.delete(entity.id);
+    }
     const root = document.createElement("div");
     root.className = "entity";
     root.dataset.id = String(entity.id);
