@@ -259,6 +259,14 @@ def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_
     assert editor.solve() == {"outcome": "solved", "moves": "RRRR"}
     page.click("[data-action='store-solution']")
     assert editor.level()["solution"] == "RRRR"
+    stored = page.locator("[data-action='store-solution']")
+    expect(stored).to_have_attribute("data-stored", "true")
+    page.click(".editor-topbar [data-action='undo']")
+    expect(stored).to_have_attribute("data-stored", "false")
+    assert "solution" not in editor.level()
+    page.click(".editor-topbar [data-action='redo']")
+    expect(stored).to_have_attribute("data-stored", "true")
+    assert editor.level()["solution"] == "RRRR"
     page.click("[data-action='replay']")
     expect(page.locator(".editor-play")).to_have_attribute("data-replay", "done", timeout=10_000)
     expect(page.locator(".editor-play")).to_have_attribute("data-won", "true")

@@ -27,9 +27,10 @@ function stat(name, label) {
  * `onStore(moves)` stores a solution, `onReplay(moves)` animates it.
  */
 export class SolvePanel {
-  constructor(root, { pack, onStore, onReplay }) {
+  constructor(root, { pack, solution = () => null, onStore, onReplay }) {
     this.root = root;
     this.pack = pack;
+    this.solution = solution;
     this.onStore = onStore;
     this.onReplay = onReplay;
     this.controller = null;
@@ -90,6 +91,14 @@ export class SolvePanel {
   /** Whether a search is running. */
   get running() {
     return this.controller !== null;
+  }
+
+  /** Says on the store button whether the draft's stored solution is the one found. */
+  showStored(solution) {
+    if (!this.storeButton) return;
+    const stored = Boolean(solution) && solution === this.solvedMoves;
+    this.storeButton.textContent = stored ? "Stored as the solution" : "Store as solution";
+    this.storeButton.dataset.stored = String(stored);
   }
 
   setStatus(status, text) {
@@ -153,8 +162,10 @@ export class SolvePanel {
     });
     this.result.hidden = false;
     this.result.dataset.outcome = result.outcome;
+    this.storeButton = null;
     if (result.outcome === "solved") {
       const moves = result.moves || "";
+      this.solvedMoves = moves;
       this.setStatus("solved", `Solved in ${moves.length} move${moves.length === 1 ? "" : "s"}.`);
       this.result.replaceChildren(
         h(
@@ -184,21 +195,19 @@ export class SolvePanel {
             },
             "Replay",
           ),
-          h(
+          (this.storeButton = h(
             "button",
             {
               class: "button",
               type: "button",
               dataset: { action: "store-solution" },
-              onclick: (event) => {
-                this.onStore(moves);
-                event.currentTarget.textContent = "Stored as the solution";
-              },
+              onclick: () => this.onStore(moves),
             },
             "Store as solution",
-          ),
+          )),
         ),
       );
+      this.showStored(this.solution());
     } else if (result.outcome === "unsolvable") {
       this.setStatus("unsolvable", "UNSOLVABLE: every reachable state was tried and none wins.");
       this.result.replaceChildren(

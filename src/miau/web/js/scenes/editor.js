@@ -207,6 +207,7 @@ export async function mount(root, params, { signal }) {
   const checkPanel = new CheckPanel(tabPanels.get("check"), { pack: () => packToSend(), onPlace: showPlace });
   const solvePanel = new SolvePanel(tabPanels.get("solve"), {
     pack: () => packToSend(),
+    solution: () => draft.level.solution,
     onStore: (moves) => {
       draft.edit((pack) => {
         pack.levels[0].solution = moves;
@@ -272,6 +273,7 @@ export async function mount(root, params, { signal }) {
       wordSignature = nextWords;
     }
     forms.render();
+    solvePanel.showStored(level.solution);
     levelTitle.textContent = level.title;
     undoButton.disabled = !draft.canUndo;
     redoButton.disabled = !draft.canRedo;
