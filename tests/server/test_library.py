@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import pytest
 from starlette.applications import Starlette
@@ -587,3 +588,29 @@ def test_a_two_mebibyte_body_is_413_without_being_read_to_its_end(
         assert read == 0  # the declared length alone refuses it
     else:
         assert read <= MAX_BODY_BYTES + 65536 < total
+
+
+def test_levels_saved_into_one_pack_at_the_same_moment_all_land(app: Starlette) -> None:
+    levels = [level.id for level in load_pack(PACKS / "tutorial.json").levels][:8]
+
+    async def save_all() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        cookies = {"miau_player": "concurrent-author-0001"}
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver", cookies=cookies
+        ) as author:
+            replies = await asyncio.gather(
+                *(
+                    author.put(
+                        f"/api/library/mine/levels/{level}",
+                        json={"pack": one_level("tutorial", level)},
+                    )
+                    for level in levels
+                )
+            )
+            exported = await author.get("/api/library/mine/export")
+        saved = load_pack_text(exported.text)
+        assert sorted(level.id for level in saved.levels) == sorted(levels)
+        return [reply.status_code for reply in replies]
+
+    assert asyncio.run(save_all()) == [200] * len(levels)

@@ -27,8 +27,10 @@ cap the answer is 413 and the rest of the body is not read.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from functools import partial
@@ -285,6 +287,20 @@ class Library:
         self.worlds = worlds
         self.store = store
         self._parsed = _ParsedPacks()
+        # One writer at a time per library pack: saving a level reads the pack, merges and
+        # writes it back, and two saves interleaved would lose one. (Across several server
+        # processes the last writer still wins; one author edits from one page.)
+        self._writing: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def _writer(self, player: str, pack_id: str) -> asyncio.Lock:
+        """The lock that orders writes to one library pack in this process."""
+        key = (player, pack_id)
+        lock = self._writing.get(key)
+        if lock is None:
+            lock = self._writing[key] = asyncio.Lock()
+        return lock
 
     async def _load(self, player: str, entry: LibraryEntry) -> Pack | None:
         """The parsed pack of a library entry (cached), or None if it no longer loads."""
@@ -419,6 +435,16 @@ class Library:
         }
 
     async def put_level(
+        self, player: str, pack_id: str, level_id: str, document: object
+    ) -> dict[str, Any]:
+        """``PUT /api/library/{pack}/levels/{level}``: save a one-level pack's level into a library pack.
+
+        Saves into one pack are taken one at a time (see :meth:`_put_level`).
+        """
+        async with self._writer(player, pack_id):
+            return await self._put_level(player, pack_id, level_id, document)
+
+    async def _put_level(
         self, player: str, pack_id: str, level_id: str, document: object
     ) -> dict[str, Any]:
         """``PUT /api/library/{pack}/levels/{level}``: save a one-level pack's level into a library pack.
