@@ -413,12 +413,7 @@ class SqliteStore:
         *,
         replace: bool = False,
     ) -> int:
-        """Start a game on this level with the log ``intents``; its id.
-
-        With ``replace``, an unfinished game on the level is finished first.
-
-        :raises StaleGameError: without ``replace``, when there is an unfinished game.
-        """
+        """Start a game on this level with the log ``intents``; its id (see :class:`Store`)."""
         now = _now()
         with self._transaction() as db:
             db.execute(
@@ -452,10 +447,7 @@ class SqliteStore:
         return game_id
 
     def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
-        """Append ``intent`` as entry ``seq`` (0-based) of the game's log.
-
-        :raises StaleGameError: when entry ``seq`` exists already or the game is finished.
-        """
+        """Append ``intent`` as entry ``seq`` (0-based) of the game's log (see :class:`Store`)."""
         with self._transaction() as db:
             try:
                 cursor = db.execute(
@@ -537,14 +529,7 @@ class SqliteStore:
         replace: bool = True,
         stale_levels: Sequence[str] = (),
     ) -> bool:
-        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
-
-        The player's unfinished games on ``stale_levels`` of the pack (levels
-        whose content changed) are finished in the same transaction: their
-        logs belong to the old level.
-
-        :raises LibraryPackExistsError: without ``replace``, when the pack is there already.
-        """
+        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         now = _now()
         with self._transaction() as db:
             db.execute(

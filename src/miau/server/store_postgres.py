@@ -236,12 +236,7 @@ class PostgresStore:
         *,
         replace: bool = False,
     ) -> int:
-        """Start a game on this level with the log ``intents``; its id.
-
-        With ``replace``, an unfinished game on the level is finished first.
-
-        :raises StaleGameError: without ``replace``, when there is an unfinished game.
-        """
+        """Start a game on this level with the log ``intents``; its id (see :class:`Store`)."""
         with self._connection() as db, db.transaction():
             db.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
@@ -279,10 +274,7 @@ class PostgresStore:
         return game_id
 
     def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
-        """Append ``intent`` as entry ``seq`` (0-based) of the game's log.
-
-        :raises StaleGameError: when entry ``seq`` exists already or the game is finished.
-        """
+        """Append ``intent`` as entry ``seq`` (0-based) of the game's log (see :class:`Store`)."""
         parameters = {
             "game": game_id,
             "seq": seq,
@@ -363,14 +355,7 @@ class PostgresStore:
         replace: bool = True,
         stale_levels: Sequence[str] = (),
     ) -> bool:
-        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
-
-        The player's unfinished games on ``stale_levels`` of the pack (levels
-        whose content changed) are finished in the same transaction: their
-        logs belong to the old level.
-
-        :raises LibraryPackExistsError: without ``replace``, when the pack is there already.
-        """
+        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         with self._connection() as db, db.transaction():
             # Two processes saving one pack at once take turns, so "replaced" is told right.
             db.execute(
