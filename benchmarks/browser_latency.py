@@ -44,6 +44,12 @@ frame, and the board it changes is painted one frame later still; the
 that the server alone does not. In headless Chromium an idle page gets a
 frame as soon as it asks for one, so with no animation the "board drawn ->
 its frame" figure is lower than on a 60 Hz display (up to 16.7 ms there).
+Which policy does that: Chromium's ``DeferRendererTasksAfterInput`` holds
+a page's tasks (the socket's reply among them) after a discrete input event
+until the next frame; while a slide runs, that frame comes at the display's
+pace. ``--no-input-deferral`` launches Chromium with it off, to show what
+it costs (a diagnosis, not how players' browsers run).
+
 The figures are printed, not asserted. Targets (loopback): key press to
 settled frame p95 within 16 ms of the server's reply time; a held key
 sustains at least 10 moves a second with no dropped input.
@@ -78,6 +84,8 @@ FRAME_MS = 1000 / 60
 DIRECT_PACE_MS = 40
 """Spacing of the browser-free client's intents (the server takes at most 30 a second)."""
 CAT = ".board > .entity[data-noun='MIAU']"
+INPUT_DEFERRAL = "DeferRendererTasksAfterInput"
+"""Chromium's policy of holding a page's tasks after a key press until its next frame."""
 
 PROBE = r"""
 (() => {
@@ -594,10 +602,18 @@ def main() -> None:
         help="with animation: ms between a move being drawn and the next key press",
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the press phase jitter")
+    parser.add_argument(
+        "--no-input-deferral",
+        action="store_true",
+        help="diagnosis: launch Chromium without DeferRendererTasksAfterInput (see the docstring)",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    browser_args = list(CHROMIUM_ARGS)
+    if args.no_input_deferral:
+        browser_args.append(f"--disable-features={INPUT_DEFERRAL}")
     with running_server() as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=browser_args)
         try:
             page = new_page(browser, server.url, "reduce")
             frame_ms: float = page.evaluate("window.__latency.frameInterval(500)")
@@ -616,6 +632,7 @@ def main() -> None:
         f"Miau browser latency: {PACK}/{LEVEL}, headless Chromium {version}, "
         f"{platform.python_implementation()} {platform.python_version()}, "
         f"{args.moves} moves per mode, frame interval {frame_ms:.1f} ms"
+        + (f"; {INPUT_DEFERRAL} off (diagnosis)" if args.no_input_deferral else "")
     )
     print()
     print("server alone (a Python WebSocket client on loopback, no browser)")
