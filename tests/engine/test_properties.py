@@ -24,11 +24,8 @@ def _settled(game: Game) -> dict[str, Any]:
     return game.state.to_json(history=True)
 
 
-@settings(max_examples=150, deadline=None)
-@given(levels(), moves)
-def test_undo_after_any_accepted_step_restores_the_exact_previous_state(
-    data: dict[str, Any], intents: list[str]
-) -> None:
+def check_undo_restores_each_step(data: dict[str, Any], intents: list[str]) -> None:
+    """Each accepted step undoes to the exact state before it and replays identically."""
     game = Game(data)
     for number, intent in enumerate(intents, start=1):
         before = _settled(game)
@@ -42,6 +39,14 @@ def test_undo_after_any_accepted_step_restores_the_exact_previous_state(
         again = game.step(intent)
         assert again.to_json() == event.to_json(), f"step {number} ({intent}) replayed differently"
         assert _settled(game) == after
+
+
+@settings(max_examples=150, deadline=None)
+@given(levels(), moves)
+def test_undo_after_any_accepted_step_restores_the_exact_previous_state(
+    data: dict[str, Any], intents: list[str]
+) -> None:
+    check_undo_restores_each_step(data, intents)
 
 
 @settings(max_examples=150, deadline=None)
@@ -91,6 +96,13 @@ def test_no_sequence_of_intents_raises(data: dict[str, Any], sequence: list[obje
 def test_a_restored_state_plays_and_undoes_like_the_original(
     data: dict[str, Any], first: list[str], then: list[str]
 ) -> None:
+    check_restore_plays_like_the_original(data, first, then)
+
+
+def check_restore_plays_like_the_original(
+    data: dict[str, Any], first: list[str], then: list[str]
+) -> None:
+    """A game restored from the state after ``first`` plays ``then`` and undoes like the original."""
     original = Game(data)
     for intent in first:
         original.step(intent)

@@ -12,6 +12,10 @@ from miau.engine import Game, replay
 from miau.solver import Outcome, solve
 from miau.solver.keys import KeyCodec
 from miau.solver.successors import Expander
+from tests.engine.test_properties import (
+    check_restore_plays_like_the_original,
+    check_undo_restores_each_step,
+)
 from tests.engine.vocabulary.strategies import moves, tier1_levels
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -26,18 +30,7 @@ def _settled(game: Game) -> dict[str, Any]:
 def test_undo_after_any_step_restores_the_exact_previous_state(
     data: dict[str, Any], intents: list[str]
 ) -> None:
-    game = Game(data)
-    for intent in intents:
-        before = _settled(game)
-        event = game.step(intent)
-        if event.accepted:
-            after = _settled(game)
-            game.undo()
-            assert _settled(game) == before
-            game.step(intent)
-            assert _settled(game) == after
-        else:
-            assert _settled(game) == before
+    check_undo_restores_each_step(data, intents)
 
 
 @SETTINGS
@@ -57,17 +50,7 @@ def test_the_same_level_and_moves_give_byte_identical_events(
 def test_a_restored_state_plays_and_undoes_like_the_original(
     data: dict[str, Any], first: list[str], then: list[str]
 ) -> None:
-    original = Game(data)
-    for intent in first:
-        original.step(intent)
-    copy = Game(data)
-    assert copy.restore(json.loads(json.dumps(_settled(original)))).accepted
-    assert _settled(copy) == _settled(original)
-    for intent in then:
-        assert copy.step(intent).to_json() == original.step(intent).to_json()
-    while original.can_undo:
-        assert copy.undo().to_json() == original.undo().to_json()
-        assert _settled(copy) == _settled(original)
+    check_restore_plays_like_the_original(data, first, then)
 
 
 @SETTINGS
