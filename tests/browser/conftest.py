@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
 from miau.server.local import CHROMIUM, CHROMIUM_ARGS, LocalServer
+from tests.browser.library_page import ConsoleWatch
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -41,3 +43,11 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def base_url(live_server: LocalServer) -> str:
     # Replaces pytest-base-url's fixture (whose form pytest 9 warns about) with the live server.
     return live_server.url
+
+
+@pytest.fixture
+def console(page: Page) -> Iterator[ConsoleWatch]:
+    """Fails the test if the page logged an error (an HTTP 4xx the test asked for is none)."""
+    watch = ConsoleWatch(page)
+    yield watch
+    assert watch.errors == []

@@ -12,14 +12,14 @@ and a slow solve that shows progress and is cancelled.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from miau.server.local import LocalServer, shipped_solution
+from tests.browser.library_page import ConsoleWatch
 
 pytestmark = pytest.mark.browser
 
@@ -35,33 +35,6 @@ KEY_FOR_MOVE = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowR
 
 Entity = tuple[str, str, int, int]
 """(kind, noun or text, x, y) of one object of the draft."""
-
-
-class PageProblems:
-    """Console errors and page errors of a page (an HTTP 4xx the test asked for is no error)."""
-
-    def __init__(self, page: Page) -> None:
-        """Start watching ``page``."""
-        self.errors: list[str] = []
-        page.on("console", self._console)
-        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-
-    def _console(self, message: ConsoleMessage) -> None:
-        if message.type != "error":
-            return
-        if message.text.startswith(
-            "Failed to load resource: the server responded with a status of 4"
-        ):
-            return
-        self.errors.append(f"console: {message.text}")
-
-
-@pytest.fixture
-def problems(page: Page) -> Iterator[PageProblems]:
-    """Fails the test if the page logged an error."""
-    watch = PageProblems(page)
-    yield watch
-    assert watch.errors == []
 
 
 class Editor:
@@ -239,7 +212,7 @@ def build_flag_run(editor: Editor) -> None:
 
 
 def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_and_shared(
-    page: Page, browser: Browser, live_server: LocalServer, problems: PageProblems, tmp_path: Path
+    page: Page, browser: Browser, live_server: LocalServer, console: ConsoleWatch, tmp_path: Path
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open()
@@ -315,7 +288,7 @@ def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_
     fresh = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         other = fresh.new_page()
-        other_problems = PageProblems(other)
+        other_problems = ConsoleWatch(other)
         other.goto(link)
         other.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
         expect(other.locator(".play-title")).to_have_text("Flag run")
@@ -343,7 +316,7 @@ def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_
 
 
 def test_keyboard_paints_erases_and_carries_tiles_and_number_keys_pick_tools(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open()
@@ -375,7 +348,7 @@ def test_keyboard_paints_erases_and_carries_tiles_and_number_keys_pick_tools(
 
 
 def test_stacked_tiles_right_click_erases_the_top_one_and_a_drag_moves_a_tile(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open()
@@ -414,7 +387,7 @@ def test_stacked_tiles_right_click_erases_the_top_one_and_a_drag_moves_a_tile(
 
 
 def test_undo_and_redo_cover_painting_strokes_and_form_edits(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open()
@@ -456,7 +429,7 @@ def test_undo_and_redo_cover_painting_strokes_and_form_edits(
 
 
 def test_shrinking_the_grid_asks_before_it_drops_tiles(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open()
@@ -485,7 +458,7 @@ def test_shrinking_the_grid_asks_before_it_drops_tiles(
 
 
 def test_automata_pairs_and_glossary_forms_only_keep_valid_values(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open()
@@ -553,7 +526,7 @@ def test_automata_pairs_and_glossary_forms_only_keep_valid_values(
 
 
 def test_the_check_report_links_each_problem_to_its_tile_or_field(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     # A draft the forms could not make (written by hand, say): an automaton whose
     # phase is past its pattern (an error at that field) and a GHOST tile no rule
@@ -626,7 +599,7 @@ def test_the_check_report_links_each_problem_to_its_tile_or_field(
 
 
 def test_a_slow_solve_shows_progress_and_cancel_frees_the_worker(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     slow = json.loads(SLOW_LEVEL.read_text(encoding="utf-8"))
     page.goto(f"{live_server.url}/")
@@ -667,7 +640,7 @@ def test_a_slow_solve_shows_progress_and_cancel_frees_the_worker(
 
 
 def test_editing_a_copy_of_a_shipped_level_keeps_its_automata_and_test_plays_it(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open("/edit/clockwork/mouse-keeps-time")
@@ -687,7 +660,7 @@ def test_editing_a_copy_of_a_shipped_level_keeps_its_automata_and_test_plays_it(
 
 
 def test_a_copy_of_a_vocabulary_1_level_keeps_its_words_and_test_plays_it(
-    page: Page, live_server: LocalServer, problems: PageProblems
+    page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
     editor.open("/edit/lexicon/not-stop")

@@ -5,7 +5,6 @@ world select with progress."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,13 +35,6 @@ BROKEN_SAMPLE = [
     "level-missing-fields",
 ]
 """Broken packs of different kinds: not JSON, bad values, repeated ids, the manifest, the glossary, missing fields."""
-
-
-@pytest.fixture
-def console(page: Page) -> Iterator[ConsoleWatch]:
-    watch = ConsoleWatch(page)
-    yield watch
-    assert watch.errors == []
 
 
 def paste_and_import(page: Page, text: str) -> None:

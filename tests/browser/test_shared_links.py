@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import zlib
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -18,13 +17,6 @@ from tests.browser.game_page import GamePage
 from tests.browser.library_page import ConsoleWatch, garden_pack, library_ids, pack_text
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def console(page: Page) -> Iterator[ConsoleWatch]:
-    watch = ConsoleWatch(page)
-    yield watch
-    assert watch.errors == []
 
 
 def shipped_code(pack: str, level: str) -> str:
