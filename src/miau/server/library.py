@@ -60,6 +60,7 @@ __all__ = [
     "LibraryEndpoints",
     "Refusal",
     "json_response",
+    "load_one_level_pack",
     "merge_level",
     "pack_summary",
     "problems_json",
@@ -114,6 +115,25 @@ def problems_json(issues: Iterable[PackIssue]) -> list[dict[str, str]]:
         {"place": issue.place, "message": issue.message, "severity": issue.severity}
         for issue in issues
     ]
+
+
+async def load_one_level_pack(document: object, too_many: str) -> tuple[dict[str, Any], Pack]:
+    """The one-level pack a request sent as ``{"pack": ...}``: the document, and as loaded.
+
+    :raises Refusal: 400 when ``document`` is not an object, when the loader
+        refuses it (with its problems), or when it holds other than one level
+        (``too_many`` says so, its ``{count}`` filled in).
+    """
+    if not isinstance(document, dict):
+        raise Refusal(400, {"error": 'Send {"pack": <a one-level pack>}.', "problems": []})
+    try:
+        pack: Pack = await anyio.to_thread.run_sync(load_pack, document)
+    except PackError as error:
+        raise problems_refusal(error, "This level") from None
+    if len(pack.levels) != 1:
+        message = too_many.format(count=len(pack.levels))
+        raise Refusal(400, {"error": message, "problems": []})
+    return document, pack
 
 
 def problems_refusal(error: PackError, what: str = "This pack") -> Refusal:
@@ -457,21 +477,9 @@ class Library:
         if not PACK_ID_PATTERN.fullmatch(pack_id):
             raise Refusal(400, {"error": f"{pack_id[:64]!r} is not a pack id.", "problems": []})
         self._check_id(pack_id)
-        if not isinstance(document, dict):
-            raise Refusal(400, {"error": 'Send {"pack": <a one-level pack>}.', "problems": []})
-        try:
-            incoming = await anyio.to_thread.run_sync(load_pack, document)
-        except PackError as error:
-            raise problems_refusal(error, "This level") from None
-        if len(incoming.levels) != 1:
-            raise Refusal(
-                400,
-                {
-                    "error": "A level is saved as a pack of exactly one level; "
-                    f"this one has {len(incoming.levels)}.",
-                    "problems": [],
-                },
-            )
+        document, incoming = await load_one_level_pack(
+            document, "A level is saved as a pack of exactly one level; this one has {count}."
+        )
         if incoming.levels[0].id != level_id:
             raise Refusal(
                 400,

@@ -17,7 +17,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
-from miau.packs import Pack, PackError, load_pack
+from miau.packs import Pack
 from miau.packs.share import (
     MAX_CODE_LENGTH,
     MAX_INFLATED_BYTES,
@@ -30,8 +30,8 @@ from miau.packs.share import (
 from miau.server.library import (
     Refusal,
     json_response,
+    load_one_level_pack,
     problems_json,
-    problems_refusal,
     read_json_body,
 )
 from miau.server.store import StoreRunner
@@ -89,22 +89,10 @@ class SharedEndpoints:
         """``POST /api/shared/encode`` with ``{"pack": <one-level pack>}``: its code and link."""
         try:
             body = await read_json_body(request)
-            document = body.get("pack")
-            if not isinstance(document, dict):
-                raise Refusal(400, {"error": 'Send {"pack": <a one-level pack>}.', "problems": []})
-            try:
-                pack: Pack = await anyio.to_thread.run_sync(load_pack, document)
-            except PackError as error:
-                raise problems_refusal(error, "This level") from None
-            if len(pack.levels) != 1:
-                raise Refusal(
-                    400,
-                    {
-                        "error": "A link carries exactly one level; "
-                        f"this pack has {len(pack.levels)}.",
-                        "problems": [],
-                    },
-                )
+            # Checked as the link will be read: the code is made from the document itself.
+            document, _ = await load_one_level_pack(
+                body.get("pack"), "A link carries exactly one level; this pack has {count}."
+            )
             try:
                 raw = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
                 code = encode_share_code(document)
