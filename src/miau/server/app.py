@@ -165,9 +165,17 @@ class ClientFiles(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
-        """The file's response, with ``Cache-Control: no-cache`` so a reload gets fresh files."""
+        """The file's response: revalidated on each load, and cross-origin isolated.
+
+        ``Cache-Control: no-cache`` makes a reload get fresh files. The
+        isolation headers let the page share memory with its socket worker
+        (``engine-port-worker.js``), which gets a reply drawn a frame sooner
+        after a key press; the client loads nothing from other origins.
+        """
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = "no-cache"
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        response.headers["Cross-Origin-Embedder-Policy"] = "require-corp"
         if os.fspath(full_path).endswith((".js", ".mjs")):
             # ES modules need a JavaScript type; some systems' MIME tables say otherwise.
             response.headers["Content-Type"] = "text/javascript; charset=utf-8"

@@ -5,8 +5,8 @@
 const RECONNECT_FIRST_MS = 150;
 const RECONNECT_MAX_MS = 3000;
 
-let socket = null;
-let socketReady = null; // Promise of an open socket, while connecting
+let socket = null; // the open connection (see directConnection and workerConnection)
+let socketReady = null; // Promise of an open connection, while connecting
 let reconnectDelay = RECONNECT_FIRST_MS;
 let reconnectTimer = null;
 
@@ -44,27 +44,172 @@ function setStatus(status) {
   for (const listener of statusListeners) listener(status);
 }
 
+// Two ways to hold the socket, with the same shape: `{send(text), isOpen(),
+// expectReply()}`, calling `handlers.opened()`, `handlers.received(text)` and
+// `handlers.closed()`. The worker's way reaches the page sooner after a key
+// press (see engine-port-worker.js); it needs a cross-origin isolated page
+// for its shared mailbox, and the plain socket serves everywhere else.
+
+function directConnection(url, handlers) {
+  const candidate = new WebSocket(url);
+  candidate.addEventListener("open", () => handlers.opened());
+  candidate.addEventListener("message", (message) => handlers.received(message.data));
+  candidate.addEventListener("close", () => handlers.closed());
+  return {
+    send: (text) => candidate.send(text),
+    isOpen: () => candidate.readyState === WebSocket.OPEN,
+    expectReply: () => {},
+  };
+}
+
+const MAILBOX_BYTES = 1 << 20; // a reply larger than this comes by the posted copy only
+const MAILBOX_HEADER_WORDS = 3; // version (odd while written), message number, byte length
+const FRAMES_WATCHED = 2; // frames read for a reply after an intent is sent
+// A frame's callback waits this long at most for a reply that is due: one
+// that comes a little after the frame began is still drawn in it, instead of
+// a whole frame later. Only while a reply is due (an intent went out less
+// than REPLY_DUE_MS ago), so an idle page never waits.
+const LATCH_MS = 4;
+const REPLY_DUE_MS = 8;
+
+let socketWorker = null; // {worker, header, bytes} once made; false if it cannot be
+let workerHandlers = null; // the handlers of the worker's current connection
+let workerOpen = false;
+let taken = 0; // the number of the last message handed on, by either lane
+let framesLeft = 0;
+let frameAsked = false;
+let replyDueBy = 0; // performance.now() past which a frame no longer waits for a reply
+const decoder = new TextDecoder();
+
+function makeSocketWorker() {
+  if (socketWorker !== null) return socketWorker;
+  socketWorker = false;
+  if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return false;
+  try {
+    const worker = new Worker(new URL("./engine-port-worker.js", import.meta.url));
+    const buffer = new SharedArrayBuffer(MAILBOX_HEADER_WORDS * 4 + MAILBOX_BYTES);
+    worker.postMessage({ kind: "mailbox", buffer });
+    worker.addEventListener("message", (event) => fromWorker(event.data));
+    worker.addEventListener("error", () => {
+      // The worker could not run: the plain socket takes over from now on.
+      worker.terminate();
+      socketWorker = false;
+      workerOpen = false;
+      workerHandlers?.closed();
+      workerHandlers = null;
+    });
+    socketWorker = {
+      worker,
+      header: new Int32Array(buffer, 0, MAILBOX_HEADER_WORDS),
+      bytes: new Uint8Array(buffer, MAILBOX_HEADER_WORDS * 4),
+    };
+  } catch {
+    socketWorker = false;
+  }
+  return socketWorker;
+}
+
+function take(number, text, lane) {
+  if (number <= taken) return; // the other lane handed it on already
+  taken = number;
+  workerHandlers?.received(text, lane);
+}
+
+function fromWorker(report) {
+  if (report.kind === "open") {
+    workerOpen = true;
+    workerHandlers?.opened();
+  } else if (report.kind === "message") {
+    take(report.number, report.text, "task");
+  } else if (report.kind === "close") {
+    workerOpen = false;
+    const handlers = workerHandlers;
+    workerHandlers = null;
+    handlers?.closed();
+  }
+}
+
+// The next message, if the worker has put it in the mailbox: read in a
+// frame's callback, where it is drawn in that very frame.
+function readMailbox() {
+  frameAsked = false;
+  framesLeft -= 1;
+  if (inFlight.size === 0) {
+    framesLeft = 0; // every reply is in: nothing to wait or look for
+    return;
+  }
+  const { header, bytes } = socketWorker || {};
+  if (header) {
+    const until = Math.min(performance.now() + LATCH_MS, replyDueBy);
+    while (Atomics.load(header, 1) === taken && performance.now() < until) {
+      // Waiting on shared memory: the reply's task would come only after this frame.
+    }
+    const version = Atomics.load(header, 0);
+    const number = Atomics.load(header, 1);
+    const length = Atomics.load(header, 2);
+    if (version % 2 === 0 && number === taken + 1 && length >= 0) {
+      const copy = bytes.slice(0, length); // decoding needs an unshared copy
+      if (Atomics.load(header, 0) === version) {
+        framesLeft = 0;
+        take(number, decoder.decode(copy), "frame");
+      }
+    }
+  }
+  if (framesLeft > 0 && !frameAsked) {
+    frameAsked = true;
+    requestAnimationFrame(readMailbox);
+  }
+}
+
+function workerConnection(url, handlers, made) {
+  workerHandlers = handlers;
+  workerOpen = false;
+  made.worker.postMessage({ kind: "connect", url });
+  return {
+    send: (text) => made.worker.postMessage({ kind: "send", text }),
+    isOpen: () => workerOpen && workerHandlers === handlers,
+    expectReply: () => {
+      replyDueBy = performance.now() + REPLY_DUE_MS;
+      framesLeft = FRAMES_WATCHED;
+      if (!frameAsked) {
+        frameAsked = true;
+        requestAnimationFrame(readMailbox);
+      }
+    },
+  };
+}
+
+function openConnection(handlers) {
+  const made = makeSocketWorker();
+  if (made) return workerConnection(socketUrl(), handlers, made);
+  return directConnection(socketUrl(), handlers);
+}
+
 function connect() {
-  if (socket && socket.readyState === WebSocket.OPEN) return Promise.resolve(socket);
+  if (socket && socket.isOpen()) return Promise.resolve(socket);
   if (socketReady) return socketReady;
   socketReady = new Promise((resolve, reject) => {
-    const candidate = new WebSocket(socketUrl());
-    candidate.addEventListener("open", () => {
-      socket = candidate;
-      socketReady = null;
-      reconnectDelay = RECONNECT_FIRST_MS;
-      setStatus("online");
-      resolve(candidate);
-    });
-    candidate.addEventListener("message", (message) => receive(message.data));
-    candidate.addEventListener("close", () => {
-      const wasOpen = socket === candidate;
-      if (wasOpen) socket = null;
-      if (socketReady && !wasOpen) {
+    let candidate = null;
+    candidate = openConnection({
+      opened() {
+        socket = candidate;
         socketReady = null;
-        reject(new PortError("offline", "The game server cannot be reached."));
-      }
-      dropped();
+        reconnectDelay = RECONNECT_FIRST_MS;
+        setStatus("online");
+        resolve(candidate);
+      },
+      received(text, lane = "task") {
+        receive(text, lane);
+      },
+      closed() {
+        const wasOpen = socket === candidate;
+        if (wasOpen) socket = null;
+        if (socketReady && !wasOpen) {
+          socketReady = null;
+          reject(new PortError("offline", "The game server cannot be reached."));
+        }
+        dropped();
+      },
     });
   });
   return socketReady;
@@ -127,7 +272,15 @@ function answersOpen(message) {
   return message.seq === openSeq;
 }
 
-function receive(raw) {
+// User Timing marks of each intent sent and each reply taken (with the lane
+// that brought it: "task" or "frame"), for profilers and the latency
+// benchmark. Only the latest of each is kept in the timeline.
+function mark(name, detail) {
+  performance.clearMarks(name);
+  performance.mark(name, { detail });
+}
+
+function receive(raw, lane) {
   let message;
   try {
     message = JSON.parse(raw);
@@ -156,6 +309,7 @@ function receive(raw) {
     const pending = inFlight.get(message.seq);
     if (!pending) return;
     inFlight.delete(message.seq);
+    mark("miau:reply", { seq: message.seq, lane });
     pending.resolve({
       event: message.event,
       state: message.state,
@@ -179,10 +333,12 @@ function transmit(entry) {
   const seq = nextSeq++;
   inFlight.set(seq, entry);
   socket.send(JSON.stringify({ type: "intent", seq, ...entry.intent }));
+  mark("miau:intent-sent", { seq });
+  socket.expectReply();
 }
 
 function flushBacklog() {
-  while (backlog.length && levelReady && socket && socket.readyState === WebSocket.OPEN) {
+  while (backlog.length && levelReady && socket && socket.isOpen()) {
     transmit(backlog.shift());
   }
 }
@@ -234,7 +390,7 @@ export async function open(what, level) {
 export function send(intent) {
   return new Promise((resolve, reject) => {
     const entry = { intent, resolve, reject };
-    if (levelReady && socket && socket.readyState === WebSocket.OPEN) transmit(entry);
+    if (levelReady && socket && socket.isOpen()) transmit(entry);
     else if (current) backlog.push(entry);
     else reject(new PortError("no-game", "No level is open."));
   });
