@@ -13,15 +13,28 @@ Everything is measured inside the page, on its own clock:
 
 - **key press**: the ``keydown`` event's time stamp, seen by a capture-phase
   listener on ``window`` (it runs before the game's own listener);
-- **sent / reply**: a wrapper around ``WebSocket`` records when the intent
-  frame is sent and when its ``result`` frame is dispatched to the page;
-- **drawn**: a ``MutationObserver`` on the board sees its ``data-move-count``
-  become the reply's, with every moved entity's ``data-x``/``data-y`` equal to
-  the reply's state (and, with animation on, every board animation that was
-  running at the key press already finished: skipped, not waited for);
-- **settled frame**: the ``requestAnimationFrame`` callback asked for at that
-  moment, i.e. the frame that paints the settled board. (No standing frame
-  loop: one would change what is measured, see below.)
+- **sent / reply**: timed at the socket itself: a wrapper around
+  ``WebSocket`` records when the intent frame is sent and when its ``result``
+  arrives. On a cross-origin isolated page the engine port holds its socket
+  in a worker (``engine-port-worker.js``); the probe then replaces ``Worker``
+  so that the same wrapper runs inside the worker, ahead of its script, and
+  posts its times to the page (the port ignores those posts);
+- **taken**: the port's ``miau:reply`` User Timing mark: when it handed the
+  reply to the game, and by which lane: ``frame`` (read from the worker's
+  shared mailbox in a ``requestAnimationFrame`` callback) or ``task`` (a
+  message event);
+- **drawn**: a ``MutationObserver`` on the board notes the board each time
+  its ``data-move-count`` changes; a press is drawn at the first such change
+  that shows the reply's move count, with every moved entity's
+  ``data-x``/``data-y`` equal to the reply's state (and, with animation on,
+  every board animation that was running at the key press already finished:
+  skipped, not waited for);
+- **settled frame**: if the port took the reply inside a frame's callbacks,
+  that very frame (the HTML event loop runs a frame's animation callbacks,
+  then its style, layout and paint, so the change is in that frame's paint);
+  otherwise the ``requestAnimationFrame`` callback asked for when the board
+  changed, i.e. the next frame. Either way the time is taken as the frame's
+  callbacks run. (No standing frame loop: one would change what is measured.)
 
 Modes: (a) ``prefers-reduced-motion: reduce`` (no animation; a key press once
 the previous move is drawn) and (b) animation on, each key pressed about
@@ -36,19 +49,22 @@ intents sent, the moves the server accepted, and the dropped input (produced
 but never sent). Last, the server alone: a Python WebSocket client times the
 same moves without a browser.
 
-How to read the figures: while the page is producing frames (an animation
-runs) and a key was just pressed, Chromium runs rendering before other
-tasks, so the socket's reply is handed to the page only after the next
-frame, and the board it changes is painted one frame later still; the
-"server reply, seen by the page" then includes up to a frame of waiting
-that the server alone does not. In headless Chromium an idle page gets a
-frame as soon as it asks for one, so with no animation the "board drawn ->
-its frame" figure is lower than on a 60 Hz display (up to 16.7 ms there).
-Which policy does that: Chromium's ``DeferRendererTasksAfterInput`` holds
-a page's tasks (the socket's reply among them) after a discrete input event
-until the next frame; while a slide runs, that frame comes at the display's
-pace. ``--no-input-deferral`` launches Chromium with it off, to show what
-it costs (a diagnosis, not how players' browsers run).
+How to read the figures: after a key press Chromium holds the page's tasks
+(``DeferRendererTasksAfterInput``), a socket's message among them, until its
+next frame has been drawn, so a reply handed over as a task is painted one
+frame later than it could be. The port's worker is not held: it puts each
+reply in a shared mailbox, and the port reads it in that next frame's
+callback (waiting there a few milliseconds at most for a reply that is
+due), so a reply that is back in time is drawn in the first frame after the
+key press. A reply that comes after that frame has begun is drawn in
+the following one: with presses at random points of the frames, the key
+press to settled frame time spreads over about one frame past the reply.
+``--no-input-deferral`` launches Chromium with that policy off, to compare
+(a diagnosis, not how players' browsers run). In headless Chromium an idle
+page gets a frame as soon as it asks for one: the port asks for one at each
+send, so with no animation the first frame after a key press often comes
+before the reply and the board is drawn in the next, at the display's pace;
+on a real display every frame waits for the display anyway.
 
 The figures are printed, not asserted. Targets (loopback): key press to
 settled frame p95 within 16 ms of the server's reply time; a held key
@@ -93,10 +109,11 @@ PROBE = r"""
     recording: false,
     waiters: [],       // {count, resolve} of the harness waiting for presses to settle
     measures: [],      // one per key press while recording moves
-    current: null,     // the measure waiting for its intent to be sent
-    bySeq: new Map(),  // seq -> measure
-    sent: [],          // {at, seq, intent}
-    results: [],       // {at, seq, raw}
+    sent: [],          // {at, seq}: intents as the socket sent them
+    replies: new Map(), // seq -> {at, lane}: the port's "miau:reply" marks
+    raws: new Map(),   // seq -> {at, raw}: replies as the socket received them
+    results: [],       // {at, seq, accepted}
+    snapshots: [],     // the board each time its move count changed
     keys: [],          // {type, at, key}
     ticks: [],         // fires of the input's repeat timers
     repeatDelays: new Set(),
@@ -108,59 +125,85 @@ PROBE = r"""
     return found ? Number(found[1]) : null;
   };
 
+  // Every intent sent and every reply received, timed at the socket itself:
+  // the page's own socket, or the one the engine port's worker holds (then
+  // this probe runs inside the worker too, ahead of the worker's script, and
+  // posts its records to the page; the port ignores them).
+  const onSent = (at, text) => {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (message.type !== "intent") return;
+    probe.sent.push({ at, seq: message.seq });
+    const measure = probe.measures.find((m) => m.seq === null && m.keyAt <= at);
+    if (measure && probe.recording) {
+      measure.seq = message.seq;
+      measure.sentAt = at;
+    }
+  };
+  const onRaw = (at, raw) => {
+    const seq = seqOf(raw);
+    if (seq === null || !(raw.includes('"result"') || raw.includes('"error"'))) return;
+    probe.raws.set(seq, { at, raw });
+    if (raw.includes('"result"')) {
+      probe.results.push({ at, seq, accepted: /"accepted"\s*:\s*true/.test(raw) });
+    }
+    settle();
+  };
   const NativeWebSocket = window.WebSocket;
-  class ProbedWebSocket extends NativeWebSocket {
+  window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
-      // Registered before the game's own listener, so it runs first.
-      this.addEventListener("message", (message) => {
-        const at = performance.now();
-        const raw = String(message.data);
-        const seq = seqOf(raw);
-        if (raw.includes('"error"') && probe.bySeq.has(seq)) {
-          // Refused (for instance rate-limited): this press will never be drawn.
-          const measure = probe.bySeq.get(seq);
-          measure.replyAt = at;
-          measure.error = JSON.parse(raw).code ?? "error";
-          measure.accepted = false;
-          settle();
-          return;
-        }
-        if (!raw.includes('"result"')) return;
-        probe.results.push({ at, seq, raw });
-        const measure = probe.bySeq.get(seq);
-        if (measure) {
-          measure.replyAt = at;
-          measure.raw = raw;
-          // A rejected move leaves the board as it was: nothing to wait for.
-          if (/"accepted"\s*:\s*false/.test(raw)) {
-            measure.accepted = false;
-            settle();
-          }
-        }
-      });
+      this.addEventListener("message", (message) => onRaw(performance.now(), String(message.data)));
     }
     send(data) {
-      const at = performance.now();
-      try {
-        const message = JSON.parse(data);
-        if (message.type === "intent") {
-          probe.sent.push({ at, seq: message.seq, intent: message.intent, direction: message.direction ?? null });
-          const measure = probe.current;
-          if (measure && measure.seq === null) {
-            measure.seq = message.seq;
-            measure.sentAt = at;
-            probe.bySeq.set(message.seq, measure);
-            probe.current = null;
-          }
-        }
-      } catch {
-        // Not ours to judge: the game sends what it sends.
-      }
+      onSent(performance.now(), String(data));
       return super.send(data);
     }
-  }
-  window.WebSocket = ProbedWebSocket;
+  };
+  const workerProbe = (script) => {
+    const clock = () => performance.timeOrigin + performance.now();
+    const Native = self.WebSocket;
+    self.WebSocket = class extends Native {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener("message", (message) =>
+          postMessage({ kind: "probe-received", at: clock(), text: String(message.data) }),
+        );
+      }
+      send(data) {
+        postMessage({ kind: "probe-sent", at: clock(), text: String(data) });
+        return super.send(data);
+      }
+    };
+    importScripts(script);
+  };
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(script, options) {
+      const source = `(${workerProbe})(${JSON.stringify(String(new URL(script, location.href)))});`;
+      super(URL.createObjectURL(new Blob([source], { type: "text/javascript" })), options);
+      this.addEventListener("message", (event) => {
+        const record = event.data || {};
+        const at = record.at - performance.timeOrigin;
+        if (record.kind === "probe-sent") onSent(at, record.text);
+        else if (record.kind === "probe-received") onRaw(at, record.text);
+      });
+    }
+  };
+
+  // When the port took each reply, and by which lane.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name === "miau:reply") {
+        probe.replies.set(entry.detail.seq, { at: entry.startTime, lane: entry.detail.lane });
+      }
+    }
+    settle();
+  }).observe({ type: "mark" });
 
   // The input module's hold-to-repeat timers: each fire is one intent it hands the scene.
   const wrapTimer = (native) =>
@@ -194,13 +237,13 @@ PROBE = r"""
       if (!probe.recording || event.repeat) return;
       const measure = {
         keyAt: Math.min(event.timeStamp, now),
-        seenAt: now,
         running: boardAnimations(),
         runningAtKey: 0,
         seq: null,
         sentAt: null,
         replyAt: null,
-        raw: null,
+        takenAt: null,
+        lane: null,
         drawnAt: null,
         frameAt: null,
         accepted: null,
@@ -209,7 +252,6 @@ PROBE = r"""
       };
       measure.runningAtKey = measure.running.length;
       probe.measures.push(measure);
-      probe.current = measure;
     },
     { capture: true },
   );
@@ -219,46 +261,86 @@ PROBE = r"""
     { capture: true },
   );
 
-  const drawnYet = (measure, board) => {
-    const reply = JSON.parse(measure.raw);
-    measure.accepted = Boolean(reply.event.accepted);
-    if (board.dataset.moveCount !== String(reply.state.moveCount)) return false;
+  // The board as it is now: its move count, where each living entity
+  // stands, which animations still run, and the port's latest reply mark.
+  // The frame that paints it: if the port took that reply inside a frame's
+  // requestAnimationFrame callback (its "frame" lane), that very frame, whose
+  // style, layout and paint come after its callbacks; otherwise the first
+  // frame after now, whose callback is asked for here. One callback per
+  // change: a standing frame loop would change what is measured.
+  const onBoardChange = () => {
+    const now = performance.now();
+    const board = document.querySelector(".board");
+    const marks = performance.getEntriesByName("miau:reply");
+    const mark = marks.length ? marks[marks.length - 1] : null;
+    const snapshot = {
+      at: now,
+      moveCount: board.dataset.moveCount,
+      places: new Map(),
+      running: new Set(boardAnimations()),
+      replySeq: mark ? mark.detail.seq : null,
+      replyLane: mark ? mark.detail.lane : null,
+      nextFrameAt: null,
+    };
+    for (const element of board.querySelectorAll(":scope > .entity:not([data-dying])")) {
+      snapshot.places.set(element.dataset.id, `${element.dataset.x},${element.dataset.y}`);
+    }
+    probe.snapshots.push(snapshot);
+    requestAnimationFrame(() => {
+      snapshot.nextFrameAt = performance.now();
+      settle();
+    });
+  };
+
+  // Whether `snapshot` shows the reply of `measure`, with the slides that ran at its key press ended.
+  const shows = (snapshot, measure, reply) => {
+    if (snapshot.at < measure.keyAt || snapshot.moveCount !== String(reply.state.moveCount)) return false;
     const where = new Map(reply.state.entities.map((entity) => [entity.id, entity]));
     for (const move of reply.event.moved || []) {
       const entity = where.get(move.id);
-      if (!entity) continue;
-      const element = board.querySelector(`:scope > .entity[data-id="${move.id}"]:not([data-dying])`);
-      if (!element || element.dataset.x !== String(entity.x) || element.dataset.y !== String(entity.y)) return false;
+      if (entity && snapshot.places.get(String(move.id)) !== `${entity.x},${entity.y}`) return false;
     }
-    measure.skipped = measure.running.every((animation) => animation.playState !== "running");
-    return measure.skipped;
+    return measure.running.every((animation) => !snapshot.running.has(animation));
+  };
+
+  // Fills in what can be known of each measure now; true once it is complete.
+  const resolve = (measure) => {
+    if (measure.frameAt !== null || measure.accepted === false) return true;
+    if (measure.seq === null) return false;
+    const received = probe.raws.get(measure.seq);
+    const mark = probe.replies.get(measure.seq);
+    if (received === undefined) return false;
+    measure.replyAt = received.at;
+    const reply = JSON.parse(received.raw);
+    if (reply.type === "error") {
+      // Refused (for instance rate-limited): this press will never be drawn.
+      measure.error = reply.code ?? "error";
+      measure.accepted = false;
+      return true;
+    }
+    if (!mark) return false;
+    measure.takenAt = mark.at;
+    measure.lane = mark.lane;
+    measure.accepted = Boolean(reply.event.accepted);
+    // A rejected move leaves the board as it was: nothing to wait for.
+    if (!measure.accepted) return true;
+    const snapshot = probe.snapshots.find((candidate) => shows(candidate, measure, reply));
+    if (!snapshot) return false;
+    measure.drawnAt = snapshot.at;
+    measure.skipped = true;
+    if (snapshot.replySeq === measure.seq && snapshot.replyLane === "frame") measure.frameAt = snapshot.at;
+    else if (snapshot.nextFrameAt !== null) measure.frameAt = snapshot.nextFrameAt;
+    return measure.frameAt !== null;
   };
 
   function settle() {
+    for (const measure of probe.measures) resolve(measure);
     const waiters = probe.waiters.splice(0);
     for (const waiter of waiters) {
       if (probe.finished(waiter.count)) waiter.resolve();
       else probe.waiters.push(waiter);
     }
   }
-
-  // The board is drawn in the task that handles the reply; the frame that
-  // paints it is the first animation frame after that. One callback per
-  // drawn move: a standing requestAnimationFrame loop would change what is
-  // measured (Chromium then hands socket messages over only after a frame).
-  const onBoardChange = () => {
-    const now = performance.now();
-    const board = document.querySelector(".board");
-    for (const measure of probe.measures) {
-      if (measure.drawnAt !== null || measure.raw === null) continue;
-      if (!drawnYet(measure, board)) continue;
-      measure.drawnAt = now;
-      requestAnimationFrame(() => {
-        measure.frameAt = performance.now();
-        settle();
-      });
-    }
-  };
 
   probe.start = () => {
     const board = document.querySelector(".board");
@@ -273,10 +355,7 @@ PROBE = r"""
   };
   probe.finished = (count) => {
     if (probe.measures.length < count) return false;
-    return probe.measures.slice(0, count).every((measure) => {
-      if (measure.frameAt !== null) return true;
-      return measure.accepted === false;
-    });
+    return probe.measures.slice(0, count).every(resolve);
   };
   // Resolves once the first `count` presses are settled (or rejected), without polling.
   probe.whenFinished = (count) =>
@@ -299,11 +378,12 @@ PROBE = r"""
       requestAnimationFrame(tick);
     });
   probe.export = () => ({
-    measures: probe.measures.map(({ running, raw, ...rest }) => rest),
+    measures: probe.measures.map(({ running, ...rest }) => rest),
     sent: probe.sent,
-    results: probe.results.map(({ raw, ...rest }) => ({ ...rest, accepted: JSON.parse(raw).event.accepted })),
+    results: probe.results,
     keys: probe.keys,
     ticks: probe.ticks,
+    isolated: Boolean(window.crossOriginIsolated),
   });
 })();
 """
@@ -346,8 +426,11 @@ class MoveFigures:
     server_reply: Spread
     page_share: Spread
     key_to_sent: Spread
-    reply_to_drawn: Spread
+    reply_to_taken: Spread
+    taken_to_drawn: Spread
     drawn_to_frame: Spread
+    taken_in_frame: int
+    isolated: bool
     accepted: int
     rejected: int
     refused: int
@@ -460,8 +543,11 @@ def move_figures(records: dict[str, Any]) -> MoveFigures:
             [(m["frameAt"] - m["keyAt"]) - (m["replyAt"] - m["sentAt"]) for m in done]
         ),
         key_to_sent=Spread.of([m["sentAt"] - m["keyAt"] for m in done]),
-        reply_to_drawn=Spread.of([m["drawnAt"] - m["replyAt"] for m in done]),
+        reply_to_taken=Spread.of([m["takenAt"] - m["replyAt"] for m in done]),
+        taken_to_drawn=Spread.of([m["drawnAt"] - m["takenAt"] for m in done]),
         drawn_to_frame=Spread.of([m["frameAt"] - m["drawnAt"] for m in done]),
+        taken_in_frame=sum(1 for m in done if m["lane"] == "frame"),
+        isolated=bool(records["isolated"]),
         accepted=len(done),
         rejected=sum(1 for m in records["measures"] if m["accepted"] is False and not m["error"]),
         refused=sum(1 for m in records["measures"] if m["error"]),
@@ -545,16 +631,24 @@ def direct_replies(base_url: str, moves: int) -> Spread:
 def print_moves(title: str, figures: MoveFigures, direct: Spread, *, animated: bool) -> None:
     """The table of one mode, and how it compares with the target."""
     print(title)
+    socket_home = (
+        "the port's worker (the page is cross-origin isolated)"
+        if figures.isolated
+        else "the page (not cross-origin isolated: no worker)"
+    )
+    print(f"  the socket is held by {socket_home}")
     print(f"  {'(milliseconds)':<44} {'p50':>7} {'p95':>7} {'p99':>7}")
     print(figures.key_to_frame.row("key press -> settled frame"))
-    print(figures.server_reply.row("server reply, seen by the page"))
+    print(figures.server_reply.row("server reply at the browser's socket"))
     print(figures.page_share.row("page's share (the first minus the second)"))
-    print(figures.key_to_sent.row("  key press -> intent sent"))
-    print(figures.reply_to_drawn.row("  result -> board drawn"))
+    print(figures.key_to_sent.row("  key press -> intent sent by the socket"))
+    print(figures.reply_to_taken.row("  reply at the socket -> taken by the port"))
+    print(figures.taken_to_drawn.row("  taken -> board drawn"))
     print(figures.drawn_to_frame.row("  board drawn -> its frame"))
     line = (
         f"  {figures.accepted} moves accepted, {figures.rejected} rejected by the engine, "
-        f"{figures.refused} refused by the server"
+        f"{figures.refused} refused by the server; {figures.taken_in_frame} replies taken "
+        "inside a frame, the rest by a task"
     )
     if animated:
         line += (
@@ -563,7 +657,7 @@ def print_moves(title: str, figures: MoveFigures, direct: Spread, *, animated: b
         )
     print(line)
     p95 = figures.key_to_frame.p95
-    for name, reply in (("as the page sees it", figures.server_reply), ("alone", direct)):
+    for name, reply in (("at the browser's socket", figures.server_reply), ("alone", direct)):
         bound = 16 + reply.p95
         verdict = "met" if p95 <= bound else "NOT met"
         print(
