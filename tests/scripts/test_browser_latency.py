@@ -26,7 +26,11 @@ def test_a_short_run_prints_every_figure_with_every_move_accepted_and_no_input_d
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert out.count("key press -> settled frame") == 2
-    assert out.count("server reply, seen by the page") == 2
+    assert len(re.findall(r"^  server reply at the browser's socket +[\d.]+", out, re.M)) == 2
+    assert out.count("the socket is held by the port's worker") == 2
+    taken_in_frames = re.findall(r"(\d+) replies taken inside a frame", out)
+    assert len(taken_in_frames) == 2
+    assert all(int(count) <= 8 for count in taken_in_frames)
     assert "intent sent -> result" in out
     assert out.count("8 moves accepted, 0 rejected by the engine, 0 refused by the server") == 2
     assert "7 keys pressed while the previous slide ran, 7 of them skipped it at once" in out

@@ -189,8 +189,8 @@ function connect() {
   if (socket && socket.isOpen()) return Promise.resolve(socket);
   if (socketReady) return socketReady;
   socketReady = new Promise((resolve, reject) => {
-    let candidate = null;
-    candidate = openConnection({
+    // The handlers run later, from events, once `candidate` is set.
+    const candidate = openConnection({
       opened() {
         socket = candidate;
         socketReady = null;
