@@ -1,7 +1,7 @@
 """Key press to settled frame in the browser game, and what a held key sustains.
 
 Run: ``.venv/bin/python benchmarks/browser_latency.py [--moves N] [--hold SECONDS]``
-(about a minute with the defaults).
+(about three and a half minutes with the defaults).
 
 Starts the game server (uvicorn in a thread on 127.0.0.1, a temporary
 SQLite database) and drives the real page in headless Chromium
