@@ -3,10 +3,8 @@
 // Export and Remove, and an Edit entry on each level.
 
 import * as api from "../api.js";
-import { confirmDialog } from "../dialog.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
-import { toast } from "../toast.js";
-import { errorCard, loadingCard, onEscape } from "./common.js";
+import { errorCard, exportLink, loadingCard, onEscape, removeButton, removeLibraryPack } from "./common.js";
 
 const TIERS = {
   required: { mark: "●", label: "Required" },
@@ -53,44 +51,12 @@ export async function mount(root, { pack }, { navigate, signal }) {
 }
 
 function libraryTools(world, { navigate, signal }) {
-  const remove = h(
-    "button",
-    { class: "button ghost danger-text", type: "button", dataset: { action: "remove" } },
-    "Remove",
-  );
-  remove.addEventListener("click", async () => {
+  const remove = removeButton(async () => {
     const count = world.levels.length;
-    const sure = await confirmDialog({
-      title: `Remove “${world.name}”?`,
-      text: `Its ${count} level${count === 1 ? "" : "s"} leave your library and world select.`,
-      details: "Export it first if you may want it back.",
-      confirm: "Remove",
-      tone: "danger",
-      signal,
-    });
-    if (!sure || signal.aborted) return;
-    try {
-      await api.deleteLibraryPack(world.id);
-    } catch (error) {
-      toast(error.message, { tone: "error" });
-      return;
-    }
-    toast(`Removed “${world.name}”.`, { duration: 3000 });
-    navigate("/worlds");
+    const text = `Its ${count} level${count === 1 ? "" : "s"} leave your library and world select.`;
+    if ((await removeLibraryPack(world, text, signal)) === "removed") navigate("/worlds");
   });
-  return [
-    h(
-      "a",
-      {
-        class: "button ghost",
-        href: api.exportUrl(world.id),
-        download: `${world.id}.json`,
-        dataset: { action: "export" },
-      },
-      "Export",
-    ),
-    remove,
-  ];
+  return [exportLink(world.id, "button ghost"), remove];
 }
 
 function levelCard(pack, level, index, editable = false) {

@@ -6,8 +6,7 @@ import * as api from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
 import { problemList } from "../problems.js";
-import { toast } from "../toast.js";
-import { onEscape } from "./common.js";
+import { exportLink, onEscape, removeButton, removeLibraryPack } from "./common.js";
 
 function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -132,12 +131,7 @@ export async function mount(root, _params, { navigate, signal }) {
   }
 
   function packCard(pack, fresh) {
-    const remove = h(
-      "button",
-      { class: "button ghost danger-text", type: "button", dataset: { action: "remove" } },
-      "Remove",
-    );
-    remove.addEventListener("click", () => removePack(pack));
+    const remove = removeButton(() => removePack(pack));
     return h(
       "li",
       { class: `card pack-card${fresh ? " is-fresh" : ""}`, dataset: { pack: pack.id } },
@@ -167,39 +161,17 @@ export async function mount(root, _params, { navigate, signal }) {
           },
           "Play",
         ),
-        h(
-          "a",
-          {
-            class: "button",
-            href: api.exportUrl(pack.id),
-            download: `${pack.id}.json`,
-            dataset: { action: "export" },
-          },
-          "Export",
-        ),
+        exportLink(pack.id),
         remove,
       ),
     );
   }
 
   async function removePack(pack) {
-    const sure = await confirmDialog({
-      title: `Remove “${pack.name}”?`,
-      text: `Version ${pack.version}, ${plural(pack.levels, "level")}, leaves your library and world select.`,
-      details: "Export it first if you may want it back.",
-      confirm: "Remove",
-      tone: "danger",
-      signal,
-    });
-    if (!sure || signal.aborted) return;
-    try {
-      await api.deleteLibraryPack(pack.id);
-      toast(`Removed “${pack.name}”.`, { duration: 3000 });
-    } catch (error) {
-      toast(error.message, { tone: "error" });
-    }
-    await refresh();
+    const text = `Version ${pack.version}, ${plural(pack.levels, "level")}, leaves your library and world select.`;
+    if ((await removeLibraryPack(pack, text, signal)) !== "kept") await refresh();
   }
+
 
   function showReport(kind, heading, lines = [], extra = null) {
     report.hidden = false;
