@@ -45,7 +45,7 @@ function setStatus(status) {
 }
 
 // Two ways to hold the socket, with the same shape: `{send(text), isOpen(),
-// expectReply()}`, calling `handlers.opened()`, `handlers.received(text)` and
+// expectReply()}`, calling `handlers.opened()`, `handlers.received(text, lane)` and
 // `handlers.closed()`. The worker's way reaches the page sooner after a key
 // press (see engine-port-worker.js); it needs a cross-origin isolated page
 // for its shared mailbox, and the plain socket serves everywhere else.
@@ -53,7 +53,7 @@ function setStatus(status) {
 function directConnection(url, handlers) {
   const candidate = new WebSocket(url);
   candidate.addEventListener("open", () => handlers.opened());
-  candidate.addEventListener("message", (message) => handlers.received(message.data));
+  candidate.addEventListener("message", (message) => handlers.received(message.data, "task"));
   candidate.addEventListener("close", () => handlers.closed());
   return {
     send: (text) => candidate.send(text),
@@ -198,7 +198,7 @@ function connect() {
         setStatus("online");
         resolve(candidate);
       },
-      received(text, lane = "task") {
+      received(text, lane) {
         receive(text, lane);
       },
       closed() {
@@ -272,9 +272,9 @@ function answersOpen(message) {
   return message.seq === openSeq;
 }
 
-// User Timing marks of each intent sent and each reply taken (with the lane
-// that brought it: "task" or "frame"), for profilers and the latency
-// benchmark. Only the latest of each is kept in the timeline.
+// A User Timing mark of each reply taken (with the lane that brought it:
+// "task" or "frame"), for profilers and the latency benchmark. Only the
+// latest is kept in the timeline.
 function mark(name, detail) {
   performance.clearMarks(name);
   performance.mark(name, { detail });
@@ -333,7 +333,6 @@ function transmit(entry) {
   const seq = nextSeq++;
   inFlight.set(seq, entry);
   socket.send(JSON.stringify({ type: "intent", seq, ...entry.intent }));
-  mark("miau:intent-sent", { seq });
   socket.expectReply();
 }
 
