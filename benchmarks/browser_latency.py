@@ -79,16 +79,19 @@ import json
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS, running_server
 from websockets.sync.client import connect as ws_connect
 from websockets.typing import Origin
-
-from miau.server.local import CHROMIUM, CHROMIUM_ARGS, running_server
 
 VIEWPORT = ViewportSize(width=1280, height=800)
 PACK = "clockwork"

@@ -61,8 +61,7 @@ from pathlib import Path
 
 import websockets
 from tests.server.postgres import PostgresMissing, TemporaryPostgres
-
-from miau.server.local import miau_play
+from tests.support.local import miau_play
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ("tutorial", "first-steps")

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -38,10 +40,10 @@ from playwright.sync_api import (
     ViewportSize,
     sync_playwright,
 )
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS, PACKS, running_server, shipped_solution
 
 from miau.packs import load_pack
 from miau.packs.share import share_code_for
-from miau.server.local import CHROMIUM, CHROMIUM_ARGS, PACKS, running_server, shipped_solution
 
 DESKTOP = ViewportSize(width=1280, height=800)
 PHONE = ViewportSize(width=390, height=844)

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from miau.server.local import CHROMIUM
+from tests.support.local import CHROMIUM
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from miau.server.local import CHROMIUM, CHROMIUM_ARGS, LocalServer
 from tests.browser.library_page import ConsoleWatch
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS, LocalServer
 
 DESKTOP = {"width": 1280, "height": 800}
 

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Dialog, Page, expect
 
-from miau.server.local import LocalServer, shipped_solution
 from tests.browser.library_page import ConsoleWatch
+from tests.support.local import LocalServer, shipped_solution
 
 pytestmark = pytest.mark.browser
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from miau.server.local import LocalServer, shipped_solution
 from tests.browser.game_page import GamePage
 from tests.browser.library_page import ConsoleWatch
+from tests.support.local import LocalServer, shipped_solution
 
 pytestmark = pytest.mark.browser
 

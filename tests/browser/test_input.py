@@ -5,8 +5,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from miau.server.local import LocalServer
 from tests.browser.game_page import GamePage
+from tests.support.local import LocalServer
 
 pytestmark = pytest.mark.browser
 

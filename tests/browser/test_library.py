@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from miau.server.local import LocalServer
 from tests.browser.game_page import GamePage
 from tests.browser.library_page import (
     BAD_PACKS,
@@ -23,6 +22,7 @@ from tests.browser.library_page import (
     reported_lines,
     wait_for_report,
 )
+from tests.support.local import LocalServer
 
 pytestmark = pytest.mark.browser
 

@@ -12,9 +12,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from miau.packs import load_pack
 from miau.packs.share import encode_share_code, share_code_for
-from miau.server.local import PACKS, LocalServer, shipped_solution
 from tests.browser.game_page import GamePage
 from tests.browser.library_page import ConsoleWatch, garden_pack, library_ids, pack_text
+from tests.support.local import PACKS, LocalServer, shipped_solution
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import ConsoleMessage, Page
 
-from miau.server.local import LocalServer
+from tests.support.local import LocalServer
 
 pytestmark = pytest.mark.browser
 

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from miau.engine import Game
-from miau.server.local import PlayProcess, start_miau_play
 from miau.server.session import apply_stored
 from miau.server.store import StoredIntent
 from miau.server.worlds import Worlds
 from tests.server.wire import RawSocket
+from tests.support.local import PlayProcess, start_miau_play
 
 SEED = 20261203
 KILLS = 22

@@ -17,8 +17,8 @@ import psycopg
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from miau.server.local import miau_play
 from tests.server.conftest import ROOT
+from tests.support.local import miau_play
 
 
 @contextmanager

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from miau.engine import Game
-from miau.server.local import LocalServer
 from miau.server.session import UNTHROTTLED, ConnectionLimits
 from miau.server.store import SqliteStore, StoredIntent
 from miau.server.worlds import Worlds
 from tests.server.wire import MAX_WEBSOCKET_FRAME, RawSocket, masked_frame
+from tests.support.local import LocalServer
 
 SEND_TIMEOUT = 0.5
 LIMITS = dataclasses.replace(UNTHROTTLED, send_timeout=SEND_TIMEOUT)

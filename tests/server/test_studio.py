@@ -12,25 +12,20 @@ import copy
 import json
 import os
 import signal
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from miau.cli.play import MAX_WEBSOCKET_FRAME
 from miau.packs import load_pack
-from miau.server.app import create_app
-from miau.server.local import start_miau_play
 from miau.server.studio import STUDIO_MAX_EXPANSIONS, STUDIO_MAX_FRAME_BYTES, StudioJobs, level_spec
 from miau.solver import check_level, solve
 from tests.server.conftest import pack_json
+from tests.support.local import LocalServer, start_miau_play
 
 TUTORIAL = pack_json("tutorial")
 
@@ -87,37 +82,17 @@ def one_level_pack(level: dict[str, Any] | str) -> dict[str, Any]:
     return document
 
 
-class StudioServer:
+class StudioServer(LocalServer):
     """The app on uvicorn in a thread on a free port, with the given studio."""
 
     def __init__(self, db_path: Path, studio: StudioJobs) -> None:
-        self.studio = studio
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port: int = probe.getsockname()[1]
-        config = uvicorn.Config(
-            create_app(db_path=db_path, studio=studio),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            ws_max_size=MAX_WEBSOCKET_FRAME,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "no server"
-            time.sleep(0.02)
+        super().__init__(db_path, studio=studio)
+        self.studio: StudioJobs = studio
+        self.start()
 
     def connect(self, **options: Any) -> Studio:
         """A new studio connection."""
         return Studio(connect(f"ws://127.0.0.1:{self.port}/studio", legacy=True, **options))
-
-    def stop(self) -> None:
-        """Stop as on Ctrl+C: connections closed, then the lifespan's shutdown."""
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
 
 
 class Studio:

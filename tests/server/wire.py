@@ -1,4 +1,4 @@
-"""A raw WebSocket client, for tests that need real sockets (the server: miau.server.local).
+"""A raw WebSocket client, for tests that need real sockets (the server: tests.support.local).
 
 The Starlette test client runs the app in-process and never lets a client
 stall, stop mid-frame or fill a socket buffer; these helpers do.
@@ -13,7 +13,7 @@ import socket
 import struct
 from typing import Any
 
-from miau.cli.play import MAX_WEBSOCKET_FRAME
+from miau.server.serving import MAX_WEBSOCKET_FRAME
 
 __all__ = ["MAX_WEBSOCKET_FRAME", "RawSocket", "masked_frame"]
 

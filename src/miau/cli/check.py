@@ -29,6 +29,7 @@ from miau.solver import (
     read_levels,
     run_all,
 )
+from miau.worlds import shipped_packs_dir
 
 
 def add_parser(subparsers: Any) -> None:
@@ -42,7 +43,13 @@ def add_parser(subparsers: Any) -> None:
             "HANDS-OFF (the level can be won without the player pushing a word)."
         ),
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="PACK", help="pack files")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        metavar="PACK",
+        help="pack files (default: the shipped packs)",
+    )
     add_budget_options(parser)
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     parser.set_defaults(run=run)
@@ -50,7 +57,8 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check every pack and print the reports; exit 1 when anything failed."""
-    loaded: list[LevelFile | PackReport] = [_load(path) for path in args.files]
+    files = args.files or sorted(shipped_packs_dir().glob("*.json"))
+    loaded: list[LevelFile | PackReport] = [_load(path) for path in files]
     specs = [spec for item in loaded if isinstance(item, LevelFile) for spec in item.levels]
     if args.jobs > 1 and len(specs) > 1:
         job = functools.partial(check_level, max_expansions=args.max)

@@ -16,9 +16,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
-MAX_WEBSOCKET_FRAME = 1024 * 1024
-"""Frames up to this size reach the game, which answers anything over 64 KiB with an error;
-larger ones make uvicorn close the connection."""
 
 
 def default_db_path() -> Path:
@@ -65,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from miau.server.app import create_app
+    from miau.server.serving import uvicorn_config
     from miau.server.session import PLAY_LIMITS
     from miau.server.store import POSTGRES_SCHEMES, StoreError
 
@@ -97,9 +95,7 @@ def run(args: argparse.Namespace) -> int:
     port = listener.getsockname()[1]
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown_host}:{port}/"
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME)
-    )
+    server = uvicorn.Server(uvicorn_config(app))
     threading.Thread(
         target=_announce, args=(server, url, shown_db, not args.no_browser), daemon=True
     ).start()

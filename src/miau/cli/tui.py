@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from miau.cli.render import describe_event, describe_rules, render_board
 from miau.engine import Event, Game
 from miau.engine.vocabulary import DOWN, LEFT, MOVE_LETTERS, RIGHT, UP, WAIT
+from miau.worlds import shipped_pack_path
 
 _KEYS = {
     "w": UP.name,
@@ -42,7 +43,9 @@ def add_parser(subparsers: Any) -> None:
         description="Play a pack in the terminal: arrows/WASD move, space waits, "
         "Z undoes, R restarts, N next level, Q quits.",
     )
-    parser.add_argument("pack", type=Path, nargs="?", default=Path("packs/tutorial.json"))
+    parser.add_argument(
+        "pack", type=Path, nargs="?", default=shipped_pack_path("tutorial"), help="a pack file"
+    )
     parser.add_argument("--level", help="start at this level id (default: the first)")
     parser.set_defaults(run=run)
 

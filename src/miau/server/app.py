@@ -33,6 +33,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator
 from http.cookies import SimpleCookie
+from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -62,8 +63,8 @@ COOKIE_NAME = "miau_player"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
 """Ten years: progress should outlive any browser session."""
 
-DEFAULT_WEB_DIR = Path(__file__).resolve().parents[1] / "web"
-"""The web client's files, ``src/miau/web/``."""
+DEFAULT_WEB_DIR = Path(str(resources.files("miau").joinpath("web")))
+"""The web client's files (package data: ``miau/web/``)."""
 
 PLAYER_KEY = "miau.player"
 """Where the middleware leaves the player's token in the ASGI scope."""
@@ -85,8 +86,8 @@ def create_app(
 
     ``db_path`` is a SQLite file, or a ``postgresql://`` URL (``open_store``).
 
-    ``packs_dir`` holds the worlds (default: the repository's ``packs/``);
-    ``web_dir`` the client's files (default: ``src/miau/web/``; it may be
+    ``packs_dir`` holds the worlds (default: the shipped ones, ``miau/worlds/``);
+    ``web_dir`` the client's files (default: ``miau/web/``; it may be
     missing, and then only the API and the WebSocket answer). ``limits``
     bound each play connection (default :data:`UNTHROTTLED`: no rate limit;
     a server for strangers passes ``PLAY_LIMITS``). ``studio`` runs the

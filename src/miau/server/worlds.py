@@ -49,6 +49,7 @@ from miau.engine.vocabulary import (
     WEAK,
 )
 from miau.packs import GlossaryEntry, Pack, PackError, PackLevel, load_pack
+from miau.worlds import shipped_packs_dir
 
 __all__ = [
     "DEFAULT_PACKS_DIR",
@@ -63,8 +64,8 @@ __all__ = [
     "world_json",
 ]
 
-DEFAULT_PACKS_DIR = Path(__file__).resolve().parents[3] / "packs"
-"""The repository's ``packs/`` folder."""
+DEFAULT_PACKS_DIR = shipped_packs_dir()
+"""The shipped packs' folder (package data: ``miau/worlds/``)."""
 
 SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "lexicon", "proofs")
 """The order of the shipped worlds; any other pack comes after them, by id."""

@@ -1,18 +1,19 @@
-"""The game on this machine, for tests, scripts and benchmarks.
+"""The game on this machine, for tests, scripts and benchmarks (never imported by Miau itself).
 
 A :class:`LocalServer` runs the real app in a thread on a free port of
 127.0.0.1 (and can restart on the same port and database, as a new server
 process would); :func:`miau_play` runs the real ``miau play`` command as a
 process of its own, for tests that kill it or run several; ``CHROMIUM`` and
-``CHROMIUM_ARGS`` launch Debian's Chromium the way it works here (no browser
-download, no background traffic on a closed network); :func:`shipped_solution`
-reads a shipped level's stored solution. The browser, server and crash tests,
+``CHROMIUM_ARGS`` launch Chromium the way it works on a closed network (no
+browser download, no background traffic); :func:`shipped_solution` reads a
+shipped level's stored solution. The browser, server and crash tests,
 ``scripts/screenshots.py`` and the browser and load benchmarks share these.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import select
 import signal
@@ -30,13 +31,16 @@ from typing import IO, Any, Final
 
 import uvicorn
 
-from miau.cli.play import MAX_WEBSOCKET_FRAME
 from miau.server.app import create_app
+from miau.server.serving import uvicorn_config
 from miau.server.session import ConnectionLimits
+from miau.server.studio import StudioJobs
+from miau.worlds import shipped_packs_dir
 
-PACKS: Final = Path(__file__).resolve().parents[3] / "packs"
+PACKS: Final = shipped_packs_dir()
 
-CHROMIUM: Final = "/usr/bin/chromium"
+CHROMIUM: Final = os.environ.get("MIAU_CHROMIUM", "/usr/bin/chromium")
+"""The browser the tests drive: Debian's Chromium, or the one ``MIAU_CHROMIUM`` names."""
 CHROMIUM_ARGS: Final = (
     "--no-sandbox",
     "--disable-gpu",
@@ -46,7 +50,7 @@ CHROMIUM_ARGS: Final = (
     "--no-first-run",
     "--disable-quic",
 )
-"""Debian's Chromium as root in a container, with no traffic of its own."""
+"""Chromium as root in a container, with no traffic of its own."""
 
 
 def shipped_solution(pack: str, level: str) -> str:
@@ -64,13 +68,20 @@ def shipped_solution(pack: str, level: str) -> str:
 class LocalServer:
     """The game server in a thread on one port and one database; it can be restarted."""
 
-    def __init__(self, db_path: Path, limits: ConnectionLimits | None = None) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        limits: ConnectionLimits | None = None,
+        studio: StudioJobs | None = None,
+    ) -> None:
         """Serve the shipped worlds on the SQLite database ``db_path``, on a free port.
 
-        ``limits`` bound each play connection as ``create_app`` takes them.
+        ``limits`` bound each play connection and ``studio`` runs the editor's
+        jobs, as ``create_app`` takes them.
         """
         self.db_path = db_path
         self.limits = limits
+        self.studio = studio
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port: int = probe.getsockname()[1]
@@ -80,12 +91,10 @@ class LocalServer:
 
     def start(self) -> None:
         """Start a new app on the database and port; return once it accepts connections."""
-        config = uvicorn.Config(
-            create_app(db_path=self.db_path, limits=self.limits),
+        config = uvicorn_config(
+            create_app(db_path=self.db_path, limits=self.limits, studio=self.studio),
             host="127.0.0.1",
             port=self.port,
-            log_level="warning",
-            ws_max_size=MAX_WEBSOCKET_FRAME,
         )
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, daemon=True)
