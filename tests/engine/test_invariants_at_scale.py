@@ -28,12 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from miau.engine import Event, Game
 from miau.packs import load_pack
 from tests.engine.strategies import NOUNS, WORD_TEXTS, levels
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_LEVELS = [

@@ -238,6 +238,7 @@ FAR_PAST_THE_LEVEL_LIMIT = pytest.param(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [*(pytest.param(make, id=name) for name, make in BIG_TEXTS.items()), FAR_PAST_THE_LEVEL_LIMIT],

@@ -82,6 +82,7 @@ def test_the_stored_solution_wins_on_its_last_move(level_id: str) -> None:
     assert not any(event.won for event in events[:-1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level_id", LEVEL_IDS)
 def test_the_stored_solution_is_a_shortest_win(level_id: str) -> None:
     found = level(level_id)

@@ -120,6 +120,7 @@ def test_the_stored_solution_wins_on_its_last_move(level_id: str) -> None:
     assert not any(event["won"] for event in events[:-1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level_id", LEVEL_IDS)
 def test_the_stored_solution_is_a_shortest_win(level_id: str) -> None:
     found = level(level_id)
@@ -129,6 +130,7 @@ def test_the_stored_solution_is_a_shortest_win(level_id: str) -> None:
     assert len(result.moves) == len(found.solution or "") == SOLUTION_LENGTHS[level_id]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level_id", LEVEL_IDS)
 def test_no_level_can_be_won_without_a_word_moving(level_id: str) -> None:
     found = level(level_id)

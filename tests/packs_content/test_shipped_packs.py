@@ -38,6 +38,7 @@ def test_a_shipped_solution_still_wins_after_a_round_trip_through_json(
     assert not any(event.won for event in events[:-1])
 
 
+@pytest.mark.slow
 def test_miau_check_passes_over_every_shipped_pack(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["check", *map(str, PACK_FILES)])
     report = capsys.readouterr().out

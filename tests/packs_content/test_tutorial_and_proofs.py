@@ -81,6 +81,7 @@ def test_solution_wins(path: Path, level_id: str) -> None:
     assert not any(event.won for event in events[:-1]), "the solution wins on its last move"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "level_id"), _CASES)
 def test_solution_is_shortest(path: Path, level_id: str) -> None:
     level = _level(path, level_id)

@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from miau.engine import Game
 from miau.server.session import apply_stored
 from miau.server.store import StoredIntent
@@ -163,6 +165,7 @@ class Client:
         self.record = with_in_flight
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_turn(tmp_path: Path) -> None:
     db_path, log = tmp_path / "miau.db", tmp_path / "server.log"
     level = Worlds.load(None).level(PACK, LEVEL)

@@ -93,7 +93,7 @@ def run_alone(coroutine: Any) -> Any:
 # --- the store, on SQLite and PostgreSQL ---------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     location: str | Path = (
         tmp_path / "store.db"

@@ -49,7 +49,7 @@ def run_alone(coroutine: Coroutine[Any, Any, Result]) -> Result:
         return pool.submit(asyncio.run, coroutine).result()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def open_new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
     """Opens stores on one fresh database of the backend; closes them all at the end."""
     location: str | Path = (

@@ -185,6 +185,7 @@ def start_open_room(studio: Studio, job: str = "long") -> None:
 # Answers
 
 
+@pytest.mark.slow
 def test_solve_streams_progress_then_the_same_shortest_moves_as_the_solver(
     server: StudioServer,
 ) -> None:
@@ -322,6 +323,7 @@ def test_a_pack_of_two_levels_is_refused(server: StudioServer) -> None:
 # Cancel, close, limits
 
 
+@pytest.mark.slow
 def test_a_long_search_streams_progress_and_a_cancel_frees_its_worker_within_a_second(
     server: StudioServer,
 ) -> None:
@@ -375,6 +377,7 @@ def test_a_second_job_on_one_connection_is_busy_and_the_first_goes_on(
         studio.until({"cancelled"}, timeout=1.0)
 
 
+@pytest.mark.slow
 def test_jobs_past_the_worker_cap_wait_unstarted_until_a_slot_frees(
     server: StudioServer,
 ) -> None:
@@ -404,6 +407,7 @@ def test_a_queued_job_can_be_cancelled_before_it_starts(server: StudioServer) ->
         first.until({"cancelled"}, timeout=1.0)
 
 
+@pytest.mark.slow
 def test_a_job_past_its_time_limit_is_killed_and_answered_failed(
     start_server: Callable[..., StudioServer],
 ) -> None:
@@ -417,6 +421,7 @@ def test_a_job_past_its_time_limit_is_killed_and_answered_failed(
     assert gone(pid)
 
 
+@pytest.mark.slow
 def test_a_job_past_its_memory_cap_is_answered_failed_and_its_slot_freed(
     start_server: Callable[..., StudioServer],
 ) -> None:
@@ -537,6 +542,7 @@ def test_stopping_the_server_kills_its_workers(
     assert gone(pid)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", ["ctrl-c", "sigkill"])
 def test_miau_play_leaves_no_worker_behind(tmp_path: Path, stop: str) -> None:
     play = start_miau_play(tmp_path / "miau.db")

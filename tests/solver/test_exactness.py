@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from miau.engine import replay
@@ -40,6 +41,7 @@ def _agree(data: dict[str, Any], *, hands_off: bool) -> None:
         assert result.length == naive.length
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(small_levels())
 def test_solver_length_equals_the_naive_shortest_and_its_solution_wins(
