@@ -7,9 +7,11 @@ objects, and every limit of the format at its value and one past it, both
 as parsed mappings and as JSON text (what an upload would send).
 
 The bound: a pack of at most :data:`SIZE_CAP` bytes of JSON text loads or
-fails in under :data:`TIME_BOUND` seconds and :data:`MEMORY_BOUND` bytes of
-peak Python allocation (``tracemalloc``). Miau has no pack upload yet; when
-it comes, it must refuse bodies over the cap before parsing them.
+fails within :data:`MEMORY_BOUND` bytes of peak Python allocation
+(``tracemalloc``). How long each of these packs takes is a speed figure, not
+a test: ``benchmarks/hostile_packs.py`` prints it against the one second the
+README states. Miau has no pack upload yet; when it comes, it must refuse
+bodies over the cap before parsing them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -48,7 +49,6 @@ GOOD: dict[str, Any] = json.loads(
 )
 SIZE_CAP = 1024 * 1024
 """Bytes of JSON text: the pack size the bound is stated for (and a future upload's cap)."""
-TIME_BOUND = 1.0
 MEMORY_BOUND = 200 * 1024 * 1024
 
 CONFUSABLES = [
@@ -109,19 +109,10 @@ def outcome(load: Callable[[], Pack]) -> Pack | PackError:
 
 
 def within_bound(load: Callable[[], Pack]) -> Pack | PackError:
-    """Load, timed without tracing (best of three), then again under ``tracemalloc``; check the bound."""
-    elapsed = math.inf
-    for _ in range(3):
-        # The best of three: other work on a shared machine only ever adds time.
-        started = time.perf_counter()
-        result = outcome(load)
-        elapsed = min(elapsed, time.perf_counter() - started)
-        if elapsed < TIME_BOUND:
-            break
-    assert elapsed < TIME_BOUND, f"took {elapsed:.2f} s"
+    """Load under ``tracemalloc``: a pack or clean issues, within the memory bound."""
     tracemalloc.start()
     try:
-        outcome(load)
+        result = outcome(load)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

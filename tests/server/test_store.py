@@ -8,14 +8,13 @@ and check that they cannot both move one game on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
 
 import psycopg
 import pytest
@@ -32,31 +31,39 @@ from miau.server.store import (
     open_store,
 )
 from miau.server.store_postgres import PostgresStore
+from tests.support.loops import run_alone
 
 R, Z = StoredIntent("R"), StoredIntent("Z")
 
 StoreFactory = Callable[[], Store]
-Result = TypeVar("Result")
-
-
-def run_alone(coroutine: Coroutine[Any, Any, Result]) -> Result:
-    """Run ``coroutine`` on its own event loop in its own thread.
-
-    The browser tests' Playwright keeps an event loop running in the main
-    thread for the whole session, where ``asyncio.run`` refuses to start.
-    """
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def open_new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """One fresh database of the backend: a SQLite file or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return tmp_path / "store.db"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+def count_rows(location: str | Path, table: str) -> int:
+    """How many rows ``table`` holds, read straight from the database, not through a store."""
+    query = f"SELECT count(*) FROM {table}"
+    if isinstance(location, Path):
+        with contextlib.closing(sqlite3.connect(location)) as db:
+            (count,) = db.execute(query).fetchone()
+    else:
+        with psycopg.connect(location) as db:
+            row = db.execute(query).fetchone()
+            assert row is not None
+            (count,) = row
+    return int(count)
+
+
+@pytest.fixture
+def open_new_store(location: str | Path) -> Iterator[StoreFactory]:
     """Opens stores on one fresh database of the backend; closes them all at the end."""
-    location: str | Path = (
-        tmp_path / "store.db"
-        if request.param == "sqlite"
-        else request.getfixturevalue("postgres_url")
-    )
     opened: list[Store] = []
 
     def open_one() -> Store:
@@ -212,10 +219,13 @@ def test_a_win_whose_moves_are_unknown_keeps_an_earlier_known_solution_of_the_sa
     assert best.best_solution == "RRRRRR"
 
 
-def test_players_are_recorded_once(store: Store) -> None:
+def test_players_are_recorded_once(store: Store, location: str | Path) -> None:
     store.ensure_player("p")
     store.ensure_player("p")
     store.start_game("p", "tutorial", "walls")  # the player exists already: no conflict
+    store.ensure_player("q")
+    assert count_rows(location, "players") == 2
+    assert count_rows(location, "games") == 1
 
 
 def test_restore_payloads_keep_every_character(store: Store) -> None:

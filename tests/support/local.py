@@ -166,21 +166,29 @@ class PlayProcess:
 
 
 def start_miau_play(
-    database: str | Path, errors: IO[str] | int = subprocess.DEVNULL, timeout: float = 30
+    database: str | Path,
+    errors: IO[str] | int = subprocess.DEVNULL,
+    timeout: float = 30,
+    *,
+    python: str | Path = sys.executable,
+    cwd: Path | None = None,
 ) -> PlayProcess:
     """Start ``miau play`` on ``database`` (a file or a PostgreSQL URL), on a free port.
 
     Its standard error goes to ``errors`` (a file, or DEVNULL: a pipe nobody
-    reads would stall a busy server). Returns once it has printed its address.
+    reads would stall a busy server). It runs on ``python`` (another
+    environment's interpreter runs the Miau installed there) in ``cwd``.
+    Returns once it has printed its address.
 
     :raises RuntimeError: when it prints no address within ``timeout`` seconds.
     """
     command = ["miau", "play", "--no-browser", "--port", "0", "--db", str(database)]
     process = subprocess.Popen(
-        [sys.executable, "-m", *command],
+        [str(python), "-m", *command],
         stdout=subprocess.PIPE,
         stderr=errors,
         text=True,
+        cwd=cwd,
     )
     assert process.stdout is not None  # stdout=PIPE gives one
     ready, _, _ = select.select([process.stdout], [], [], timeout)
