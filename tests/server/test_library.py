@@ -30,7 +30,7 @@ from miau.server.store import (
     StoredIntent,
     open_store,
 )
-from miau.server.store_postgres import PostgresStore
+from miau.server.store.postgres import PostgresStore
 from tests.server.conftest import PACKS, Player, TestClient, pack_json
 from tests.support.loops import run_alone
 

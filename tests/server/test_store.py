@@ -30,7 +30,7 @@ from miau.server.store import (
     StoreRunner,
     open_store,
 )
-from miau.server.store_postgres import PostgresStore
+from miau.server.store.postgres import PostgresStore
 from tests.support.loops import run_alone
 
 R, Z = StoredIntent("R"), StoredIntent("Z")
@@ -409,7 +409,7 @@ def test_the_store_runner_makes_as_many_calls_at_once_as_the_store_serves(
     runner = StoreRunner(slow)  # type: ignore[arg-type]  # only the call is used
 
     async def many() -> list[int]:
-        return list(await asyncio.gather(*(runner(slow.call, value) for value in range(8))))
+        return list(await asyncio.gather(*(runner.run(slow.call, value) for value in range(8))))
 
     assert run_alone(many()) == [value * 2 for value in range(8)]
     assert slow.most_at_once == expected
@@ -424,8 +424,8 @@ def test_the_store_runner_passes_errors_back_and_its_workers_stop_when_idle(
 
     async def failing() -> None:
         with pytest.raises(StaleGameError, match="negative"):
-            await runner(slow.call, -1)
-        assert await runner(slow.call, 4) == 8
+            await runner.run(slow.call, -1)
+        assert await runner.run(slow.call, 4) == 8
 
     run_alone(failing())
     deadline = time.monotonic() + 5
@@ -479,7 +479,10 @@ def test_the_store_runner_groups_calls_queued_during_a_commit_into_one_batch(
     async def players() -> list[int]:
         return list(
             await asyncio.gather(
-                *(runner(store.start_game, f"p{index}", "tutorial", "walls") for index in range(20))
+                *(
+                    runner.run(store.start_game, f"p{index}", "tutorial", "walls")
+                    for index in range(20)
+                )
             )
         )
 

@@ -270,7 +270,7 @@ class _Api:
         self.library = library
 
     async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
-        progress = await self.store(self.store.store.progress, player)
+        progress = await self.store.progress(player)
         return {
             (entry.pack, entry.level): entry.best_moves
             for entry in progress
@@ -330,7 +330,7 @@ class _Api:
 
     async def show_progress(self, request: Request) -> Response:
         """``GET /api/progress``."""
-        progress = await self.store(self.store.store.progress, player_of(request.scope))
+        progress = await self.store.progress(player_of(request.scope))
         return _json(
             {
                 "levels": [
@@ -358,7 +358,7 @@ class _Api:
             return
         player = player_of(websocket.scope)
         await websocket.accept()
-        await self.store(self.store.store.ensure_player, player)
+        await self.store.ensure_player(player)
         session = PlaySession(player, self.worlds, self.store, self.limits, self.library)
         try:
             while True:

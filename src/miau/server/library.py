@@ -32,16 +32,16 @@ import json
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
-from functools import partial
+from collections.abc import Mapping
 from typing import Any, Final
 
 import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from miau.packs import Pack, PackError, PackIssue, load_pack, load_pack_text
+from miau.packs import Pack, PackError, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
+from miau.server.problems import problems_json
 from miau.server.store import (
     LibraryEntry,
     LibraryPack,
@@ -63,7 +63,6 @@ __all__ = [
     "load_one_level_pack",
     "merge_level",
     "pack_summary",
-    "problems_json",
     "problems_refusal",
     "read_json_body",
     "version_key",
@@ -107,14 +106,6 @@ class Refusal(Exception):
 def json_response(body: dict[str, Any], status: int = 200) -> JSONResponse:
     """A JSON response that no browser or proxy keeps (libraries and progress change)."""
     return JSONResponse(body, status, headers=PLAIN_JSON)
-
-
-def problems_json(issues: Iterable[PackIssue]) -> list[dict[str, str]]:
-    """The loader's issues as the API lists them: place, message, severity, in document order."""
-    return [
-        {"place": issue.place, "message": issue.message, "severity": issue.severity}
-        for issue in issues
-    ]
 
 
 async def load_one_level_pack(document: object, too_many: str) -> tuple[dict[str, Any], Pack]:
@@ -328,7 +319,7 @@ class Library:
         cached = self._parsed.get(key)
         if cached is not None:
             return cached
-        stored = await self.store(self.store.store.library_pack, player, entry.pack)
+        stored = await self.store.library_pack(player, entry.pack)
         if stored is None:
             return None
         return await self._parse(player, stored)
@@ -349,13 +340,13 @@ class Library:
 
     async def packs(self, player: str) -> list[Pack]:
         """The player's library packs that load, by id."""
-        entries = await self.store(self.store.store.library_packs, player)
+        entries = await self.store.library_packs(player)
         packs = [await self._load(player, entry) for entry in entries]
         return [pack for pack in packs if pack is not None]
 
     async def pack(self, player: str, pack_id: str) -> Pack | None:
         """The player's library pack ``pack_id``, or None."""
-        stored = await self.store(self.store.store.library_pack, player, pack_id)
+        stored = await self.store.library_pack(player, pack_id)
         return None if stored is None else await self._parse(player, stored)
 
     async def find(self, player: str, pack_id: str) -> tuple[Pack, bool] | None:
@@ -396,7 +387,7 @@ class Library:
 
     async def _check_room(self, player: str) -> None:
         """:raises Refusal: 409 ``full`` when the player's library holds its most packs."""
-        entries = await self.store(self.store.store.library_packs, player)
+        entries = await self.store.library_packs(player)
         if len(entries) >= MAX_LIBRARY_PACKS:
             raise Refusal(
                 409,
@@ -422,7 +413,7 @@ class Library:
             raise problems_refusal(error) from None
         pack_id = pack.manifest.id
         self._check_id(pack_id)
-        stored = await self.store(self.store.store.library_pack, player, pack_id)
+        stored = await self.store.library_pack(player, pack_id)
         if stored is not None and not replace:
             raise _exists(stored, pack)
         old = None
@@ -433,17 +424,18 @@ class Library:
         # (An old pack that no longer loads has no games that can be opened: nothing is stale.)
         stale = _changed_levels(old, pack)
         try:
-            replaced = await self.store(
-                partial(self.store.store.save_library_pack, replace=replace, stale_levels=stale),
+            replaced = await self.store.save_library_pack(
                 player,
                 pack_id,
                 pack.manifest.version,
                 pack.manifest.name,
                 text,
+                replace=replace,
+                stale_levels=stale,
             )
         except LibraryPackExistsError:
             # Another page imported it in between: ask, as if it had been there all along.
-            now = await self.store(self.store.store.library_pack, player, pack_id)
+            now = await self.store.library_pack(player, pack_id)
             if now is None:
                 raise
             raise _exists(now, pack) from None
@@ -489,7 +481,7 @@ class Library:
                     "problems": [],
                 },
             )
-        stored = await self.store(self.store.store.library_pack, player, pack_id)
+        stored = await self.store.library_pack(player, pack_id)
         if stored is None:
             await self._check_room(player)
             manifest = {**document["manifest"], "id": pack_id}
@@ -507,13 +499,14 @@ class Library:
         except PackError as error:
             raise problems_refusal(error, "The pack with this level") from None
         stale = [level_id] if old is not None and level_id in _changed_levels(old, merged) else []
-        await self.store(
-            partial(self.store.store.save_library_pack, replace=True, stale_levels=stale),
+        await self.store.save_library_pack(
             player,
             pack_id,
             merged.manifest.version,
             merged.manifest.name,
             text,
+            replace=True,
+            stale_levels=stale,
         )
         self._parsed.put(
             (player, pack_id, merged.manifest.version, text_digest(text)), merged, size
@@ -522,7 +515,7 @@ class Library:
 
     async def delete(self, player: str, pack_id: str) -> bool:
         """Remove the pack from the player's library; whether it was there."""
-        deleted: bool = await self.store(self.store.store.delete_library_pack, player, pack_id)
+        deleted: bool = await self.store.delete_library_pack(player, pack_id)
         return deleted
 
 

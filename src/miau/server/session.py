@@ -26,7 +26,6 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import anyio
@@ -317,7 +316,7 @@ class PlaySession:
         opened = OpenGame(pack, level, Game(level.data), pack_id)
         if pack_id is None:
             return opened
-        stored = await self.store(self.store.store.current_game, self.player, pack_id, level.id)
+        stored = await self.store.current_game(self.player, pack_id, level.id)
         if stored is None:
             return opened
         chunk = max(1, self.limits.replay_chunk)
@@ -400,16 +399,12 @@ class PlaySession:
         fresh_start = entry.letter in (RESET, RESTORE)
         if current.game_id is None or fresh_start:
             log = [entry] if fresh_start else [*current.log, entry]
-            current.game_id = await self.store(
-                partial(self.store.store.start_game, replace=fresh_start),
-                self.player,
-                pack_id,
-                level_id,
-                tuple(log),
+            current.game_id = await self.store.start_game(
+                self.player, pack_id, level_id, tuple(log), replace=fresh_start
             )
             current.log = log
             return
-        await self.store(self.store.store.append_intent, current.game_id, len(current.log), entry)
+        await self.store.append_intent(current.game_id, len(current.log), entry)
         current.log.append(entry)
 
     async def _record_win(self, current: OpenGame) -> dict[str, Any]:
@@ -418,8 +413,7 @@ class PlaySession:
             raise RuntimeError("a win needs a stored game")
         # The engine's move string leads from the start to this board (None after a restore).
         moves = current.game.moves
-        progress = await self.store(
-            self.store.store.record_win,
+        progress = await self.store.record_win(
             current.game_id,
             self.player,
             current.pack_id,

@@ -31,9 +31,9 @@ from miau.server.library import (
     Refusal,
     json_response,
     load_one_level_pack,
-    problems_json,
     read_json_body,
 )
+from miau.server.problems import problems_json
 from miau.server.store import StoreRunner
 from miau.server.worlds import level_json, world_json
 
@@ -76,7 +76,7 @@ class SharedEndpoints:
                 ) from None
         except Refusal as refusal:
             return refusal.response()
-        progress = await self.store(self.store.store.progress, request.scope["miau.player"])
+        progress = await self.store.progress(request.scope["miau.player"])
         key = share_content_key(pack)
         best = {
             (entry.pack, entry.level): entry.best_moves

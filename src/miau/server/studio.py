@@ -42,6 +42,7 @@ import anyio.abc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.packs import Pack, PackError, PackIssue, load_pack
+from miau.server.problems import problems_json
 from miau.server.studio_worker import JobKind, run_job
 from miau.solver.levels import LevelSpec
 
@@ -59,7 +60,6 @@ __all__ = [
     "StudioJobs",
     "level_spec",
     "parse_studio_message",
-    "problems_json",
 ]
 
 logger = logging.getLogger(__name__)
@@ -188,14 +188,6 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
             StudioErrorCode.BAD_MESSAGE, '"max" must be a positive whole number or null.', job
         )
     return StartJob("solve", job, pack, budget)
-
-
-def problems_json(issues: Sequence[PackIssue]) -> list[dict[str, Any]]:
-    """Loader issues as the library API and the studio send them: place, message, severity."""
-    return [
-        {"place": issue.place, "message": issue.message, "severity": issue.severity}
-        for issue in issues
-    ]
 
 
 def level_spec(pack: Pack) -> LevelSpec:

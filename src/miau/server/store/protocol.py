@@ -1,0 +1,106 @@
+"""The ``Store`` protocol: the only face of the database that the game code sees.
+
+A game is (player, pack, level) plus its intent log, one row per accepted
+intent. A player's library holds the packs they imported or made, each as
+its JSON text. Every method is synchronous and commits before it returns;
+the server calls them through :class:`~miau.server.store.runner.StoreRunner`
+so that a disk flush never stalls the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from miau.server.store.records import (
+    LevelProgress,
+    LibraryEntry,
+    LibraryPack,
+    StoredGame,
+    StoredIntent,
+)
+
+__all__ = ["Store"]
+
+
+class Store(Protocol):
+    """Storage of players, games in progress and progress; every call commits."""
+
+    def ensure_player(self, token: str) -> None:
+        """Record the player ``token`` if it is new."""
+        ...
+
+    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log, or None."""
+        ...
+
+    def start_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        intents: Sequence[StoredIntent] = (),
+        *,
+        replace: bool = False,
+    ) -> int:
+        """Start a game on this level with the log ``intents``; its id.
+
+        With ``replace``, an unfinished game on the level is finished first.
+
+        :raises StaleGameError: without ``replace``, when there is an unfinished game.
+        """
+        ...
+
+    def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
+        """Append ``intent`` as entry ``seq`` (0-based) of the game's log.
+
+        :raises StaleGameError: when entry ``seq`` exists already or the game is finished.
+        """
+        ...
+
+    def record_win(
+        self, game_id: int, player: str, pack: str, level: str, moves: int, solution: str | None
+    ) -> LevelProgress:
+        """Finish the game and keep the win (the best move count and its moves); the new progress."""
+        ...
+
+    def progress(self, player: str) -> list[LevelProgress]:
+        """Every level the player has won, by pack and level id."""
+        ...
+
+    def library_packs(self, player: str) -> list[LibraryEntry]:
+        """Every pack in the player's library, by id (code point order)."""
+        ...
+
+    def library_pack(self, player: str, pack: str) -> LibraryPack | None:
+        """The pack ``pack`` of the player's library, or None."""
+        ...
+
+    def save_library_pack(
+        self,
+        player: str,
+        pack: str,
+        version: str,
+        name: str,
+        text: str,
+        *,
+        replace: bool = True,
+        stale_levels: Sequence[str] = (),
+    ) -> bool:
+        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
+
+        The player's unfinished games on ``stale_levels`` of the pack (levels
+        whose content changed) are finished in the same transaction: their
+        logs belong to the old level.
+
+        :raises LibraryPackExistsError: without ``replace``, when the pack is there already.
+        """
+        ...
+
+    def delete_library_pack(self, player: str, pack: str) -> bool:
+        """Remove the pack from the player's library (and finish its games); whether it was there."""
+        ...
+
+    def close(self) -> None:
+        """Release the database."""
+        ...

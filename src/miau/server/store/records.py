@@ -1,0 +1,104 @@
+"""What the store keeps and says: its schema version, its errors and its records."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "CallOutcome",
+    "LevelProgress",
+    "LibraryEntry",
+    "LibraryPack",
+    "LibraryPackExistsError",
+    "StaleGameError",
+    "StoreError",
+    "StoredGame",
+    "StoredIntent",
+    "text_digest",
+]
+
+SCHEMA_VERSION = 2
+"""The schema this code writes; a database with a higher version is refused.
+
+Version 2 added the ``library`` table; a version 1 database gains it when opened.
+"""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (for example, a newer Miau made it)."""
+
+
+class StaleGameError(StoreError):
+    """The game was moved on elsewhere (another tab) or finished since it was loaded."""
+
+
+class LibraryPackExistsError(StoreError):
+    """A pack with that id is in the player's library already, and it was not to be replaced."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredIntent:
+    """One accepted intent as stored: its letter, and the state JSON of a restore.
+
+    Letters: ``U D L R`` steps, ``W`` wait, ``Z`` undo, ``X`` reset, ``S``
+    restore (with ``payload``).
+    """
+
+    letter: str
+    payload: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """An unfinished game: its id and its intent log, oldest first."""
+
+    game_id: int
+    intents: tuple[StoredIntent, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LevelProgress:
+    """What a player has achieved on one level."""
+
+    pack: str
+    level: str
+    won: bool
+    best_moves: int | None
+    best_solution: str | None
+
+
+def text_digest(text: str) -> str:
+    """The SHA-256 of a pack's text (hex): tells two stored texts apart without reading them."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryEntry:
+    """One pack of a player's library, without its text: id, version, name and text digest."""
+
+    pack: str
+    version: str
+    name: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryPack:
+    """One pack of a player's library as stored: id, version, name, text digest and JSON text."""
+
+    pack: str
+    version: str
+    name: str
+    digest: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutcome:
+    """What one call of a batch gave: its result, or the exception it raised."""
+
+    result: Any
+    error: Exception | None

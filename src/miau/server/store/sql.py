@@ -1,0 +1,460 @@
+"""The store's SQL, written once for SQLite and PostgreSQL, and the store built on it.
+
+:class:`SqlStore` implements every :class:`~miau.server.store.protocol.Store`
+method once. A backend gives it a :class:`Dialect` (the few words in which
+the two databases' SQL differs) and says how it opens a connection, a
+single committed statement and a transaction, and how it makes concurrent
+writers to one key take turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, closing
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from miau.server.store.records import (
+    SCHEMA_VERSION,
+    LevelProgress,
+    LibraryEntry,
+    LibraryPack,
+    LibraryPackExistsError,
+    StaleGameError,
+    StoredGame,
+    StoredIntent,
+    StoreError,
+    text_digest,
+)
+
+__all__ = ["Database", "Dialect", "Rows", "SqlStore", "Statements"]
+
+
+class Rows(Protocol):
+    """What the store uses of a DB-API cursor (``sqlite3`` and ``psycopg`` alike)."""
+
+    @property
+    def rowcount(self) -> int:
+        """How many rows the last statement changed."""
+        ...
+
+    def fetchone(self) -> Any:
+        """The next row, or None."""
+        ...
+
+    def fetchall(self) -> list[Any]:
+        """Every row left."""
+        ...
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> object:
+        """Run ``sql`` once for each parameter row."""
+        ...
+
+    def close(self) -> None:
+        """Release the cursor."""
+        ...
+
+
+class Database(Protocol):
+    """What the store uses of a DB-API connection (``sqlite3`` and ``psycopg`` alike)."""
+
+    def execute(self, sql: str, parameters: Sequence[Any], /) -> Rows:
+        """Run one statement with positional parameters."""
+        ...
+
+    def cursor(self) -> Rows:
+        """A new cursor."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """The words in which SQLite's and PostgreSQL's SQL for the store differ."""
+
+    placeholder: str
+    """A positional parameter: ``?`` or ``%s``."""
+    id_type: str
+    """The type of a game id."""
+    identity: str
+    """What makes a game id be assigned by the database, after its type."""
+    timestamp_type: str
+    """The type of a point in time."""
+    now: str
+    """The current time, as a value of ``timestamp_type``."""
+    table_options: str
+    """After the closing parenthesis of the log's table."""
+    share_lock: str
+    """Ends the select that checks a game is unfinished: holds it until the append commits."""
+    code_point_order: str
+    """After a text column in ORDER BY: sort by code point, not by the locale."""
+
+
+SQLITE = Dialect(
+    placeholder="?",
+    id_type="INTEGER",  # exactly INTEGER PRIMARY KEY: the rowid, assigned on insert
+    identity="",
+    timestamp_type="TEXT",
+    now="strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')",
+    table_options=" WITHOUT ROWID",
+    share_lock="",  # one writer at a time: nothing finishes a game under an append
+    code_point_order="",  # BINARY on UTF-8 is code point order
+)
+"""SQLite's words."""
+
+POSTGRES = Dialect(
+    placeholder="%s",
+    id_type="BIGINT",
+    identity=" GENERATED ALWAYS AS IDENTITY",
+    timestamp_type="TIMESTAMPTZ",
+    now="now()",
+    table_options="",
+    share_lock=" FOR SHARE",
+    code_point_order=' COLLATE "C"',
+)
+"""PostgreSQL's words."""
+
+_SCHEMA = """
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE players (
+    token TEXT PRIMARY KEY,
+    created_at {timestamp_type} NOT NULL
+);
+CREATE TABLE games (
+    id {id_type}{identity} PRIMARY KEY,
+    player TEXT NOT NULL REFERENCES players(token),
+    pack TEXT NOT NULL,
+    level TEXT NOT NULL,
+    started_at {timestamp_type} NOT NULL,
+    finished_at {timestamp_type}
+);
+CREATE UNIQUE INDEX games_unfinished ON games(player, pack, level) WHERE finished_at IS NULL;
+CREATE TABLE intents (
+    game_id {id_type} NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    letter TEXT NOT NULL,
+    payload TEXT,
+    PRIMARY KEY (game_id, seq)
+){table_options};
+CREATE TABLE progress (
+    player TEXT NOT NULL REFERENCES players(token),
+    pack TEXT NOT NULL,
+    level TEXT NOT NULL,
+    wins INTEGER NOT NULL,
+    best_moves INTEGER NOT NULL,
+    best_solution TEXT,
+    first_won_at {timestamp_type} NOT NULL,
+    PRIMARY KEY (player, pack, level)
+)
+"""
+"""Schema version 1: players, games and their logs, progress."""
+
+_LIBRARY_SCHEMA = """
+CREATE TABLE library (
+    player TEXT NOT NULL REFERENCES players(token),
+    pack TEXT NOT NULL,
+    version TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    saved_at {timestamp_type} NOT NULL,
+    PRIMARY KEY (player, pack)
+)
+"""
+"""Schema version 2: each player's imported and saved packs."""
+
+
+class Statements:
+    """Every statement of the store, in one dialect."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        """Write each statement in ``dialect``."""
+
+        def sql(template: str) -> str:
+            words = {field: getattr(dialect, field) for field in Dialect.__dataclass_fields__}
+            return " ".join(template.format_map(words).split()).replace("?", dialect.placeholder)
+
+        self.schema = [sql(statement) for statement in _SCHEMA.split(";") if statement.strip()]
+        """The tables of version 1, one statement each."""
+        self.library_schema = sql(_LIBRARY_SCHEMA)
+        """The table that version 2 added."""
+        self.schema_version = "SELECT MAX(version) FROM schema_version"
+        self.insert_version = sql("INSERT INTO schema_version (version) VALUES (?)")
+        self.update_version = sql("UPDATE schema_version SET version = ?")
+        self.ensure_player = sql(
+            "INSERT INTO players (token, created_at) VALUES (?, {now}) "
+            "ON CONFLICT (token) DO NOTHING"
+        )
+        # The game and its log in one statement, so both come from one snapshot; a game
+        # with no entries yet joins to one row of NULLs.
+        self.current_game = sql(
+            "SELECT games.id, intents.letter, intents.payload "
+            "FROM games LEFT JOIN intents ON intents.game_id = games.id "
+            "WHERE games.player = ? AND games.pack = ? AND games.level = ? "
+            "AND games.finished_at IS NULL ORDER BY intents.seq"
+        )
+        self.insert_game = sql(
+            "INSERT INTO games (player, pack, level, started_at) VALUES (?, ?, ?, {now}) "
+            "RETURNING id"
+        )
+        self.insert_intent = sql(
+            "INSERT INTO intents (game_id, seq, letter, payload) VALUES (?, ?, ?, ?)"
+        )
+        # One statement, so one round trip per accepted intent.
+        self.append_intent = sql(
+            "INSERT INTO intents (game_id, seq, letter, payload) "
+            "SELECT id, ?, ?, ? FROM games WHERE id = ? AND finished_at IS NULL{share_lock}"
+        )
+        self.finish_game = sql(
+            "UPDATE games SET finished_at = {now} WHERE id = ? AND finished_at IS NULL"
+        )
+        self.finish_level_games = sql(
+            "UPDATE games SET finished_at = {now} WHERE player = ? AND pack = ? AND level = ? "
+            "AND finished_at IS NULL"
+        )
+        self.finish_pack_games = sql(
+            "UPDATE games SET finished_at = {now} WHERE player = ? AND pack = ? "
+            "AND finished_at IS NULL"
+        )
+        # A tie keeps the solution first won with that count, so a later win whose moves are
+        # unknown does not erase it.
+        self.record_win = sql(
+            "INSERT INTO progress AS old "
+            "(player, pack, level, wins, best_moves, best_solution, first_won_at) "
+            "VALUES (?, ?, ?, 1, ?, ?, {now}) "
+            "ON CONFLICT (player, pack, level) DO UPDATE SET wins = old.wins + 1, "
+            "best_solution = CASE WHEN excluded.best_moves < old.best_moves "
+            "THEN excluded.best_solution ELSE old.best_solution END, "
+            "best_moves = CASE WHEN excluded.best_moves < old.best_moves "
+            "THEN excluded.best_moves ELSE old.best_moves END "
+            "RETURNING best_moves, best_solution"
+        )
+        self.progress = sql(
+            "SELECT pack, level, best_moves, best_solution FROM progress WHERE player = ? "
+            "ORDER BY pack{code_point_order}, level{code_point_order}"
+        )
+        self.library_packs = sql(
+            "SELECT pack, version, name, digest FROM library WHERE player = ? "
+            "ORDER BY pack{code_point_order}"
+        )
+        self.library_pack = sql(
+            "SELECT pack, version, name, digest, text FROM library WHERE player = ? AND pack = ?"
+        )
+        self.has_library_pack = sql("SELECT 1 FROM library WHERE player = ? AND pack = ?")
+        self.save_library_pack = sql(
+            "INSERT INTO library (player, pack, version, name, text, digest, saved_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, {now}) ON CONFLICT (player, pack) DO UPDATE SET "
+            "version = excluded.version, name = excluded.name, text = excluded.text, "
+            "digest = excluded.digest, saved_at = excluded.saved_at"
+        )
+        self.delete_library_pack = sql("DELETE FROM library WHERE player = ? AND pack = ?")
+
+
+class SqlStore:
+    """Every :class:`~miau.server.store.protocol.Store` method, once, over a backend's hooks.
+
+    A backend sets ``statements`` and ``duplicate_error`` (what its driver
+    raises when a unique key is taken) and implements the hooks below.
+    """
+
+    statements: ClassVar[Statements]
+    duplicate_error: ClassVar[type[Exception]]
+
+    # --- the backend's hooks ----------------------------------------------------------------
+
+    def _reading(self) -> AbstractContextManager[Database]:
+        """A connection for reads; each statement sees the committed data."""
+        raise NotImplementedError
+
+    def _statement(self) -> AbstractContextManager[Database]:
+        """A connection for one write statement, committed when the block ends."""
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Database]:
+        """A connection in a transaction, committed when the block ends, undone if it raises."""
+        raise NotImplementedError
+
+    def _serialise(self, db: Database, *key: str) -> None:
+        """Make other transactions writing under ``key`` wait until this one ends."""
+        raise NotImplementedError
+
+    def _has_schema(self, db: Database) -> bool:
+        """Whether the database has the ``schema_version`` table."""
+        raise NotImplementedError
+
+    def _name(self) -> str:
+        """The database, as an error message names it."""
+        raise NotImplementedError
+
+    # --- the schema -------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        """Create the schema on first use, upgrade an older one, refuse a newer one.
+
+        :raises StoreError: when the database holds a schema newer than this Miau knows.
+        """
+        statements = self.statements
+        with self._transaction() as db:
+            self._serialise(db, "schema")  # several processes may start on one new database
+            if not self._has_schema(db):
+                for statement in statements.schema:
+                    db.execute(statement, ())
+                db.execute(statements.library_schema, ())
+                db.execute(statements.insert_version, (SCHEMA_VERSION,))
+                return
+            row = db.execute(statements.schema_version, ()).fetchone()
+            version = row[0] if row else None
+            if version == 1:
+                db.execute(statements.library_schema, ())
+                db.execute(statements.update_version, (SCHEMA_VERSION,))
+                return
+            if version != SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self._name()} has database schema version {version}; this Miau knows "
+                    f"version {SCHEMA_VERSION} (a newer Miau made it?)"
+                )
+
+    @staticmethod
+    def _execute_many(db: Database, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            with closing(db.cursor()) as cursor:
+                cursor.executemany(sql, rows)
+
+    # --- players and games ------------------------------------------------------------------
+
+    def ensure_player(self, token: str) -> None:
+        """Record the player ``token`` if it is new."""
+        with self._statement() as db:
+            db.execute(self.statements.ensure_player, (token,))
+
+    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log, or None."""
+        with self._reading() as db:
+            rows = db.execute(self.statements.current_game, (player, pack, level)).fetchall()
+        if not rows:
+            return None
+        intents = tuple(
+            StoredIntent(letter, payload) for _, letter, payload in rows if letter is not None
+        )
+        return StoredGame(int(rows[0][0]), intents)
+
+    def start_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        intents: Sequence[StoredIntent] = (),
+        *,
+        replace: bool = False,
+    ) -> int:
+        """Start a game on this level with the log ``intents``; its id (see :class:`Store`)."""
+        statements = self.statements
+        with self._transaction() as db:
+            # Two processes replacing one game take turns instead of both tripping over the
+            # "one unfinished game per level" index.
+            self._serialise(db, "game", player, pack, level)
+            db.execute(statements.ensure_player, (player,))
+            if replace:
+                db.execute(statements.finish_level_games, (player, pack, level))
+            try:
+                rows = db.execute(statements.insert_game, (player, pack, level)).fetchall()
+            except self.duplicate_error as error:
+                raise StaleGameError(
+                    f"{player} has an unfinished game on {pack}/{level}"
+                ) from error
+            if not rows:
+                raise StoreError(f"{self._name()} gave the new game no id")
+            game_id = int(rows[0][0])
+            self._execute_many(
+                db,
+                statements.insert_intent,
+                [
+                    (game_id, seq, intent.letter, intent.payload)
+                    for seq, intent in enumerate(intents)
+                ],
+            )
+        return game_id
+
+    def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
+        """Append ``intent`` as entry ``seq`` (0-based) of the game's log (see :class:`Store`)."""
+        with self._statement() as db:
+            try:
+                cursor = db.execute(
+                    self.statements.append_intent, (seq, intent.letter, intent.payload, game_id)
+                )
+            except self.duplicate_error as error:
+                raise StaleGameError(f"game {game_id} already has entry {seq}") from error
+            if cursor.rowcount != 1:
+                raise StaleGameError(f"game {game_id} is finished")
+
+    def record_win(
+        self, game_id: int, player: str, pack: str, level: str, moves: int, solution: str | None
+    ) -> LevelProgress:
+        """Finish the game and keep the win (the best move count and its moves); the new progress."""
+        with self._transaction() as db:
+            db.execute(self.statements.finish_game, (game_id,))
+            rows = db.execute(
+                self.statements.record_win, (player, pack, level, moves, solution)
+            ).fetchall()
+        if not rows:
+            raise StoreError(f"{self._name()} returned no progress for the win")
+        best_moves, best_solution = rows[0]
+        return LevelProgress(pack, level, True, int(best_moves), best_solution)
+
+    def progress(self, player: str) -> list[LevelProgress]:
+        """Every level the player has won, by pack and level id (code point order)."""
+        with self._reading() as db:
+            rows = db.execute(self.statements.progress, (player,)).fetchall()
+        return [
+            LevelProgress(pack, level, True, int(moves), sol) for pack, level, moves, sol in rows
+        ]
+
+    # --- the library ------------------------------------------------------------------------
+
+    def library_packs(self, player: str) -> list[LibraryEntry]:
+        """Every pack in the player's library, by id (code point order), without its text."""
+        with self._reading() as db:
+            rows = db.execute(self.statements.library_packs, (player,)).fetchall()
+        return [LibraryEntry(*row) for row in rows]
+
+    def library_pack(self, player: str, pack: str) -> LibraryPack | None:
+        """The pack ``pack`` of the player's library, or None."""
+        with self._reading() as db:
+            row = db.execute(self.statements.library_pack, (player, pack)).fetchone()
+        return None if row is None else LibraryPack(*row)
+
+    def save_library_pack(
+        self,
+        player: str,
+        pack: str,
+        version: str,
+        name: str,
+        text: str,
+        *,
+        replace: bool = True,
+        stale_levels: Sequence[str] = (),
+    ) -> bool:
+        """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
+        statements = self.statements
+        with self._transaction() as db:
+            # Two processes saving one pack at once take turns, so "replaced" is told right.
+            self._serialise(db, "library", player, pack)
+            db.execute(statements.ensure_player, (player,))
+            exists = db.execute(statements.has_library_pack, (player, pack)).fetchone() is not None
+            if exists and not replace:
+                raise LibraryPackExistsError(f"{player} has {pack} in their library already")
+            db.execute(
+                statements.save_library_pack,
+                (player, pack, version, name, text, text_digest(text)),
+            )
+            self._execute_many(
+                db, statements.finish_level_games, [(player, pack, level) for level in stale_levels]
+            )
+        return exists
+
+    def delete_library_pack(self, player: str, pack: str) -> bool:
+        """Remove the pack from the player's library (and finish its games); whether it was there."""
+        with self._transaction() as db:
+            deleted = db.execute(self.statements.delete_library_pack, (player, pack)).rowcount == 1
+            if deleted:
+                db.execute(self.statements.finish_pack_games, (player, pack))
+        return deleted
