@@ -138,12 +138,12 @@ def _print_refusal(command: str, error: ShareLinkError) -> None:
 
 def _play(pack: Pack) -> int:
     """Play the pack in the terminal game, which reads packs from files."""
-    from miau.cli import tui
+    from miau.cli.tui import run as run_terminal_game
 
     with tempfile.TemporaryDirectory(prefix="miau-shared-") as folder:
         path = Path(folder) / "shared.json"
         path.write_text(json.dumps(pack.to_json(), ensure_ascii=False), encoding="utf-8")
-        return tui.run(argparse.Namespace(pack=path, level=None))
+        return run_terminal_game(argparse.Namespace(pack=path, level=None))
 
 
 def _read_pack(path: Path) -> Pack:

@@ -18,6 +18,7 @@ from typing import Final, NamedTuple
 
 from miau.engine.level import Level
 from miau.engine.rules import RuleParser, RuleSet
+from miau.engine.rules1 import parser_for_level
 from miau.engine.vocabulary import PUSH
 
 GONE: Final = -1
@@ -76,7 +77,7 @@ class Board:
         self.level = level
         self.width = level.width
         self.is_word: Sequence[bool] = level.is_word
-        self.parser = parser or RuleParser.for_level(level)
+        self.parser = parser or parser_for_level(level)
         self.pos: list[int] = list(level.start_positions)
         self.noun: list[str] = list(level.texts)
         self.facing: list[int] = list(level.start_facings)

@@ -15,7 +15,8 @@ from typing import Any, Final
 from miau.engine.board import GONE, Board, Board1, Checkpoint, JournalEntry, new_board
 from miau.engine.events import Event, TurnLog
 from miau.engine.level import Level
-from miau.engine.rules import RuleParser, RuleSet
+from miau.engine.rules import RuleSet
+from miau.engine.rules1 import parser_for_level
 from miau.engine.state import (
     Snapshot,
     SnapshotError,
@@ -52,7 +53,7 @@ class Game:
         :raises LevelError: when the dict is not a level the engine can run.
         """
         self.level = level if isinstance(level, Level) else Level.from_dict(level)
-        self._parser = RuleParser.for_level(self.level)
+        self._parser = parser_for_level(self.level)
         self._board = start_board(self.level, self._parser)
         self._last_turn: TurnRecord | None = None
         # Whether the history goes back to the level start (false after a restore).

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from miau.engine.level import Level
 from miau.engine.vocabulary import AND, IS, MAX_LEVEL_SIDE
 
 MAX_SPANS: Final = 4096
@@ -177,16 +176,6 @@ class RuleParser:
         RuleParser._shared.clear()
         for subclass in cls.__subclasses__():
             subclass._shared.clear()
-
-    @classmethod
-    def for_level(cls, level: Level) -> RuleParser:
-        """A parser for the words of ``level`` (the Tier-1 parser when it opts in)."""
-        if level.vocabulary:
-            # Imported here: the Tier-1 parser builds on this module.
-            from miau.engine.rules1 import Tier1Parser
-
-            return Tier1Parser(level.width, level.texts, level.word_ids, level.properties)
-        return cls(level.width, level.texts, level.word_ids, level.properties)
 
     @staticmethod
     def _classify(text: str, properties: frozenset[str]) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from miau.engine.level import Level
 from miau.engine.rules import Rule, RuleParser, RuleSet, Sentence, _LevelCache
 from miau.engine.vocabulary import (
     AND,
@@ -300,3 +301,13 @@ class Tier1Parser(RuleParser):
                     )
                 )
         return rules
+
+
+def parser_for_level(level: Level) -> RuleParser:
+    """A parser for the words of ``level``: the Tier-1 parser when the level opts in.
+
+    It lives here, not on :class:`RuleParser`, because this module builds on
+    ``rules``: the one that knows both parsers chooses between them.
+    """
+    parser_class = Tier1Parser if level.vocabulary else RuleParser
+    return parser_class(level.width, level.texts, level.word_ids, level.properties)
