@@ -181,9 +181,37 @@ def test_miau_import_keke_prints_to_stdout_and_splits_only_into_files(
     assert json.loads(capsys.readouterr().out)["manifest"]["id"] == "keke-set"
     source.write_text(json.dumps({"levels": [dict(FIRST, id=n) for n in range(65)]}))
     assert main(["import", "keke", str(source)]) == 2
-    assert "choose a file with -o" in capsys.readouterr().err
+    refusal = capsys.readouterr().err
+    assert "a pack holds at most 64 levels, so the 65 levels become 2 packs" in refusal
+    assert "choose a file with -o" in refusal
     assert main(["import", "keke", str(source), "-o", str(tmp_path / "big.json")]) == 0
     assert sorted(p.name for p in tmp_path.glob("big-*.json")) == ["big-1.json", "big-2.json"]
+    said = capsys.readouterr().err
+    assert f"become 2 packs: {tmp_path / 'big-1.json'}, {tmp_path / 'big-2.json'}" in said
+
+
+def test_miau_import_keke_to_a_missing_folder_says_so_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "set.json"
+    source.write_text(json.dumps({"levels": [FIRST]}), encoding="utf-8")
+    out = tmp_path / "no-such-folder" / "keke.json"
+    assert main(["import", "keke", str(source), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot write {out}: the folder {out.parent} does not exist" in err
+    assert "Traceback" not in err
+    assert not out.parent.exists()
+
+
+def test_miau_import_keke_onto_a_folder_says_it_cannot_write_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "set.json"
+    source.write_text(json.dumps({"levels": [FIRST]}), encoding="utf-8")
+    folder = tmp_path / "taken.json"
+    folder.mkdir()
+    assert main(["import", "keke", str(source), "-o", str(folder)]) == 2
+    assert f"miau import keke: cannot write {folder}:" in capsys.readouterr().err
 
 
 def test_miau_import_keke_fails_cleanly_on_bad_input(

@@ -457,22 +457,40 @@ def run(args: argparse.Namespace) -> int:
     if not conversion.packs:
         print("miau import keke: no level could be converted", file=sys.stderr)
         return 1
-    if args.output is None and len(conversion.packs) > 1:
-        print("miau import keke: more than 64 levels: choose a file with -o", file=sys.stderr)
+    parts = len(conversion.packs)
+    split = (
+        f"a pack holds at most {MAX_PACK_LEVELS} levels, so the {conversion.level_count} "
+        f"levels become {parts} packs"
+    )
+    if args.output is None and parts > 1:
+        print(f"miau import keke: {split}: choose a file with -o", file=sys.stderr)
         return 2
-    for pack, path in zip(
-        conversion.packs, _outputs(args.output, len(conversion.packs)), strict=True
-    ):
+    outputs = _outputs(args.output, parts)
+    if args.output is not None and not args.output.parent.is_dir():
+        print(
+            f"miau import keke: cannot write {args.output}: the folder "
+            f"{args.output.parent} does not exist",
+            file=sys.stderr,
+        )
+        return 2
+    for pack, path in zip(conversion.packs, outputs, strict=True):
         text = json.dumps(pack, indent=2, ensure_ascii=False) + "\n"
         if path is None:
             sys.stdout.write(text)
-        else:
+            continue
+        try:
             path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            print(f"miau import keke: cannot write {path}: {error.strerror}", file=sys.stderr)
+            return 2
     summary = (
-        f"converted {conversion.level_count} levels into {len(conversion.packs)} pack(s); "
+        f"converted {conversion.level_count} levels into {parts} pack(s); "
         f"skipped {len(conversion.skipped)}"
     )
     print(summary, file=sys.stderr)
+    if parts > 1:
+        names = ", ".join(str(path) for path in outputs)
+        print(f"{split}: {names}", file=sys.stderr)
     if args.replay:
         results = [result for pack in conversion.packs for result in replay_solutions(pack)]
         for result in results:
