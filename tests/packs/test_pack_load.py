@@ -148,6 +148,21 @@ def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
     assert load_pack(path) == load_pack(GOOD / "minimal.json")
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"levels": [1, 2,\n]}', "line 1, column 17: Illegal trailing comma before end of array"),
+        ('{"levels": [],\n  }', "line 1, column 14: Illegal trailing comma before end of object"),
+        ('{"levels": [,]}', "line 1, column 13: Expecting value"),
+    ],
+)
+def test_a_trailing_comma_is_named_at_the_comma_on_every_python(text: str, expected: str) -> None:
+    # Python 3.11 and 3.12 point past the comma with another complaint; 3.13 names it.
+    with pytest.raises(PackError) as caught:
+        load_pack_text(text)
+    assert str(caught.value) == f"invalid JSON at {expected}"
+
+
 def test_invalid_json_is_reported_with_line_and_column() -> None:
     with pytest.raises(PackError) as caught:
         load_pack_text('{\n  "manifest": {,\n}')

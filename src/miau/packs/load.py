@@ -81,6 +81,28 @@ def _decode(raw: bytes) -> str:
         raise PackError([PackIssue("", message)]) from None
 
 
+_CLOSERS = {"]": ("Expecting value", "array"), "}": ("Expecting property name", "object")}
+"""What Python before 3.13 says at the bracket after a trailing comma, and what it closes."""
+
+
+def _json_error_message(error: json.JSONDecodeError) -> str:
+    """The decoder's complaint with its place, the same on every Python Miau runs on.
+
+    Python 3.13 names a trailing comma and points at it; older versions
+    point past it at the closing bracket, saying a value or a name was
+    expected. Authors get the newer, plainer words everywhere.
+    """
+    document, position, message = error.doc, error.pos, error.msg
+    closer = document[position : position + 1]
+    if closer in _CLOSERS and message.startswith(_CLOSERS[closer][0]):
+        comma = len(document[:position].rstrip()) - 1
+        if comma >= 0 and document[comma] == ",":
+            position, message = comma, f"Illegal trailing comma before end of {_CLOSERS[closer][1]}"
+    line = document.count("\n", 0, position) + 1
+    column = position - document.rfind("\n", 0, position)
+    return f"invalid JSON at line {line}, column {column}: {message}"
+
+
 def _parse(text: str) -> tuple[object, IssueLog]:
     """The JSON document, and a log holding its repeated keys.
 
@@ -89,8 +111,7 @@ def _parse(text: str) -> tuple[object, IssueLog]:
     try:
         data = json.loads(text, object_pairs_hook=_JsonObject.from_pairs, parse_int=_parse_int)
     except json.JSONDecodeError as error:
-        message = f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-        raise PackError([PackIssue("", message)]) from None
+        raise PackError([PackIssue("", _json_error_message(error))]) from None
     except _HugeNumberError:
         raise PackError([PackIssue("", f"invalid JSON: {_HugeNumberError.message}")]) from None
     except RecursionError:
