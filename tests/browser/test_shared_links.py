@@ -186,3 +186,34 @@ def test_a_shared_levels_share_button_gives_its_own_link(
     expect(page.locator(".share-dialog .share-link")).to_have_value(
         f"{live_server.url}/#/shared/{code}"
     )
+
+
+OTHER_SITE = "http://elsewhere.example/"
+"""A page on another site (answered by the test itself), as a forum or a chat would be."""
+
+
+def test_a_share_link_clicked_on_another_site_keeps_the_players_progress(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "first-steps")
+    game.play(shipped_solution("tutorial", "first-steps"))
+    page.wait_for_selector(".win-overlay")
+    (cookie_before,) = [c for c in page.context.cookies() if c["name"] == "miau_player"]
+
+    link = f"{live_server.url}/#/shared/{shipped_code('tutorial', 'walls')}"
+    page.route(
+        OTHER_SITE,
+        lambda route: route.fulfill(
+            content_type="text/html", body=f'<a id="miau" href="{link}">a level for you</a>'
+        ),
+    )
+    page.goto(OTHER_SITE)
+    page.click("#miau")
+    game.wait_ready()
+    expect(page.locator(".play-title")).to_have_text("Walls")
+
+    (cookie_after,) = [c for c in page.context.cookies() if c["name"] == "miau_player"]
+    assert cookie_after["value"] == cookie_before["value"]
+    progress = page.evaluate("fetch('/api/progress').then(response => response.json())")
+    assert {"pack": "tutorial", "level": "first-steps"}.items() <= progress["levels"][0].items()

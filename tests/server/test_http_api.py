@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from starlette.applications import Starlette
 
 from miau.packs import load_pack, share_code_for, single_level_pack
@@ -96,12 +97,12 @@ def test_progress_starts_empty(client: TestClient) -> None:
     assert client.get("/api/progress").json() == {"levels": []}
 
 
-def test_a_new_browser_gets_a_long_lived_strict_cookie_and_keeps_it(app: Starlette) -> None:
+def test_a_new_browser_gets_a_long_lived_lax_cookie_and_keeps_it(app: Starlette) -> None:
     client = TestClient(app)
     response = client.get("/api/worlds")
     header = response.headers["set-cookie"]
     assert header.startswith(f"{COOKIE_NAME}=")
-    assert "SameSite=Strict" in header
+    assert "SameSite=Lax" in header
     assert "Max-Age=315360000" in header
     assert "HttpOnly" in header
     again = client.get("/api/progress")
@@ -225,3 +226,15 @@ def test_the_vocabularies_list_the_words_each_feature_brings(client: TestClient)
     assert words["operators"] == ["NOT", "HAS", "LONELY", "ON", "NEAR", "FACING"]
     assert words["nouns"] == ["ALL", "TEXT"]
     assert set(words["properties"]) == set(words["glossary"])
+
+
+@pytest.mark.parametrize("path", ["/", "/api/progress", "/api/worlds"])
+def test_a_request_from_another_site_never_sets_a_new_player_cookie(
+    app: Starlette, path: str
+) -> None:
+    client = TestClient(app)
+    response = client.get(path, headers={"Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 200
+    assert "set-cookie" not in response.headers
+    same_site = client.get(path, headers={"Sec-Fetch-Site": "same-origin"})
+    assert same_site.headers["set-cookie"].startswith(f"{COOKIE_NAME}=")

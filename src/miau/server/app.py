@@ -14,7 +14,8 @@ Routes (``docs/protocol.md`` describes each exactly):
 - everything else: the files of ``src/miau/web/`` (``/`` is ``index.html``).
 
 Every player is a random token in the ``miau_player`` cookie, set on the
-first response to a browser that lacks it.
+first response to a browser that lacks it, unless the request comes from
+another site (a browser holding the cookie may not have sent it then).
 
 Each play connection is kept in bounds (``ConnectionLimits``): frames over
 64 KiB are refused, a rate limit drops frames past it (when the limits set
@@ -202,8 +203,14 @@ class PlayerCookieMiddleware:
             return
         token = secrets.token_urlsafe(24)
         scope[PLAYER_KEY] = token
+        if _from_another_site(scope):
+            # The browser may hold a cookie it did not send here (a subresource or form from
+            # another site's page): a new one would replace the player for good. This request
+            # is answered for a passer-by; the next one from Miau's own page sets the cookie.
+            await self.app(scope, receive, send)
+            return
         cookie = (
-            f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; SameSite=Strict; HttpOnly"
+            f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; SameSite=Lax; HttpOnly"
         ).encode("latin-1")
 
         async def send_with_cookie(message: Message) -> None:
@@ -213,6 +220,14 @@ class PlayerCookieMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def _from_another_site(scope: Scope) -> bool:
+    """Whether the browser says the request comes from another site's page (``Sec-Fetch-Site``)."""
+    return any(
+        name == b"sec-fetch-site" and value.strip().lower() == b"cross-site"
+        for name, value in scope.get("headers", [])
+    )
 
 
 def _cookie_token(scope: Scope) -> str | None:
