@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from miau.engine.level import Level
 from miau.engine.rules import RuleParser, RuleSet
@@ -233,7 +233,7 @@ class Board1(Board):
     this code.
     """
 
-    __slots__ = ("_parsers", "kinds", "word_ids")
+    __slots__ = ("_parsers", "kinds", "last_reading", "word_ids")
 
     PARSER_LIMIT: Final = 1 << 12
     """At most this many rosters' parsers are remembered per board (then forgotten at once)."""
@@ -241,6 +241,8 @@ class Board1(Board):
     def __init__(self, level: Level, parser: RuleParser | None = None) -> None:
         """Set up ``level`` as it starts, with the level's words as the roster."""
         self.kinds: list[bool] = list(level.is_word)
+        # The rule table, the state tuples and the Reading computed from them (tier1.Reading.of).
+        self.last_reading: tuple[RuleSet, tuple[tuple[object, ...], ...], Any] | None = None
         self.word_ids: tuple[int, ...] = level.word_ids
         self._parsers: dict[tuple[tuple[int, ...], tuple[str, ...]], RuleParser] = {}
         super().__init__(level, parser)

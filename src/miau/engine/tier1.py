@@ -96,7 +96,7 @@ class Reading:
     property with ``ON`` limited to the thing's own layer.
     """
 
-    __slots__ = ("_holders", "board", "floats", "props")
+    __slots__ = ("_holders", "_with_prop", "board", "floats", "props")
 
     def __init__(self, board: Board) -> None:
         """Read the properties of every surviving entity of ``board``."""
@@ -142,14 +142,47 @@ class Reading:
                 props[ident] = frozenset(more - less)
             self.floats = floats
         self.props = props
+        # Each property's entities in one pass (in id order); the copies of this reading
+        # share it, since props never change.
+        with_prop: dict[str, list[int]] = {}
+        for ident, held in enumerate(props):
+            for prop in held:
+                with_prop.setdefault(prop, []).append(ident)
+        self._with_prop = with_prop
         self._holders: dict[str, list[int]] = {}
+
+    @classmethod
+    def of(cls, board: Board) -> Reading:
+        """The reading of ``board`` now: the last one again if nothing it reads has changed.
+
+        Most phases of a turn find the board as the previous phase left it
+        (nobody was pushed, nothing melted), so their readings are the same.
+        What a reading is computed from (the rule table, and every entity's
+        cell, noun, facing and kind) is compared in full, so a reused
+        reading is exactly the one that would be computed. The one reused is
+        a fresh copy: its holders are found anew, on the board as it is when
+        asked, as with a new reading.
+        """
+        kinds = _kinds(board)
+        state = (tuple(board.pos), tuple(board.noun), tuple(board.facing), tuple(kinds.kinds))
+        last = kinds.last_reading
+        if last is not None and last[0] is board.rules and last[1] == state:
+            again: Reading = cls.__new__(cls)
+            first: Reading = last[2]
+            again.board, again.props, again.floats = board, first.props, first.floats
+            again._with_prop, again._holders = first._with_prop, {}
+            return again
+        reading = cls(board)
+        kinds.last_reading = (board.rules, state, reading)
+        return reading
 
     def holders(self, prop: str) -> list[int]:
         """Surviving entities with ``prop``, in id order."""
         found = self._holders.get(prop)
         if found is None:
-            props, pos = self.props, self.board.pos
-            found = [i for i, p in enumerate(props) if prop in p and pos[i] != GONE]
+            pos = self.board.pos
+            # Survivors on the board as it is when first asked, as a new reading would find.
+            found = [i for i in self._with_prop.get(prop, ()) if pos[i] != GONE]
             self._holders[prop] = found
         return found
 
@@ -223,7 +256,7 @@ def start_board1(board: Board) -> None:
 
 def move_player1(board: Board, direction: tuple[int, int], log: TurnLog | None) -> bool:
     """Step 3: every YOU entity (word or object) takes the intent; accepted when one moved."""
-    reading = Reading(board)
+    reading = Reading.of(board)
     movers = reading.holders(YOU)
     if not movers:
         return False
@@ -242,7 +275,7 @@ def settle_turn1(board: Board, log: TurnLog | None) -> None:
     resolve_contacts1(board, log, spawns)
     spawn_has(board, spawns, log)
     board.refresh_rules()
-    reading = Reading(board)
+    reading = Reading.of(board)
     board.won = evaluate_win1(reading)
     board.control_lost = not reading.holders(YOU)
     board.move_count += 1
@@ -255,7 +288,7 @@ def run_move(board: Board, log: TurnLog | None) -> None:
     blocked mover turns round and tries once the other way, and stays turned
     if that is blocked too.
     """
-    reading = Reading(board)
+    reading = Reading.of(board)
     movers = reading.holders(MOVE)
     if not movers:
         return
@@ -271,7 +304,7 @@ def run_shift(board: Board, log: TurnLog | None) -> None:
 
     Shifters go by id; a thing on two shifters moves for the first only.
     """
-    reading = Reading(board)
+    reading = Reading.of(board)
     shifters = reading.holders(SHIFT)
     if not shifters:
         return
@@ -298,7 +331,7 @@ def apply_transformations1(board: Board, transformed: set[int], log: TurnLog | N
     rules = _table(board)
     if not rules.noun_rules:
         return
-    floats = Reading(board).floats
+    floats = Reading.of(board).floats
     pos, noun, is_word = board.pos, board.noun, board.is_word
     changes: list[tuple[int, str]] = []
     for ident in range(len(pos)):
@@ -376,7 +409,7 @@ def _resolve_opposites(
     For OPEN/SHUT (``self_destroys``) a thing that is both destroys itself first.
     """
     first, second = words
-    reading = Reading(board)
+    reading = Reading.of(board)
     if not reading.holders(first) or not reading.holders(second):
         return
     props = reading.props
@@ -410,7 +443,7 @@ def _layers(reading: Reading, cell: int) -> list[list[int]]:
 
 def _resolve_sink(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
     """A layer of a cell with a SINK thing and something else loses every thing on it."""
-    reading = Reading(board)
+    reading = Reading.of(board)
     props = reading.props
     for cell in reading.cells_holding(SINK):
         gone = [
@@ -425,7 +458,7 @@ def _resolve_sink(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> Non
 
 def _resolve_weak(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
     """A WEAK thing sharing its cell's layer with anything else is destroyed."""
-    reading = Reading(board)
+    reading = Reading.of(board)
     props = reading.props
     for cell in reading.cells_holding(WEAK):
         gone = [
@@ -459,7 +492,7 @@ def _destroy_touching(
     cause: str,
 ) -> None:
     """Destroy every ``victim`` thing on the layer of a ``killer`` thing in its cell, by id."""
-    reading = Reading(board)
+    reading = Reading.of(board)
     if not reading.holders(victim):
         return
     props = reading.props
@@ -514,7 +547,7 @@ def evaluate_win1(reading: Reading) -> bool:
 
 def has_control1(board: Board) -> bool:
     """Whether anything surviving is YOU now."""
-    return bool(Reading(board).holders(YOU))
+    return bool(Reading.of(board).holders(YOU))
 
 
 # --- movement ---------------------------------------------------------------

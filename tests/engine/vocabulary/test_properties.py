@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from miau.engine import Game, replay
+from miau.engine.board import Board
+from miau.engine.tier1 import Reading
 from miau.solver import Outcome, solve
 from miau.solver.keys import KeyCodec
 from miau.solver.successors import Expander
@@ -16,7 +23,10 @@ from tests.engine.test_properties import (
     check_restore_plays_like_the_original,
     check_undo_restores_each_step,
 )
+from tests.engine.vocabulary.grid import FIXTURES, board_level, load_fixture
 from tests.engine.vocabulary.strategies import moves, tier1_levels
+
+FIXTURE_PATHS = sorted(FIXTURES.glob("*.json"))
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -124,3 +134,49 @@ def test_solver_agrees_with_a_naive_search(data: dict[str, Any]) -> None:
         assert result.outcome is Outcome.UNSOLVABLE
     else:
         assert result.length == length
+
+
+@contextmanager
+def every_reading_checked() -> Iterator[list[int]]:
+    """Check each reading a phase takes against one computed afresh; counts the reused ones."""
+    reuse = Reading.of
+    reused = [0]
+
+    def checked(cls: type[Reading], board: Board) -> Reading:
+        reading = reuse(board)
+        fresh = cls(board)
+        assert (reading.props, reading.floats) == (fresh.props, fresh.floats)
+        reused[0] += reading.props is not fresh.props
+        return reading
+
+    with patch.object(Reading, "of", classmethod(checked)):
+        yield reused
+
+
+def _play_and_undo(data: dict[str, Any], moves: list[str]) -> None:
+    game = Game(data)
+    for move in moves:
+        game.step(move)
+    while game.can_undo:
+        game.undo()
+        game.wait()
+        game.undo()
+
+
+@SETTINGS
+@given(tier1_levels(), moves)
+def test_a_reused_reading_is_the_reading_every_phase_would_compute(
+    data: dict[str, Any], intents: list[str]
+) -> None:
+    with every_reading_checked():
+        _play_and_undo(data, intents)
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=[path.stem for path in FIXTURE_PATHS])
+def test_a_reused_reading_is_the_reading_every_phase_would_compute_in_each_fixture(
+    path: Path,
+) -> None:
+    fixture = load_fixture(path)
+    with every_reading_checked() as reused:
+        _play_and_undo(board_level(fixture["board"]), list(fixture["moves"]))
+    assert reused[0] > 0  # the check saw reuse, not only fresh readings
