@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
+from tests.support.local import shipped_solution
+
 KEY_FOR_MOVE = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": " "}
 
 Positions = dict[int, tuple[int, int]]
@@ -22,6 +24,12 @@ class GamePage:
         """Go to the play scene of a level and wait until its board is drawn."""
         self.page.goto(f"{self.base_url}/#/play/{pack}/{level}")
         self.wait_ready()
+
+    def win_shipped_level(self, pack: str, level: str) -> None:
+        """Open a shipped level, play its stored solution by key presses, wait for the win scene."""
+        self.open_level(pack, level)
+        self.play(shipped_solution(pack, level))
+        self.page.wait_for_selector(".win-overlay")
 
     def wait_ready(self) -> None:
         """Wait until the play scene has opened its level."""

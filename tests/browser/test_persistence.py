@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.game_page import GamePage
-from tests.support.local import LocalServer, shipped_solution
+from tests.support.local import LocalServer
 
 pytestmark = pytest.mark.browser
 
@@ -37,9 +37,7 @@ def test_a_server_restart_keeps_progress_and_the_game_in_progress(
     page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
-    game.open_level("tutorial", "first-steps")
-    game.play(shipped_solution("tutorial", "first-steps"))
-    page.wait_for_selector(".win-overlay")
+    game.win_shipped_level("tutorial", "first-steps")
     game.open_level("tutorial", "walls")
     game.play("R")
     after_one_move = game.positions()

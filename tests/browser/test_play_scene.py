@@ -29,9 +29,7 @@ def test_the_stored_solution_played_with_real_keys_reaches_the_win_scene(
 
 def test_enter_on_the_win_scene_opens_the_next_level(page: Page, live_server: LocalServer) -> None:
     game = GamePage(page, live_server.url)
-    game.open_level("tutorial", "first-steps")
-    game.play(shipped_solution("tutorial", "first-steps"))
-    page.wait_for_selector(".win-overlay")
+    game.win_shipped_level("tutorial", "first-steps")
 
     page.keyboard.press("Enter")
 

@@ -196,9 +196,7 @@ def test_a_share_link_clicked_on_another_site_keeps_the_players_progress(
     page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
-    game.open_level("tutorial", "first-steps")
-    game.play(shipped_solution("tutorial", "first-steps"))
-    page.wait_for_selector(".win-overlay")
+    game.win_shipped_level("tutorial", "first-steps")
     (cookie_before,) = [c for c in page.context.cookies() if c["name"] == "miau_player"]
 
     link = f"{live_server.url}/#/shared/{shipped_code('tutorial', 'walls')}"
