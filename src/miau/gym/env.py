@@ -12,7 +12,7 @@ actions (and, for the level set, on the seed that picks the levels).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final, Literal, SupportsFloat
 
@@ -89,7 +89,7 @@ def render_text(state: State) -> str:
     """The board as text, one row a line: words in capitals (3 letters), objects in lower case."""
     level = state.level
     rows = [["."] * level.width for _ in range(level.height)]
-    you: list[str] = state.rules_table.holders.get(YOU, [])
+    you: Collection[str] = state.rules_table.holders.get(YOU, ())
     for ident in range(level.entity_count):
         where = state.position(ident)
         if where is None:
