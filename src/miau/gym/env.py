@@ -103,6 +103,36 @@ def render_text(state: State) -> str:
     return "\n".join(" ".join(f"{cell:<4}" for cell in row).rstrip() for row in rows)
 
 
+def control_can_return(game: Game) -> bool:
+    """Whether waiting can make something YOU again (automata, pending transformations).
+
+    For a game in which nothing is YOU: plays waits until something is YOU,
+    or a state repeats (then nothing ever will), then undoes them all, so
+    the game is as it was. Gives the benefit of the doubt after
+    ``MAX_WAITS_FOR_CONTROL`` waits.
+    """
+    seen = set()
+    waits = 0
+    returned = True
+    while waits < MAX_WAITS_FOR_CONTROL:
+        now = game.state.now
+        key = (now.positions, now.nouns, now.kinds, now.facings, now.phases)
+        if key in seen:
+            returned = False
+            break
+        seen.add(key)
+        event = game.wait()
+        if not event.accepted:
+            returned = False
+            break
+        waits += 1
+        if not event.control_lost:
+            break
+    for _ in range(waits):
+        game.undo()
+    return returned
+
+
 class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
     """What both environments share: the game, the observation, the reward and the ends."""
 
@@ -204,7 +234,7 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
             self._control_lost = event.control_lost
         reward = self._reward(event, lost_before)
         terminated = event.won or (
-            event.control_lost and not self.undo_actions and not self._control_can_return()
+            event.control_lost and not self.undo_actions and not control_can_return(game)
         )
         truncated = not terminated and self._steps >= self.max_steps
         return (
@@ -228,35 +258,6 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
             total += reward.rule_formed * len(event.rules_added)
             total += reward.rule_broken * len(event.rules_removed)
         return total
-
-    def _control_can_return(self) -> bool:
-        """Whether waiting can make something YOU again (automata, pending transformations).
-
-        Plays waits until something is YOU, or a state repeats (then nothing
-        ever will), then undoes them all: the game is as it was. Gives the
-        benefit of the doubt after ``MAX_WAITS_FOR_CONTROL`` waits.
-        """
-        game = self.game
-        seen = set()
-        waits = 0
-        returned = True
-        while waits < MAX_WAITS_FOR_CONTROL:
-            now = game.state.now
-            key = (now.positions, now.nouns, now.kinds, now.facings, now.phases)
-            if key in seen:
-                returned = False
-                break
-            seen.add(key)
-            event = game.wait()
-            if not event.accepted:
-                returned = False
-                break
-            waits += 1
-            if not event.control_lost:
-                break
-        for _ in range(waits):
-            game.undo()
-        return returned
 
     def _info(self, rules: RuleSet, now: Event | Snapshot, *, accepted: bool) -> dict[str, Any]:
         """``level``, ``rules`` (text), ``won``, ``control_lost``, ``accepted``, ``moves``, ``steps``."""
