@@ -126,3 +126,9 @@ def test_random_and_greedy_agents_repeat_themselves_for_a_seed() -> None:
     for make in (RandomAgent, GreedyAgent):
         runs = [score_agent(make(), entries, seed=7, shortest_budget=None) for _ in range(2)]
         assert [s.moves for s in runs[0]] == [s.moves for s in runs[1]]
+
+
+def test_the_solver_agent_stops_searching_at_its_deadline() -> None:
+    entries = parse_level_spec("tutorial:crossword")  # about 33,000 states to expand
+    [score] = score_agent(SolverAgent(seconds=0.0), entries, shortest_budget=None)
+    assert score.ending == "gave up" and score.steps == 0

@@ -21,6 +21,7 @@ import importlib
 import numbers
 import random
 import sys
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Final, Literal, Protocol, runtime_checkable
@@ -170,23 +171,39 @@ class GreedyAgent:
         return None
 
 
+class _OutOfTime(Exception):
+    """Raised from the solver's progress callback to stop a search at its deadline."""
+
+
 class SolverAgent:
     """Plays the solver's shortest solution: the ceiling, at the solver's cost in time.
 
     Plans in ``reset`` with ``miau.solver.solve`` under ``max_expansions``
-    and gives up (returns None) when the search found no solution.
+    and ``seconds`` (the search stops at whichever comes first), and gives
+    up (returns None) when the search found no solution.
     """
 
     observes: Final = "state"
 
-    def __init__(self, max_expansions: int = DEFAULT_MAX_EXPANSIONS) -> None:
-        """``max_expansions``: the search budget for each level."""
+    def __init__(self, max_expansions: int = DEFAULT_MAX_EXPANSIONS, seconds: float = 10.0) -> None:
+        """``max_expansions`` and ``seconds``: the search budget for each level."""
         self.max_expansions = max_expansions
+        self.seconds = seconds
         self._plan: list[str] = []
 
     def reset(self, level: Level, seed: int) -> None:
         """Search a shortest solution from the level's start."""
-        result = solve(level, max_expansions=self.max_expansions)
+        deadline = time.perf_counter() + self.seconds
+
+        def stop_at_deadline(expanded: int) -> None:
+            if time.perf_counter() > deadline:
+                raise _OutOfTime
+
+        try:
+            result = solve(level, max_expansions=self.max_expansions, progress=stop_at_deadline)
+        except _OutOfTime:
+            self._plan = []
+            return
         self._plan = list(reversed(result.moves or ""))
 
     def __call__(self, state: State, /) -> Move:

@@ -1,0 +1,129 @@
+"""Environment speed: steps per second of ``miau.gym``, observations included, single and vectorised.
+
+Run: ``.venv/bin/python benchmarks/gym_speed.py [--steps N] [--repeats N]``.
+Each line plays N random actions (a fixed seed) through
+``gymnasium.make(...)`` (so Gymnasium's own wrappers are counted), resetting
+when an episode ends; every step builds the observation and the info. The
+first line is the bare engine (``Game.step`` with the same moves) for
+scale. Vectorised lines count environment steps (vector steps times the
+number of environments). Figures are medians over the repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import miau.gym  # registers the environments
+from miau.engine import Game
+
+CORE: dict[str, Any] = {"packs": ["tutorial", "proofs", "clockwork", "clockwork-pairs"]}
+SINGLE: list[tuple[str, str, dict[str, Any]]] = [
+    ("tutorial `first-steps` (9x5, 8 entities)", "miau/Level-v0", {"level": "first-steps"}),
+    ("tutorial `rock-nook` (11x8, 63 entities)", "miau/Level-v0", {"level": "rock-nook"}),
+    (
+        "clockwork `mouse-keeps-time` (automata)",
+        "miau/Level-v0",
+        {"pack": "clockwork", "level": "mouse-keeps-time"},
+    ),
+    ("every core level, sampled (`miau/Levels-v0`)", "miau/Levels-v0", CORE | {"order": "sample"}),
+    (
+        "lexicon, sampled (vocabulary-1)",
+        "miau/Levels-v0",
+        {"packs": ["lexicon"], "order": "sample"},
+    ),
+]
+
+
+def actions(count: int, choices: int, seed: int = 0) -> list[int]:
+    chooser = random.Random(seed)
+    return [chooser.randrange(choices) for _ in range(count)]
+
+
+def engine_rate(steps: int) -> float:
+    """The bare engine on rock-nook: Game.step with the same random moves, no observation."""
+    game = Game(miau.gym.MiauLevelEnv("tutorial", "rock-nook").entry.level)
+    names = miau.gym.ACTIONS
+    moves = [names[a] for a in actions(steps, len(names))]
+    start = time.perf_counter()
+    for move in moves:
+        event = game.step(move)
+        if event.won or event.control_lost:
+            game.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def single_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> float:
+    env = gymnasium.make(env_id, **kwargs)
+    env.reset(seed=0)
+    start = time.perf_counter()
+    for action in actions(steps, 5):
+        _, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def vector_rate(kind: type[SyncVectorEnv] | type[AsyncVectorEnv], count: int, steps: int) -> float:
+    def make() -> gymnasium.Env[Any, Any]:
+        return gymnasium.make("miau/Levels-v0", **CORE, order="sample")
+
+    factories: list[Callable[[], gymnasium.Env[Any, Any]]] = [make] * count
+    vector = kind(factories)
+    vector.reset(seed=0)
+    batches = [np.array(batch) for batch in np.array_split(actions(steps, 5), steps // count)]
+    start = time.perf_counter()
+    done = 0
+    for batch in batches:
+        if len(batch) != count:
+            continue
+        vector.step(batch)  # ends reset themselves on the next step (autoreset)
+        done += count
+    rate = done / (time.perf_counter() - start)
+    vector.close()
+    return rate
+
+
+def median_of(repeats: int, measure: Callable[[], float]) -> float:
+    return statistics.median(measure() for _ in range(repeats))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--vector-envs", type=int, default=8, help="environments per vector")
+    args = parser.parse_args()
+    steps, repeats, count = args.steps, args.repeats, args.vector_envs
+    print(f"{steps:,} random actions per run, median of {repeats} runs\n")
+    print("| what | steps/s |\n| --- | ---: |")
+    engine = median_of(repeats, lambda: engine_rate(steps))
+    print(f"| bare engine on `rock-nook` (`Game.step`, no observation) | {engine:,.0f} |")
+    for label, env_id, kwargs in SINGLE:
+        rate = median_of(repeats, partial(single_rate, env_id, kwargs, steps))
+        print(f"| {label} | {rate:,.0f} |")
+    vectors: list[tuple[type[SyncVectorEnv] | type[AsyncVectorEnv], int]] = [
+        (SyncVectorEnv, count),
+        (AsyncVectorEnv, 2),
+        (AsyncVectorEnv, count),
+    ]
+    for kind, envs in vectors:
+        rate = median_of(repeats, partial(vector_rate, kind, envs, steps))
+        print(f"| every core level, `{kind.__name__}` x {envs} | {rate:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
