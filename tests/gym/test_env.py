@@ -286,3 +286,29 @@ def test_render_ansi_draws_the_board() -> None:
 def test_importing_miau_gym_registers_both_environments() -> None:
     assert miau.gym.ACTIONS
     assert {"miau/Level-v0", "miau/Levels-v0"} <= set(gymnasium.registry)
+
+
+def make_levels_env() -> gymnasium.Env[Any, Any]:
+    return gymnasium.make("miau/Levels-v0", packs=["tutorial", "clockwork"], order="sample")
+
+
+def test_sync_and_async_vector_environments_step_alike() -> None:
+    from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+
+    actions = np.array([[3, 1, 0], [2, 4, 3], [0, 0, 1]] * 5)
+    runs = []
+    for kind in (SyncVectorEnv, AsyncVectorEnv):
+        vector = kind([make_levels_env] * 3)
+        observations, infos = vector.reset(seed=3)
+        steps = [(observations.copy(), list(infos["level"]))]
+        for batch in actions:
+            observations, rewards, terminated, truncated, infos = vector.step(batch)
+            assert terminated.shape == truncated.shape == (3,)
+            steps.append((observations.copy(), rewards.tolist()))
+        vector.close()
+        assert observations.shape == (3, *vector.single_observation_space.shape)
+        runs.append(steps)
+    sync, asynchronous = runs
+    assert len(sync) == len(asynchronous) == 16
+    for (a, extra_a), (b, extra_b) in zip(sync, asynchronous, strict=True):
+        assert np.array_equal(a, b) and extra_a == extra_b

@@ -208,7 +208,7 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
         return observation.copy(), self._info(state.rules_table, state.now, accepted=True)
 
     def step(
-        self, action: np.int64 | int
+        self, action: int | np.integer[Any]
     ) -> tuple[ObservationArray, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play one action; return observation, reward, terminated, truncated and info.
 
