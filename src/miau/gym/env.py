@@ -35,6 +35,8 @@ UNDO_ACTIONS: Final[tuple[str, ...]] = (*ACTIONS, "undo", "reset")
 DEFAULT_MAX_STEPS: Final = 200
 """Steps before an episode is truncated, unless ``max_steps`` says otherwise."""
 
+_INTEGERS: Final = (int, np.integer)
+
 MAX_WAITS_FOR_CONTROL: Final = 1024
 """How many waits the check for a returning YOU simulates before it gives up (and plays on)."""
 
@@ -165,7 +167,8 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
         self._games: dict[int, Game] = {}
         self._index = 0
         self._steps = 0
-        self._observation: ObservationArray | None = None
+        self._builder: ObservationBuilder | None = None
+        """The observation builder of the level being played; None before the first reset."""
         self._control_lost = False
         self._rules_seen: RuleSet | None = None
         self._rules_text: tuple[str, ...] = ()
@@ -202,10 +205,9 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
             game.reset()
         self._steps = 0
         state = game.state
-        observation = self._builders[index].build(state)
-        self._observation = observation
+        self._builder = builder = self._builders[index]
         self._control_lost = state.control_lost
-        return observation.copy(), self._info(state.rules_table, state.now, accepted=True)
+        return builder.build(state), self._info(state.rules_table, state.now, accepted=True)
 
     def step(
         self, action: int | np.integer[Any]
@@ -215,9 +217,10 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
         :raises ValueError: for an action outside the action space.
         :raises RuntimeError: when called before ``reset``.
         """
-        if self._observation is None:
+        builder = self._builder
+        if builder is None:
             raise RuntimeError("call reset() before step()")
-        if not (isinstance(action, int | np.integer) and 0 <= action < len(self.actions)):
+        if not (isinstance(action, _INTEGERS) and 0 <= action < len(self.actions)):
             raise ValueError(f"action must be an integer from 0 to {len(self.actions) - 1}")
         name = self.actions[action]
         game = self.game
@@ -230,15 +233,17 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
             event = game.step(name)
         self._steps += 1
         if event.accepted:
-            self._observation = self._builders[self._index].update(event, lambda: game.state)
+            observation = builder.update(event, lambda: game.state)
             self._control_lost = event.control_lost
+        else:
+            observation = builder.current()
         reward = self._reward(event, lost_before)
         terminated = event.won or (
             event.control_lost and not self.undo_actions and not control_can_return(game)
         )
         truncated = not terminated and self._steps >= self.max_steps
         return (
-            self._observation.copy(),
+            observation,
             reward,
             terminated,
             truncated,

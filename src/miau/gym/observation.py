@@ -147,8 +147,8 @@ class ObservationBuilder:
 
     ``build(state)`` makes it from a state; ``update(event, state_of)``
     brings it up to date after an accepted event, reading the state (through
-    ``state_of``) only when it must rebuild. Both return a new array the
-    caller may keep.
+    ``state_of``) only when it must rebuild; ``current()`` gives it again.
+    Each returns a new array the caller may keep (and change).
     """
 
     def __init__(self, layout: ChannelLayout, level: Level) -> None:
@@ -169,10 +169,14 @@ class ObservationBuilder:
             (cell // level.width) * layout.width + cell % level.width
             for cell in range(level.width * level.height)
         ]
-        self._empty = np.zeros(layout.shape, dtype=np.uint8)
-        self._empty.reshape(-1)[self._frame_of_cell] = 1  # channel 0: the level's cells
-        self._observation = self._empty.copy()
-        self._flat = self._observation.reshape(-1)
+        # The observation lives in a bytearray (channel-major, row-major within a
+        # channel): setting a few bytes from Python is cheaper than numpy's fancy
+        # indexing with lists; numpy reads it in one copy.
+        empty = bytearray(layout.channel_count * self._area)
+        for frame_cell in self._frame_of_cell:  # channel 0: the level's cells
+            empty[frame_cell] = 1
+        self._empty = bytes(empty)
+        self._cells = bytearray(self._empty)
         self._noun_rows = {noun: 1 + i for i, noun in enumerate(layout.nouns)}
         offset = 1 + len(layout.nouns)
         self._word_rows = {word: offset + i for i, word in enumerate(layout.words)}
@@ -208,10 +212,15 @@ class ObservationBuilder:
                 key = (facing_offset + now.facings[ident]) * area + cell
                 counts[key] = counts.get(key, 0) + 1
         self._counts = counts
-        observation = self._observation
-        observation[...] = self._empty
-        self._flat[list(counts)] = 1
-        return observation.copy()
+        cells = self._cells
+        cells[:] = self._empty
+        for key in counts:
+            cells[key] = 1
+        return self.current()
+
+    def current(self) -> ObservationArray:
+        """The last observation built or updated, as a new array."""
+        return np.frombuffer(self._cells, dtype=np.uint8).reshape(self.layout.shape).copy()
 
     def update(self, event: Event, state_of: Callable[[], State]) -> ObservationArray:
         """The observation after ``event`` (accepted), from the last one when it can be.
@@ -268,10 +277,10 @@ class ObservationBuilder:
                 else:
                     del counts[key]
                 touched.append(key)
-        flat = self._flat
-        flat[touched] = 0
-        flat[[key for key in touched if key in counts]] = 1
-        return self._observation.copy()
+        cells = self._cells
+        for key in touched:
+            cells[key] = key in counts
+        return self.current()
 
     def _entity_rows(
         self, props: dict[str, frozenset[str]], nouns: tuple[str, ...], kinds: tuple[bool, ...]
