@@ -313,3 +313,10 @@ def test_sync_and_async_vector_environments_step_alike() -> None:
     assert len(sync) == len(asynchronous) == 16
     for (a, extra_a), (b, extra_b) in zip(sync, asynchronous, strict=True):
         assert np.array_equal(a, b) and extra_a == extra_b
+
+
+def test_a_single_level_environment_refuses_to_reset_into_another_level() -> None:
+    env = MiauLevelEnv("tutorial", "walls")
+    assert env.reset(options={"level": "walls"})[1]["level"] == "tutorial/walls"
+    with pytest.raises(LookupError, match="plays tutorial/walls only"):
+        env.reset(options={"level": "rocks"})

@@ -325,6 +325,10 @@ class MiauLevelEnv(_MiauEnv):
         )
 
     def _choose_level(self, seeded: bool, options: dict[str, Any] | None) -> int:
+        wanted = None if options is None else options.get("level")
+        entry = self.entries[0]
+        if wanted is not None and wanted not in (entry.level_id, entry.name):
+            raise LookupError(f"this environment plays {entry.name} only, not {wanted!r}")
         return 0
 
 

@@ -225,6 +225,8 @@ class ObservationBuilder:
     def update(self, event: Event, state_of: Callable[[], State]) -> ObservationArray:
         """The observation after ``event`` (accepted), from the last one when it can be.
 
+        ``event`` must be the next accepted action after the state last built
+        or updated: the update applies its entries to that observation.
         Incremental for a core level's turn that neither transformed
         anything nor changed what the rules give; otherwise rebuilt from
         ``state_of()``.
