@@ -248,7 +248,7 @@ class ObservationBuilder:
         rows, facings, is_object = self._rows, self._facings, self._is_object
         frame_of_cell = self._frame_of_cell
         area, facing_offset = self._area, self._facing_offset
-        for ident, before, after, _, facing in log.moved:
+        for ident, before, after, _, facing in event.moved:
             old, new = frame_of_cell[before], frame_of_cell[after]
             keys = [(row + old, row + new) for row in rows[ident]]
             if is_object[ident]:
@@ -267,7 +267,7 @@ class ObservationBuilder:
                     del counts[leaving]
                 counts[entering] = counts.get(entering, 0) + 1
                 touched += (leaving, entering)
-        for ident, _, position, _, _ in log.destroyed:
+        for ident, _, position, _, _ in event.destroyed:
             cell = frame_of_cell[position]
             keys_gone = [row + cell for row in rows[ident]]
             if is_object[ident]:
