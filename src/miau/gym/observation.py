@@ -163,6 +163,7 @@ class ObservationBuilder:
             )
         self.layout = layout
         self.level = level
+        self._shape = layout.shape
         self._area = layout.height * layout.width
         # Level cell -> frame cell (levels sit in the top-left corner of the frame).
         self._frame_of_cell = [
@@ -220,7 +221,7 @@ class ObservationBuilder:
 
     def current(self) -> ObservationArray:
         """The last observation built or updated, as a new array."""
-        return np.frombuffer(self._cells, dtype=np.uint8).reshape(self.layout.shape).copy()
+        return np.frombuffer(self._cells, dtype=np.uint8).reshape(self._shape).copy()
 
     def update(self, event: Event, state_of: Callable[[], State]) -> ObservationArray:
         """The observation after ``event`` (accepted), from the last one when it can be.
