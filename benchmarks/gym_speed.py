@@ -6,7 +6,10 @@ Each line plays N random actions (a fixed seed) through
 when an episode ends; every step builds the observation and the info. The
 single-level lines also time the bare engine (``Game.step``) on the same
 moves, alternating with the environment, and give the ratio. Vectorised lines count environment steps (vector steps times the
-number of environments). Figures are medians over the repeats.
+number of environments). Figures are medians over the repeats. Single
+lines also give steps per second of the process's CPU time: on a shared,
+overloaded machine wall time counts the time other processes had the
+core, CPU time does not.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import numpy as np
@@ -53,7 +56,28 @@ def actions(count: int, choices: int, seed: int = 0) -> list[int]:
     return [chooser.randrange(choices) for _ in range(count)]
 
 
-def engine_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> float | None:
+class Rates(NamedTuple):
+    """Steps per second of wall time, and per second of this process's CPU time."""
+
+    wall: float
+    cpu: float
+
+
+class Clocks:
+    """Both clocks, started together."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.cpu = time.process_time()
+
+    def rates(self, steps: int) -> Rates:
+        """The rates of ``steps`` steps taken since the clocks started."""
+        return Rates(
+            steps / (time.perf_counter() - self.wall), steps / (time.process_time() - self.cpu)
+        )
+
+
+def engine_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> Rates | None:
     """The bare engine on the same level with the same moves (``Game.step``, no observation).
 
     None for a level set: its episodes switch levels, which the bare loop does not.
@@ -64,23 +88,23 @@ def engine_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> float | None
     game = Game(env.entry.level)
     names = miau.gym.ACTIONS
     moves = [names[a] for a in actions(steps, len(names))]
-    start = time.perf_counter()
+    clocks = Clocks()
     for move in moves:
         event = game.step(move)
         if event.won or event.control_lost:
             game.reset()
-    return steps / (time.perf_counter() - start)
+    return clocks.rates(steps)
 
 
-def single_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> float:
+def single_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> Rates:
     env = gymnasium.make(env_id, **kwargs)
     env.reset(seed=0)
-    start = time.perf_counter()
+    clocks = Clocks()
     for action in actions(steps, 5):
         _, _, terminated, truncated, _ = env.step(action)
         if terminated or truncated:
             env.reset()
-    return steps / (time.perf_counter() - start)
+    return clocks.rates(steps)
 
 
 def vector_rate(kind: type[SyncVectorEnv] | type[AsyncVectorEnv], count: int, steps: int) -> float:
@@ -115,8 +139,11 @@ def main() -> None:
     args = parser.parse_args()
     steps, repeats, count = args.steps, args.repeats, args.vector_envs
     print(f"{steps:,} random actions per run, median of {repeats} runs\n")
-    print("| what | steps/s | bare engine, same moves | environment / engine |")
-    print("| --- | ---: | ---: | ---: |")
+    print(
+        "| what | steps/s | steps per CPU second | bare engine, same moves, per CPU second "
+        "| environment / engine (CPU) |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: |")
     for label, env_id, kwargs in SINGLE:
         rates, engines = [], []
         for _ in range(repeats):  # alternate, so that both see the same machine
@@ -124,12 +151,15 @@ def main() -> None:
             engine = engine_rate(env_id, kwargs, steps)
             if engine is not None:
                 engines.append(engine)
-        rate = statistics.median(rates)
+        wall = statistics.median(rate.wall for rate in rates)
+        cpu = statistics.median(rate.cpu for rate in rates)
+        line = f"| {label} | {wall:,.0f} | {cpu:,.0f} |"
         if engines:
-            engine = statistics.median(engines)
-            print(f"| {label} | {rate:,.0f} | {engine:,.0f} | {rate / engine:.0%} |")
+            engine_cpu = statistics.median(rate.cpu for rate in engines)
+            line += f" {engine_cpu:,.0f} | {cpu / engine_cpu:.0%} |"
         else:
-            print(f"| {label} | {rate:,.0f} | | |")
+            line += " | |"
+        print(line)
     vectors: list[tuple[type[SyncVectorEnv] | type[AsyncVectorEnv], int]] = [
         (SyncVectorEnv, count),
         (AsyncVectorEnv, 2),
@@ -137,7 +167,7 @@ def main() -> None:
     ]
     for kind, envs in vectors:
         rate = median_of(repeats, partial(vector_rate, kind, envs, steps))
-        print(f"| every core level, `{kind.__name__}` x {envs} | {rate:,.0f} | | |")
+        print(f"| every core level, `{kind.__name__}` x {envs} | {rate:,.0f} | | | |")
 
 
 if __name__ == "__main__":
