@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -132,3 +133,21 @@ def test_the_solver_agent_stops_searching_at_its_deadline() -> None:
     entries = parse_level_spec("tutorial:crossword")  # about 33,000 states to expand
     [score] = score_agent(SolverAgent(seconds=0.0), entries, shortest_budget=None)
     assert score.ending == "gave up" and score.steps == 0
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy"])
+def test_miau_bench_runs_the_other_baselines_on_a_keke_sample_level(
+    agent: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", agent, f"{KEKE_SAMPLE}:keke-10", "--max-steps", "30"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "keke-10 " in line)
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[3] == "4" and cells[5] in {"won", "lost", "step limit"}
+
+
+def test_miau_bench_without_the_gym_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "miau.gym", None)
+    assert main(["bench", "random", "tutorial:first-steps"]) == 2
+    assert "pip install 'miau[gym]'" in capsys.readouterr().err
