@@ -214,7 +214,7 @@ def trajectory(env: gymnasium.Env[Any, Any], seed: int, actions: list[int]) -> l
     return steps
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     seed=st.integers(0, 2**31 - 1),
     actions=st.lists(st.integers(0, len(ACTIONS) - 1), max_size=60),

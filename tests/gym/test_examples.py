@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_the_q_learning_example_learns_a_shortest_solution_of_a_small_level() -> None:
     result = subprocess.run(
         [sys.executable, "scripts/q_learning.py", "--level", "rocks", "--episodes", "200"],
@@ -21,6 +24,7 @@ def test_the_q_learning_example_learns_a_shortest_solution_of_a_small_level() ->
     assert "solver's shortest: RRRRRRD (7 moves)" in result.stdout
 
 
+@pytest.mark.slow
 def test_the_speed_benchmark_prints_single_and_vectorised_lines() -> None:
     result = subprocess.run(
         [sys.executable, "benchmarks/gym_speed.py", "--steps", "200", "--repeats", "1"],
