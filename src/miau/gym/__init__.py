@@ -1,0 +1,52 @@
+"""Miau for agents: Gymnasium environments and the agent benchmark (``pip install 'miau[gym]'``).
+
+Importing this package registers two environments:
+
+- ``miau/Level-v0``: one level,
+  ``gymnasium.make("miau/Level-v0", pack="packs/tutorial.json", level="first-steps")``;
+- ``miau/Levels-v0``: the levels of a pack or of a list of packs, cycled or
+  sampled (``gymnasium.make("miau/Levels-v0", packs=["tutorial"], order="sample")``).
+
+Action ``i`` is ``ACTIONS[i]``. Observations, rewards and the ends of an
+episode are specified in ``docs/gym.md``.
+"""
+
+from gymnasium.envs.registration import register, registry
+
+from miau.gym.env import (
+    ACTIONS,
+    DEFAULT_MAX_STEPS,
+    UNDO_ACTIONS,
+    MiauLevelEnv,
+    MiauLevelsEnv,
+    Reward,
+    render_text,
+    rule_texts,
+)
+from miau.gym.levels import LevelEntry, level_entries, parse_level_spec, resolve_pack
+from miau.gym.observation import ChannelLayout, ObservationArray, ObservationBuilder
+
+__all__ = [
+    "ACTIONS",
+    "DEFAULT_MAX_STEPS",
+    "UNDO_ACTIONS",
+    "ChannelLayout",
+    "LevelEntry",
+    "MiauLevelEnv",
+    "MiauLevelsEnv",
+    "ObservationArray",
+    "ObservationBuilder",
+    "Reward",
+    "level_entries",
+    "parse_level_spec",
+    "render_text",
+    "resolve_pack",
+    "rule_texts",
+]
+
+for _name, _entry_point in (
+    ("miau/Level-v0", "miau.gym.env:MiauLevelEnv"),
+    ("miau/Levels-v0", "miau.gym.env:MiauLevelsEnv"),
+):
+    if _name not in registry:
+        register(id=_name, entry_point=_entry_point)

@@ -1,0 +1,313 @@
+"""Observations: a settled state as a fixed-size stack of 0/1 planes.
+
+The planes (channels) of a layout, in this order:
+
+1. ``level``: 1 on every cell of the level, 0 on the padding around it
+   (levels smaller than the declared size sit in its top-left corner).
+2. ``noun:N``, one per noun: cells holding an object whose noun is N.
+3. ``word:W``, one per word text: cells holding a word tile W.
+4. ``property:P``, one per property: cells holding an object that has P
+   under the plain rules in force (``N IS P``; with vocabulary-1 also
+   ``ALL IS P``, and ``TEXT IS P`` marks word tiles). Conditional and
+   negated vocabulary-1 rules are read only in ``info["rules"]``.
+5. ``facing:F`` for F in right, down, left, up: cells holding an object
+   facing F.
+
+Nouns and words are sorted; properties come in the glossary's order (the
+six core ones first, then the rest sorted). A layout is made from a set of
+levels (the union of what they can show), so one policy can read every
+level of the set.
+
+An observation is kept up to date from the engine's events: a turn of a
+core level that moved or destroyed a few things costs a few dictionary
+updates and two numpy assignments, whatever the size of the board. A full
+rebuild (one pass over the entities, never over the cells) happens on
+reset, undo, a transformation, a change of what the rules give, and on
+every vocabulary-1 turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from miau.engine import Event, Level, State
+from miau.engine.vocabulary import (
+    ALL,
+    CORE_PROPERTIES,
+    FACINGS,
+    TEXT,
+    TIER1_NOUNS,
+    TIER1_OPERATORS,
+)
+
+ObservationArray = NDArray[np.uint8]
+"""An observation: ``(channels, height, width)`` of 0 and 1."""
+
+LEVEL_CHANNEL: Final = "level"
+_OPERATORS: Final = frozenset(TIER1_OPERATORS)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelLayout:
+    """Which channel means what, and the padded size every observation has."""
+
+    nouns: tuple[str, ...]
+    words: tuple[str, ...]
+    properties: tuple[str, ...]
+    height: int
+    width: int
+
+    @classmethod
+    def from_levels(
+        cls, levels: Iterable[Level], size: tuple[int, int] | None = None
+    ) -> ChannelLayout:
+        """The layout that shows every level of ``levels``.
+
+        ``size`` is ``(height, width)``; by default the largest height and
+        width among the levels.
+
+        :raises ValueError: when a level is larger than ``size``, or there is no level.
+        """
+        levels = list(levels)
+        if not levels:
+            raise ValueError("a layout needs at least one level")
+        nouns: set[str] = set()
+        words: set[str] = set()
+        properties: set[str] = set()
+        for level in levels:
+            properties |= level.properties
+            for text, is_word in zip(level.texts, level.is_word, strict=True):
+                if is_word:
+                    words.add(text)
+                    if text not in level.properties and text not in _OPERATORS:
+                        nouns.add(text)
+                else:
+                    nouns.add(text)
+        nouns -= TIER1_NOUNS
+        if any(level.vocabulary for level in levels):
+            # ``X IS TEXT`` turns an object into the word of its noun.
+            words |= nouns
+        height = max(level.height for level in levels)
+        width = max(level.width for level in levels)
+        if size is not None:
+            if size[0] < height or size[1] < width:
+                raise ValueError(
+                    f"a level of {height}x{width} (height x width) does not fit "
+                    f"the observation size {size[0]}x{size[1]}"
+                )
+            height, width = size
+        core = [p for p in CORE_PROPERTIES if p in properties]
+        return cls(
+            nouns=tuple(sorted(nouns)),
+            words=tuple(sorted(words)),
+            properties=(*core, *sorted(properties - set(core))),
+            height=height,
+            width=width,
+        )
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every channel's name, in channel order."""
+        return (
+            LEVEL_CHANNEL,
+            *(f"noun:{n}" for n in self.nouns),
+            *(f"word:{w}" for w in self.words),
+            *(f"property:{p}" for p in self.properties),
+            *(f"facing:{f}" for f in FACINGS),
+        )
+
+    @property
+    def channel_count(self) -> int:
+        """How many channels an observation has."""
+        return 1 + len(self.nouns) + len(self.words) + len(self.properties) + len(FACINGS)
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """``(channels, height, width)``."""
+        return (self.channel_count, self.height, self.width)
+
+    def channel(self, name: str) -> int:
+        """The index of the channel called ``name`` (``noun:MIAU``, ``property:YOU``...).
+
+        :raises KeyError: when the layout has no such channel.
+        """
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(f"no channel {name!r} in this layout") from None
+
+
+class ObservationBuilder:
+    """Keeps the observation of one game of one level, in one layout.
+
+    ``build(state)`` makes it from a state; ``update(event, state_of)``
+    brings it up to date after an accepted event, reading the state (through
+    ``state_of``) only when it must rebuild; ``current()`` gives it again.
+    Each returns a new array the caller may keep (and change).
+    """
+
+    def __init__(self, layout: ChannelLayout, level: Level) -> None:
+        """Prepare the cell map and the empty frame of ``level``.
+
+        :raises ValueError: when the level does not fit the layout's size.
+        """
+        if level.height > layout.height or level.width > layout.width:
+            raise ValueError(
+                f"a level of {level.height}x{level.width} does not fit "
+                f"the observation size {layout.height}x{layout.width}"
+            )
+        self.layout = layout
+        self.level = level
+        self._shape = layout.shape
+        self._area = layout.height * layout.width
+        # Level cell -> frame cell (levels sit in the top-left corner of the frame).
+        self._frame_of_cell = [
+            (cell // level.width) * layout.width + cell % level.width
+            for cell in range(level.width * level.height)
+        ]
+        # The observation lives in a bytearray (channel-major, row-major within a
+        # channel): setting a few bytes from Python is cheaper than numpy's fancy
+        # indexing with lists; numpy reads it in one copy.
+        empty = bytearray(layout.channel_count * self._area)
+        for frame_cell in self._frame_of_cell:  # channel 0: the level's cells
+            empty[frame_cell] = 1
+        self._empty = bytes(empty)
+        self._cells = bytearray(self._empty)
+        self._noun_rows = {noun: 1 + i for i, noun in enumerate(layout.nouns)}
+        offset = 1 + len(layout.nouns)
+        self._word_rows = {word: offset + i for i, word in enumerate(layout.words)}
+        offset += len(layout.words)
+        self._property_rows = {prop: offset + i for i, prop in enumerate(layout.properties)}
+        self._facing_offset = offset + len(layout.properties)
+        # Flat indexes (channel * area + frame cell) -> how many entities mark them.
+        self._counts: dict[int, int] = {}
+        self._rows: list[tuple[int, ...]] = []
+        """Each entity's noun or word row and property rows, as offsets (row * area)."""
+        self._facings: list[int] = []
+        self._is_object: list[bool] = []
+        self._props: dict[str, frozenset[str]] | None = None
+
+    def build(self, state: State) -> ObservationArray:
+        """The observation of ``state``, made from scratch."""
+        now = state.now
+        area = self._area
+        self._props = props = state.rules_table.props
+        rows = self._rows = self._entity_rows(props, now.nouns, now.kinds)
+        self._facings = list(now.facings)
+        self._is_object = [not is_word for is_word in now.kinds]
+        facing_offset = self._facing_offset
+        frame_of_cell = self._frame_of_cell
+        counts: dict[int, int] = {}
+        for ident, position in enumerate(now.positions):
+            if position < 0:
+                continue
+            cell = frame_of_cell[position]
+            for row in rows[ident]:
+                counts[row + cell] = counts.get(row + cell, 0) + 1
+            if self._is_object[ident]:
+                key = (facing_offset + now.facings[ident]) * area + cell
+                counts[key] = counts.get(key, 0) + 1
+        self._counts = counts
+        cells = self._cells
+        cells[:] = self._empty
+        for key in counts:
+            cells[key] = 1
+        return self.current()
+
+    def current(self) -> ObservationArray:
+        """The last observation built or updated, as a new array."""
+        return np.frombuffer(self._cells, dtype=np.uint8).reshape(self._shape).copy()
+
+    def update(self, event: Event, state_of: Callable[[], State]) -> ObservationArray:
+        """The observation after ``event`` (accepted), from the last one when it can be.
+
+        ``event`` must be the next accepted action after the state last built
+        or updated: the update applies its entries to that observation.
+        Incremental for a core level's turn that neither transformed
+        anything nor changed what the rules give; otherwise rebuilt from
+        ``state_of()``.
+        """
+        log = event.log
+        if (
+            event.kind != "step"
+            or self.level.vocabulary
+            or log.transformed
+            or log.restored
+            or (
+                event.rules_before is not event.rules_after
+                and event.rules_after.props != self._props
+            )
+        ):
+            return self.build(state_of())
+        counts = self._counts
+        touched: list[int] = []
+        rows, facings, is_object = self._rows, self._facings, self._is_object
+        frame_of_cell = self._frame_of_cell
+        area, facing_offset = self._area, self._facing_offset
+        for ident, before, after, _, facing in event.moved:
+            old, new = frame_of_cell[before], frame_of_cell[after]
+            keys = [(row + old, row + new) for row in rows[ident]]
+            if is_object[ident]:
+                keys.append(
+                    (
+                        (facing_offset + facings[ident]) * area + old,
+                        (facing_offset + facing) * area + new,
+                    )
+                )
+                facings[ident] = facing
+            for leaving, entering in keys:
+                left = counts[leaving] - 1
+                if left:
+                    counts[leaving] = left
+                else:
+                    del counts[leaving]
+                counts[entering] = counts.get(entering, 0) + 1
+                touched += (leaving, entering)
+        for ident, _, position, _, _ in event.destroyed:
+            cell = frame_of_cell[position]
+            keys_gone = [row + cell for row in rows[ident]]
+            if is_object[ident]:
+                keys_gone.append((facing_offset + facings[ident]) * area + cell)
+            for key in keys_gone:
+                left = counts[key] - 1
+                if left:
+                    counts[key] = left
+                else:
+                    del counts[key]
+                touched.append(key)
+        cells = self._cells
+        for key in touched:
+            cells[key] = key in counts
+        return self.current()
+
+    def _entity_rows(
+        self, props: dict[str, frozenset[str]], nouns: tuple[str, ...], kinds: tuple[bool, ...]
+    ) -> list[tuple[int, ...]]:
+        """Each entity's rows (noun or word, then properties) as flat offsets."""
+        vocabulary = self.level.vocabulary
+        for_all = props.get(ALL, frozenset()) if vocabulary else frozenset()
+        for_words = props.get(TEXT, frozenset()) if vocabulary else frozenset()
+        area = self._area
+        property_rows = self._property_rows
+        known: dict[tuple[str, bool], tuple[int, ...]] = {}
+        rows: list[tuple[int, ...]] = []
+        for noun, is_word in zip(nouns, kinds, strict=True):
+            found = known.get((noun, is_word))
+            if found is None:
+                own = (self._word_rows if is_word else self._noun_rows).get(noun)
+                held = for_words if is_word else props.get(noun, frozenset()) | for_all
+                found = tuple(
+                    row * area
+                    for row in (
+                        *(() if own is None else (own,)),
+                        *sorted(property_rows[p] for p in held if p in property_rows),
+                    )
+                )
+                known[(noun, is_word)] = found
+            rows.append(found)
+        return rows

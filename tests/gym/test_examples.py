@@ -1,0 +1,39 @@
+"""The training example of docs/gym.md and the speed benchmark run as documented."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_the_q_learning_example_learns_a_shortest_solution_of_a_small_level() -> None:
+    result = subprocess.run(
+        [sys.executable, "scripts/q_learning.py", "--level", "rocks", "--episodes", "200"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "greedy policy: won with RRRRRRD (7 moves)" in result.stdout
+    assert "solver's shortest: RRRRRRD (7 moves)" in result.stdout
+
+
+@pytest.mark.slow
+def test_the_speed_benchmark_prints_single_and_vectorised_lines() -> None:
+    result = subprocess.run(
+        [sys.executable, "benchmarks/gym_speed.py", "--steps", "200", "--repeats", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("| tutorial `rock-nook`") for line in lines)
+    assert any("`SyncVectorEnv` x 8" in line for line in lines)
+    assert any("`AsyncVectorEnv` x 2" in line for line in lines)
