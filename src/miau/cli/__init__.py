@@ -13,9 +13,9 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import check, importer, play, replay, share, solve, tui
+from miau.cli import check, importer, play, replay, share, site, solve, tui
 
-_COMMAND_MODULES: tuple[ModuleType, ...] = (play, tui, replay, solve, check, share, importer)
+_COMMAND_MODULES: tuple[ModuleType, ...] = (play, tui, replay, solve, check, share, site, importer)
 """The subcommands, in the order ``miau --help`` lists them."""
 
 
