@@ -13,9 +13,19 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import check, importer, play, replay, share, site, solve, tui
+from miau.cli import check, importer, play, progress_file, replay, share, site, solve, tui
 
-_COMMAND_MODULES: tuple[ModuleType, ...] = (play, tui, replay, solve, check, share, site, importer)
+_COMMAND_MODULES: tuple[ModuleType, ...] = (
+    play,
+    tui,
+    replay,
+    solve,
+    check,
+    share,
+    site,
+    progress_file,
+    importer,
+)
 """The subcommands, in the order ``miau --help`` lists them."""
 
 
