@@ -27,6 +27,7 @@ write and read the progress file ``miau progress`` shares with ``miau play``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -71,6 +72,7 @@ __all__ = [
     "SiteBackend",
     "export_progress",
     "read_progress_file",
+    "shipped_worlds",
 ]
 
 PROGRESS_FORMAT: Final = "miau-progress"
@@ -135,12 +137,23 @@ def _log_entry(message: Intent) -> str | None:
     return RESTORE + json.dumps(message.state, separators=(",", ":"))
 
 
+@functools.cache
+def shipped_worlds() -> Worlds:
+    """The shipped worlds, loaded once (the site's build snapshot holds them loaded)."""
+    return Worlds.load()
+
+
 class SiteBackend:
     """One browser's Miau: the shipped worlds, its library, games and progress."""
 
-    def __init__(self, worlds: Worlds | None = None) -> None:
-        """A backend on ``worlds`` (default: the shipped ones) with nothing stored yet."""
-        self.worlds = worlds or Worlds.load()
+    def __init__(self, worlds: Worlds | None = None, base: str | None = None) -> None:
+        """A backend on ``worlds`` (default: the shipped ones) with nothing stored yet.
+
+        ``base`` is the site's own address, where share links lead (default:
+        ``miau play``'s address, as ``miau share`` prints).
+        """
+        self.worlds = worlds or shipped_worlds()
+        self.base = base
         self.games: dict[tuple[str, str], list[str]] = {}
         self.progress: dict[tuple[str, str], dict[str, Any]] = {}
         self.library: dict[str, str] = {}
@@ -605,7 +618,9 @@ class SiteBackend:
         if len(code) > MAX_CODE_LENGTH or len(raw.encode("utf-8")) > MAX_INFLATED_BYTES:
             raise _Refusal(413, {"error": "This level is too big to share as a link."})
         base = body.get("base")
-        link = share_link(code, base) if isinstance(base, str) and base else share_link(code)
+        if not (isinstance(base, str) and base):
+            base = self.base
+        link = share_link(code, base) if base else share_link(code)
         return {"code": code, "link": link}
 
     # -- progress files -----------------------------------------------------------------

@@ -8,6 +8,8 @@
 // While the runtime loads (the first visit downloads about 13 MB; later ones
 // start from the browser's cache) the page shows a progress bar.
 
+import { isStaticSite } from "./site.js";
+
 let worker = null;
 let ready = null; // Promise that settles once the runtime has started
 let nextId = 1;
@@ -123,4 +125,36 @@ export function pyodideConnection(handlers) {
     isOpen: () => open && connectionHandlers === handlers,
     expectReply: () => {},
   };
+}
+
+// A library pack's Export link points at the server's `/api/library/ID/export`;
+// on the static site the pack's file is made in the page instead, and saved
+// as the link's download name.
+const EXPORT_PATH = /\/api\/library\/([^/]+)\/export$/;
+
+async function saveExport(anchor, packId) {
+  const { status, body } = await siteRequest("GET", `/api/library/${packId}/export`);
+  if (status !== 200) return;
+  const url = URL.createObjectURL(new Blob([body.text], { type: "application/json" }));
+  const save = document.createElement("a");
+  save.href = url;
+  save.download = anchor.getAttribute("download") || `${decodeURIComponent(packId)}.json`;
+  document.body.append(save);
+  save.click();
+  save.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+if (isStaticSite) {
+  document.addEventListener(
+    "click",
+    (event) => {
+      const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      const match = anchor && EXPORT_PATH.exec(new URL(anchor.href, location.href).pathname);
+      if (!match) return;
+      event.preventDefault();
+      saveExport(anchor, match[1]);
+    },
+    { capture: true },
+  );
 }

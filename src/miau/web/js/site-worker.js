@@ -11,14 +11,10 @@
 // records are committed to IndexedDB (one transaction, strict durability)
 // before the answer is posted: an intent is stored before its result is shown.
 
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { SITE_ADDRESS, startRuntime } from "./pyodide-start.js";
 
-const RUNTIME = new URL("../pyodide/", import.meta.url);
-const ENGINE_ZIP = new URL("../miau.zip", import.meta.url);
-const DOWNLOADS = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"];
 const DATABASE = "miau";
 const RECORDS = "records";
-const EXTRACT_DIR = "/home/pyodide/miau-site";
 
 let backend = null;
 let database = null;
@@ -68,58 +64,16 @@ function commit(writes) {
   });
 }
 
-// The runtime's big files, fetched once with their progress shown; Pyodide
-// then finds them in the browser's cache.
-async function download(onBytes) {
-  const urls = [...DOWNLOADS.map((name) => new URL(name, RUNTIME)), ENGINE_ZIP];
-  const bodies = [];
-  const responses = await Promise.all(urls.map((url) => fetch(url)));
-  const total = responses.reduce((sum, response) => sum + Number(response.headers.get("content-length") || 0), 0);
-  let received = 0;
-  for (const response of responses) {
-    if (!response.ok) throw new Error(`${response.url} answered ${response.status}`);
-    const reader = response.body.getReader();
-    const chunks = [];
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-      onBytes(total ? Math.min(received / total, 1) : 0);
-    }
-    bodies.push(new Blob(chunks));
-  }
-  return bodies[bodies.length - 1].arrayBuffer();
-}
-
-// Milliseconds since the worker started at which each stage ended (for the benchmark).
-const timings = {};
-const stage = (name) => {
-  timings[name] = Math.round(performance.now());
-};
-
 async function start() {
-  report(0, "Loading Miau");
-  const [db, engineZip] = await Promise.all([
-    openDatabase(),
-    download((fraction) => report(fraction * 0.6, "Loading Miau")),
-  ]);
+  const [db, { pyodide, timings }] = await Promise.all([openDatabase(), startRuntime(report)]);
   database = db;
-  stage("downloaded");
-  report(0.6, "Starting the engine");
-  const pyodide = await loadPyodide({ indexURL: RUNTIME.href, packages: [] });
-  stage("runtime");
   report(0.85, "Opening your progress");
-  pyodide.unpackArchive(engineZip, "zip", { extractDir: EXTRACT_DIR });
   pyodide.runPython(
-    `import sys\nsys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})\n` +
-      "from miau.site.backend import SiteBackend\nbackend = SiteBackend()\n",
+    "from miau.site.backend import SiteBackend\n" + `backend = SiteBackend(base=${JSON.stringify(SITE_ADDRESS)})\n`,
   );
-  stage("imported");
   backend = pyodide.globals.get("backend");
-  const records = await readRecords(db);
-  backend.restore(JSON.stringify(records));
-  stage("restored");
+  backend.restore(JSON.stringify(await readRecords(db)));
+  timings.restored = Math.round(performance.now());
   report(1, "Ready");
   postMessage({ kind: "ready", timings });
 }
