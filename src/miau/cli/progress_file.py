@@ -51,7 +51,12 @@ class _Refused(Exception):
     """A sentence for stderr; nothing was changed."""
 
 
-def _open(args: argparse.Namespace) -> tuple[SqlStore, str]:
+def _open(args: argparse.Namespace, *, create: bool = False) -> tuple[SqlStore, str]:
+    """The store and the player to read or write.
+
+    With ``create``, a ``--player`` token the database has not seen yet (a
+    browser that opened the game but never played) is recorded.
+    """
     path = Path(args.db) if args.db else default_db_path()
     if not path.exists():
         raise _Refused(f"there is no database at {path}: play with `miau play` first.")
@@ -60,7 +65,9 @@ def _open(args: argparse.Namespace) -> tuple[SqlStore, str]:
         raise _Refused("progress files work with a SQLite database.")
     players = store.players()
     if args.player is not None:
-        if args.player not in players:
+        if create and args.player not in players:
+            store.ensure_player(args.player)
+        elif args.player not in players:
             raise _Refused(f"the database has no player {args.player!r}.")
         return store, str(args.player)
     if not players:
@@ -127,7 +134,7 @@ def run_import(args: argparse.Namespace) -> int:
                 packs[pack_id] = load_pack_text(text)
             except PackError as error:
                 raise _Refused(f"the library pack {pack_id!r} does not load: {error}") from None
-        store, player = _open(args)
+        store, player = _open(args, create=True)
     except (OSError, ValueError, ProgressFileError, _Refused, StoreError) as error:
         print(f"miau progress import: {error}", file=sys.stderr)
         return 1
