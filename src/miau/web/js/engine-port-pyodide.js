@@ -146,6 +146,8 @@ async function saveExport(anchor, packId) {
 }
 
 if (isStaticSite) {
+  // The runtime starts as soon as the page's modules are in, before the first scene asks.
+  startEngine().catch(() => {});
   document.addEventListener(
     "click",
     (event) => {
