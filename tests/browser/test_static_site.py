@@ -115,3 +115,21 @@ def test_progress_exported_from_the_static_site_plays_on_in_miau_play_and_comes_
     fresh_card = fresh.locator(".level-card[data-level='first-steps']")
     fresh_card.wait_for()
     assert "best 6 moves" in fresh_card.inner_text()
+
+
+def test_a_second_tab_plays_on_from_the_moves_made_in_the_first(
+    page: Page, site: StaticSite
+) -> None:
+    first = GamePage(page, site.url)
+    first.open_level("tutorial", "walls")
+    second = GamePage(page.context.new_page(), site.url)
+    second.open_level("tutorial", "walls")
+
+    first.play("RR")
+    second.press("z")
+
+    # As on the server: the undo applies to the game the other tab moved on.
+    assert second.move_count() == 1
+    second.page.reload()
+    second.wait_ready()
+    assert second.move_count() == 1

@@ -136,3 +136,19 @@ def test_a_progress_file_that_is_not_one_is_refused_and_changes_nothing() -> Non
         answer = json.loads(backend.http("POST", "/api/progress/import", json.dumps(bad)))
         assert answer["status"] == 400 and answer["writes"] == []
     assert http(backend, "GET", "/api/progress")[1] == {"levels": []}
+
+
+def test_a_move_made_in_another_tab_is_where_this_tab_plays_on() -> None:
+    first, second = SiteBackend(), SiteBackend()
+    for tab in (first, second):
+        frame(tab, {"type": "open", "seq": 1, "pack": "tutorial", "level": "walls"})
+    _, writes = frame(first, intent("R", 2))
+    reply_first, writes_more = frame(first, intent("R", 3))
+
+    second.apply_records(json.dumps(writes + writes_more))
+    reply, written = frame(second, intent("Z", 2))
+
+    # The undo applies to the two moves the other tab made, as the server replays a stored game.
+    assert reply["state"]["moveCount"] == 1
+    assert written == [[["game", "tutorial", "walls"], ["R", "R", "Z"]]]
+    assert reply_first["state"]["moveCount"] == 2

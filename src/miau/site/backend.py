@@ -183,6 +183,34 @@ class SiteBackend:
             taken += 1
         return taken
 
+    def apply_records(self, writes_json: str) -> None:
+        """Take the records another tab of this browser stored (``[[key, value or None], ...]``).
+
+        As the server does when another page moved a stored game on: if the
+        open game's log changed, the next intent is applied to that log,
+        replayed, not to this tab's board.
+        """
+        for key, value in json.loads(writes_json):
+            if not isinstance(key, list) or not key:
+                continue
+            if value is not None:
+                self.restore(json.dumps([[key, value]]))
+            elif key[0] in ("game", "progress") and len(key) == 3:
+                (self.games if key[0] == "game" else self.progress).pop((key[1], key[2]), None)
+            elif key[0] == "library" and len(key) == 2:
+                self.library.pop(key[1], None)
+        current = self.current
+        if current is not None and current.pack_id is not None:
+            stored = self.games.get((current.pack_id, current.level.id), [])
+            if stored != current.log:
+                self._replay(current, stored)
+
+    def _replay(self, current: _OpenGame, log: list[str]) -> None:
+        current.game = Game(current.level.data)
+        for entry in log:
+            _apply(current.game, entry)
+        current.log = list(log)
+
     def _write(self, key: list[str], value: Any) -> None:
         self._writes.append([key, value])
 

@@ -49,6 +49,10 @@ function readRecords(db) {
   });
 }
 
+// Other tabs of this browser run workers of their own: each tells the others
+// what it stored, so that they answer from the same records.
+const otherTabs = new BroadcastChannel("miau-records");
+
 function commit(writes) {
   if (!writes.length) return Promise.resolve();
   return new Promise((resolve, reject) => {
@@ -58,7 +62,10 @@ function commit(writes) {
       if (value === null) store.delete(key);
       else store.put(value, key);
     }
-    transaction.oncomplete = () => resolve();
+    transaction.oncomplete = () => {
+      otherTabs.postMessage(JSON.stringify(writes));
+      resolve();
+    };
     transaction.onerror = () => reject(transaction.error);
     transaction.onabort = () => reject(transaction.error || new Error("The browser refused to store progress."));
   });
@@ -93,6 +100,10 @@ async function carryOut(order) {
 
 const started = start();
 let queue = started;
+
+otherTabs.addEventListener("message", (event) => {
+  queue = queue.then(() => backend.apply_records(event.data)).catch(() => {});
+});
 
 started.catch((error) => {
   postMessage({ kind: "failed", message: String(error?.message || error) });
