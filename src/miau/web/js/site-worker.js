@@ -119,7 +119,7 @@ self.addEventListener("message", (event) => {
       } else {
         // Nothing was shown of a result that could not be stored: the page opens the level again.
         try {
-          backend.current = null;
+          backend.current = undefined; // undefined becomes None (null would be JsNull)
         } catch {
           // the backend never started
         }
