@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -41,6 +42,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 from tests.support.local import CHROMIUM, CHROMIUM_ARGS, PACKS, running_server, shipped_solution
+from tests.support.static_site import static_site
 
 from miau.packs import load_pack
 from miau.packs.share import share_code_for
@@ -377,6 +379,39 @@ def editor_scenes(browser: Browser, base_url: str, outdir: Path, problems: Probl
         context.close()
 
 
+def static_site_scenes(browser: Browser, site_url: str, outdir: Path, problems: Problems) -> None:
+    """The static site (``miau build-site``, served by a plain file server).
+
+    Its loading bar on a first visit, a level played with the engine in the
+    page, the library's progress panel, and a phone.
+    """
+    context: BrowserContext = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    problems.watch(page)
+    shots = Shooter(page, site_url, outdir)
+    shots.goto("/play/clockwork/mouse-keeps-time")
+    page.wait_for_selector("#site-loading")
+    shots.shoot("40-static-loading")
+    shots.wait_play_ready("The mouse keeps time")
+    shots.play("RRR")
+    shots.wait_still()
+    shots.shoot("41-static-play")
+    shots.goto("/library")
+    page.wait_for_selector(".progress-panel")
+    shots.wait_still()
+    shots.shoot("42-static-library-progress", full_page=True)
+    context.close()
+    phone: BrowserContext = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone_page = phone.new_page()
+    problems.watch(phone_page)
+    phone_shots = Shooter(phone_page, site_url, outdir)
+    phone_shots.goto("/play/tutorial/first-steps")
+    phone_shots.wait_play_ready()
+    phone_shots.wait_still()
+    phone_shots.shoot("43-static-phone-play")
+    phone.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every scene into OUTDIR; 1 if the page reported a problem."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -395,6 +430,13 @@ def main(argv: list[str] | None = None) -> int:
             phone_scenes(browser, server.url, outdir, problems)
             library_scenes(browser, server.url, outdir, problems)
             editor_scenes(browser, server.url, outdir, problems)
+            with (
+                tempfile.TemporaryDirectory(prefix="miau-site-") as scratch,
+                static_site(Path(scratch) / "site") as site,
+            ):
+                on_the_site = Problems(site.url)
+                static_site_scenes(browser, site.url, outdir, on_the_site)
+                problems.lines.extend(on_the_site.lines)
         finally:
             browser.close()
     for line in problems.lines:

@@ -4,6 +4,11 @@ One server per session (uvicorn in a thread, on a real SQLite file in a
 temporary folder); each test gets a fresh browser context, so a fresh
 player cookie. Select these tests with ``-m browser`` or leave them out with
 ``-m "not browser"``.
+
+Tests that take ``game_url`` run twice: against the server (``server``)
+and against the static site that ``miau build-site`` writes, served by
+``python -m http.server`` with the engine in the page (``static``). The
+site is built once per session.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from playwright.sync_api import Page
 
 from tests.browser.library_page import ConsoleWatch
 from tests.support.local import CHROMIUM, CHROMIUM_ARGS, LocalServer
+from tests.support.static_site import StaticSite, static_site
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -26,6 +32,23 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServe
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticSite]:
+    """The static site, built once per session and served by a plain static file server."""
+    with static_site(tmp_path_factory.mktemp("miau-site") / "site") as served:
+        yield served
+
+
+@pytest.fixture(params=["server", "static"])
+def game_url(request: pytest.FixtureRequest) -> str:
+    """Where the game is: the server, or the static site with the engine in the page."""
+    if request.param == "server":
+        server: LocalServer = request.getfixturevalue("live_server")
+        return server.url
+    built: StaticSite = request.getfixturevalue("site")
+    return built.url
 
 
 @pytest.fixture(scope="session")

@@ -95,10 +95,12 @@ def reported_lines(page: Page) -> list[str]:
 
 
 def library_ids(page: Page) -> list[tuple[str, str]]:
-    """``GET /api/library`` as this page's player: (id, version) of each pack."""
-    response = page.request.get(f"{page.url.split('#')[0].rstrip('/')}/api/library")
-    assert response.ok, response.status
-    return [(pack["id"], pack["version"]) for pack in response.json()["packs"]]
+    """This page's player's library, asked through the page's own API module (so the
+    server's ``GET /api/library``, or the static site's in-page answer): (id, version)."""
+    packs: list[dict[str, str]] = page.evaluate(
+        "async () => (await import(new URL('js/api.js', location.href).href)).listLibrary()"
+    )
+    return [(pack["id"], pack["version"]) for pack in packs]
 
 
 class ConsoleWatch:

@@ -212,9 +212,9 @@ def build_flag_run(editor: Editor) -> None:
 
 
 def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_and_shared(
-    page: Page, browser: Browser, live_server: LocalServer, console: ConsoleWatch, tmp_path: Path
+    page: Page, browser: Browser, game_url: str, console: ConsoleWatch, tmp_path: Path
 ) -> None:
-    editor = Editor(page, live_server.url)
+    editor = Editor(page, game_url)
     editor.open()
     build_flag_run(editor)
     built = editor.draft()
@@ -261,7 +261,7 @@ def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_
         (entry["kind"], entry.get("noun") or entry.get("text"), entry["x"], entry["y"])
         for entry in built["levels"][0]["objects"]
     ]
-    page.goto(f"{live_server.url}/#/worlds")
+    page.goto(f"{game_url}/#/worlds")
     expect(page.locator(".world-card[data-world='my-levels']")).to_contain_text("My levels")
 
     # Export the library pack from the editor's save panel.
@@ -298,16 +298,16 @@ def test_a_level_built_in_the_editor_is_played_solved_saved_exported_reimported_
         other.wait_for_selector(".win-overlay")
 
         # Re-import the exported file in that player's library (library scene, file input).
-        other.goto(f"{live_server.url}/#/library")
+        other.goto(f"{game_url}/#/library")
         other.wait_for_selector(".library-scene[data-ready='true']")
         other.set_input_files("#pack-file", str(exported))
         other.wait_for_selector(
             ".library-scene[data-importing='false'] .import-report:not([hidden])"
         )
         assert other.get_attribute(".import-report", "data-outcome") == "imported"
-        other.goto(f"{live_server.url}/#/worlds")
+        other.goto(f"{game_url}/#/worlds")
         expect(other.locator(".world-card[data-world='my-levels']")).to_be_visible()
-        other.goto(f"{live_server.url}/#/play/my-levels/flag-run")
+        other.goto(f"{game_url}/#/play/my-levels/flag-run")
         other.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
         expect(other.locator(".play-title")).to_have_text("Flag run")
         assert other_problems.errors == []
@@ -526,7 +526,7 @@ def test_automata_pairs_and_glossary_forms_only_keep_valid_values(
 
 
 def test_the_check_report_links_each_problem_to_its_tile_or_field(
-    page: Page, live_server: LocalServer, console: ConsoleWatch
+    page: Page, game_url: str, console: ConsoleWatch
 ) -> None:
     # A draft the forms could not make (written by hand, say): an automaton whose
     # phase is past its pattern (an error at that field) and a GHOST tile no rule
@@ -556,9 +556,9 @@ def test_the_check_report_links_each_problem_to_its_tile_or_field(
             }
         ],
     }
-    page.goto(f"{live_server.url}/")
+    page.goto(f"{game_url}/")
     page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(draft))
-    editor = Editor(page, live_server.url)
+    editor = Editor(page, game_url)
     editor.open()
 
     page.click(".editor-topbar [data-action='check']")
@@ -599,12 +599,12 @@ def test_the_check_report_links_each_problem_to_its_tile_or_field(
 
 
 def test_a_slow_solve_shows_progress_and_cancel_frees_the_worker(
-    page: Page, live_server: LocalServer, console: ConsoleWatch
+    page: Page, game_url: str, console: ConsoleWatch
 ) -> None:
     slow = json.loads(SLOW_LEVEL.read_text(encoding="utf-8"))
-    page.goto(f"{live_server.url}/")
+    page.goto(f"{game_url}/")
     page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(slow))
-    editor = Editor(page, live_server.url)
+    editor = Editor(page, game_url)
     editor.open()
     assert editor.level()["id"] == "open-room"
 

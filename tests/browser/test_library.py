@@ -43,11 +43,11 @@ def paste_and_import(page: Page, text: str) -> None:
 
 
 def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_with_progress(
-    page: Page, live_server: LocalServer, console: ConsoleWatch, tmp_path: Path
+    page: Page, game_url: str, console: ConsoleWatch, tmp_path: Path
 ) -> None:
     pack_file = tmp_path / "garden.json"
     pack_file.write_text(pack_text(garden_pack()), encoding="utf-8")
-    open_library(page, live_server.url)
+    open_library(page, game_url)
 
     page.set_input_files("#pack-file", str(pack_file))
 
@@ -58,12 +58,12 @@ def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_wi
     expect(card.locator(".pack-version")).to_have_text("v1.0.0")
     expect(card.locator(".pack-meta")).to_contain_text("2 levels")
 
-    page.goto(f"{live_server.url}/#/worlds")
+    page.goto(f"{game_url}/#/worlds")
     world = page.locator(".world-card[data-world='garden']")
     expect(world.locator(".badge.imported")).to_have_text("Imported")
     expect(world.locator(".progress-text")).to_have_text("0 / 2 required")
 
-    game = GamePage(page, live_server.url)
+    game = GamePage(page, game_url)
     game.open_level("garden", "flag")
     game.play(GARDEN_SOLUTION)
     page.wait_for_selector(".win-overlay")
@@ -71,7 +71,7 @@ def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_wi
     page.wait_for_url("**/#/world/garden")
     expect(page.locator(".level-card[data-level='flag']")).to_have_attribute("data-won", "true")
 
-    page.goto(f"{live_server.url}/#/worlds")
+    page.goto(f"{game_url}/#/worlds")
     expect(page.locator(".world-card[data-world='garden'] .progress-text")).to_have_text(
         "1 / 2 required"
     )
@@ -83,10 +83,8 @@ def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_wi
     assert order[5:] == ["garden", "library", "editor"]
 
 
-def test_a_pasted_pack_joins_the_library(
-    page: Page, live_server: LocalServer, console: ConsoleWatch
-) -> None:
-    open_library(page, live_server.url)
+def test_a_pasted_pack_joins_the_library(page: Page, game_url: str, console: ConsoleWatch) -> None:
+    open_library(page, game_url)
     expect(page.locator(".library-panel .scene-summary")).to_contain_text("Nothing imported yet")
 
     paste_and_import(page, pack_text(garden_pack()))

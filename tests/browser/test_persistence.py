@@ -10,9 +10,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_reload_in_the_middle_of_a_level_resumes_the_same_board_and_undo_works(
-    page: Page, live_server: LocalServer
+    page: Page, game_url: str
 ) -> None:
-    game = GamePage(page, live_server.url)
+    game = GamePage(page, game_url)
     game.open_level("tutorial", "walls")
     game.play("R")
     after_one_move = game.positions()

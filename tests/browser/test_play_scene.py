@@ -13,9 +13,9 @@ pytestmark = pytest.mark.browser
     ("pack", "level"), [("tutorial", "first-steps"), ("clockwork", "mouse-keeps-time")]
 )
 def test_the_stored_solution_played_with_real_keys_reaches_the_win_scene(
-    page: Page, live_server: LocalServer, pack: str, level: str
+    page: Page, game_url: str, pack: str, level: str
 ) -> None:
-    game = GamePage(page, live_server.url)
+    game = GamePage(page, game_url)
     game.open_level(pack, level)
     moves = shipped_solution(pack, level)
 
@@ -27,8 +27,8 @@ def test_the_stored_solution_played_with_real_keys_reaches_the_win_scene(
     assert page.evaluate("document.activeElement.closest('.win-overlay') !== null")
 
 
-def test_enter_on_the_win_scene_opens_the_next_level(page: Page, live_server: LocalServer) -> None:
-    game = GamePage(page, live_server.url)
+def test_enter_on_the_win_scene_opens_the_next_level(page: Page, game_url: str) -> None:
+    game = GamePage(page, game_url)
     game.win_shipped_level("tutorial", "first-steps")
 
     page.keyboard.press("Enter")
@@ -39,8 +39,8 @@ def test_enter_on_the_win_scene_opens_the_next_level(page: Page, live_server: Lo
     assert game.move_count() == 0
 
 
-def test_undo_and_restart_restore_the_board(page: Page, live_server: LocalServer) -> None:
-    game = GamePage(page, live_server.url)
+def test_undo_and_restart_restore_the_board(page: Page, game_url: str) -> None:
+    game = GamePage(page, game_url)
     game.open_level("tutorial", "walls")
     start = game.positions()
     game.play("R")

@@ -50,12 +50,12 @@ DAMAGED = {
 
 
 def test_a_shipped_levels_link_plays_and_wins_in_a_fresh_context(
-    page: Page, live_server: LocalServer, console: ConsoleWatch
+    page: Page, game_url: str, console: ConsoleWatch
 ) -> None:
     code = shipped_code("tutorial", "first-steps")
 
-    page.goto(f"{live_server.url}/#/shared/{code}")
-    game = GamePage(page, live_server.url)
+    page.goto(f"{game_url}/#/shared/{code}")
+    game = GamePage(page, game_url)
     game.wait_ready()
     expect(page.locator(".play-world")).to_have_text("Shared level")
     expect(page.locator(".play-title")).to_have_text("First Steps")
@@ -68,11 +68,11 @@ def test_a_shipped_levels_link_plays_and_wins_in_a_fresh_context(
 
 
 def test_a_shared_level_resumes_after_a_reload(
-    page: Page, live_server: LocalServer, console: ConsoleWatch
+    page: Page, game_url: str, console: ConsoleWatch
 ) -> None:
     code = shipped_code("tutorial", "walls")
-    page.goto(f"{live_server.url}/#/shared/{code}")
-    game = GamePage(page, live_server.url)
+    page.goto(f"{game_url}/#/shared/{code}")
+    game = GamePage(page, game_url)
     game.wait_ready()
     game.play("RR")
     moved = game.positions()
@@ -108,16 +108,16 @@ def test_a_shared_level_is_reopened_as_shared_after_a_server_restart(
 
 @pytest.mark.parametrize("damage", sorted(DAMAGED))
 def test_a_damaged_link_shows_a_clear_message_and_changes_nothing(
-    page: Page, live_server: LocalServer, console: ConsoleWatch, damage: str
+    page: Page, game_url: str, console: ConsoleWatch, damage: str
 ) -> None:
-    page.goto(f"{live_server.url}/#/library")
+    page.goto(f"{game_url}/#/library")
     page.wait_for_selector(".library-scene[data-ready='true']")
     page.fill("#pack-text", pack_text(garden_pack()))
     page.click("[data-action='import']")
     page.wait_for_selector(".pack-card[data-pack='garden']")
     before = library_ids(page)
 
-    page.goto(f"{live_server.url}/#/shared/{DAMAGED[damage]()}")
+    page.goto(f"{game_url}/#/shared/{DAMAGED[damage]()}")
 
     panel = page.locator(".message-panel[data-failure='link']")
     expect(panel).to_be_visible()
@@ -140,9 +140,9 @@ def test_a_link_with_characters_outside_the_code_alphabet_shows_the_message(
 
 
 def test_the_share_button_gives_a_link_that_opens_the_same_level(
-    page: Page, browser: Browser, live_server: LocalServer, console: ConsoleWatch
+    page: Page, browser: Browser, game_url: str, console: ConsoleWatch
 ) -> None:
-    game = GamePage(page, live_server.url)
+    game = GamePage(page, game_url)
     game.open_level("clockwork", "mouse-keeps-time")
     start = game.positions()
 
@@ -152,7 +152,7 @@ def test_the_share_button_gives_a_link_that_opens_the_same_level(
     expect(dialog).to_be_visible()
     expect(dialog.locator(".share-status")).not_to_be_empty()
     link = dialog.locator(".share-link").input_value()
-    assert link.startswith(f"{live_server.url}/#/shared/1")
+    assert link.startswith(f"{game_url}/#/shared/1")
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
     game.play("W")  # the keys are the board's again
@@ -163,7 +163,7 @@ def test_the_share_button_gives_a_link_that_opens_the_same_level(
         fresh = other.new_page()
         fresh_watch = ConsoleWatch(fresh)
         fresh.goto(link)
-        fresh_game = GamePage(fresh, live_server.url)
+        fresh_game = GamePage(fresh, game_url)
         fresh_game.wait_ready()
         expect(fresh.locator(".play-title")).to_have_text("The mouse keeps time")
         assert fresh_game.positions() == start

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import bench, check, importer, play, replay, share, solve, tui
+from miau.cli import bench, check, importer, play, progress_file, replay, share, site, solve, tui
 
 _COMMAND_MODULES: tuple[ModuleType, ...] = (
     play,
@@ -22,6 +22,8 @@ _COMMAND_MODULES: tuple[ModuleType, ...] = (
     solve,
     check,
     share,
+    site,
+    progress_file,
     importer,
     bench,
 )

@@ -32,7 +32,6 @@ import json
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Mapping
 from typing import Any, Final
 
 import anyio
@@ -41,6 +40,7 @@ from starlette.responses import JSONResponse, Response
 
 from miau.packs import Pack, PackError, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
+from miau.server.library_documents import merge_level, pack_summary, version_key
 from miau.server.problems import problems_json
 from miau.server.store import (
     LibraryEntry,
@@ -139,27 +139,6 @@ def problems_refusal(error: PackError, what: str = "This pack") -> Refusal:
     )
 
 
-def pack_summary(pack: Pack) -> dict[str, Any]:
-    """A library pack as ``GET /api/library`` lists it."""
-    manifest = pack.manifest
-    return {
-        "id": manifest.id,
-        "name": manifest.name,
-        "version": manifest.version,
-        "description": manifest.description or "",
-        "levels": len(pack.levels),
-        "author": manifest.author,
-    }
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """A ``MAJOR.MINOR.PATCH`` version as numbers, for comparing (the loader checked its form)."""
-    try:
-        return tuple(int(part) for part in version.split("."))
-    except ValueError:
-        return ()
-
-
 def _too_large(what: str = "A pack") -> Refusal:
     if what == "A request":
         return Refusal(413, {"error": "This request is too large: a pack may be at most 1 MiB."})
@@ -205,50 +184,6 @@ def _utf8_size(text: str) -> int:
     except UnicodeEncodeError:
         message = "The pack's text holds a character that is not Unicode text."
         raise Refusal(400, {"error": message}) from None
-
-
-def merge_level(base: Mapping[str, Any], one_level: Mapping[str, Any]) -> dict[str, Any]:
-    """The pack document ``base`` with the one level of ``one_level`` put in.
-
-    Both are pack documents as JSON (the loader accepted ``one_level``; ``base``
-    was accepted when stored). Palette entries and glossary (``properties``)
-    entries of ``one_level`` join ``base``'s, replacing those of the same
-    name; its ``vocabulary`` words and manifest ``features`` are added to
-    ``base``'s; its level replaces the level with the same id where that one
-    stands, or is appended. ``base``'s manifest (id, name, version) is kept.
-    """
-    merged = json.loads(json.dumps(base))  # a deep copy: base stays as it was
-    incoming = json.loads(json.dumps(one_level))
-    level = incoming["levels"][0]
-    for key in ("palette", "properties"):
-        if incoming.get(key):
-            merged[key] = {**merged.get(key, {}), **incoming[key]}
-    words = [
-        word for word in incoming.get("vocabulary", []) if word not in merged.get("vocabulary", [])
-    ]
-    if words:
-        merged["vocabulary"] = [*merged.get("vocabulary", []), *words]
-    features = [
-        feature
-        for feature in incoming["manifest"].get("features", [])
-        if feature not in merged["manifest"].get("features", [])
-    ]
-    if features:
-        merged["manifest"]["features"] = [*merged["manifest"].get("features", []), *features]
-    levels = list(merged.get("levels", []))
-    place = next(
-        (index for index, each in enumerate(levels) if each.get("id") == level.get("id")), None
-    )
-    if place is None:
-        levels.append(level)
-    else:
-        levels[place] = level
-    # The key order of a pack file: manifest, palette, vocabulary, properties, levels.
-    order = ("manifest", "palette", "vocabulary", "properties", "levels")
-    merged["levels"] = levels
-    ordered = {key: merged[key] for key in order if key in merged}
-    ordered.update({key: value for key, value in merged.items() if key not in ordered})
-    return ordered
 
 
 def _changed_levels(old: Pack | None, new: Pack) -> list[str]:

@@ -30,7 +30,6 @@ import json
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from multiprocessing.connection import Connection
@@ -41,8 +40,18 @@ import anyio
 import anyio.abc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from miau.packs import Pack, PackError, PackIssue, load_pack
+from miau.packs import PackIssue
 from miau.server.problems import problems_json
+from miau.server.studio_levels import (
+    STUDIO_MAX_EXPANSIONS,
+    level_spec,
+)
+from miau.server.studio_levels import (
+    load_one_level as _load_one_level,
+)
+from miau.server.studio_levels import (
+    refusal as _refusal,
+)
 from miau.server.studio_worker import JobKind, run_job
 from miau.solver.levels import LevelSpec
 
@@ -67,9 +76,6 @@ logger = logging.getLogger(__name__)
 STUDIO_MAX_FRAME_BYTES: Final = 256 * 1024
 """The largest studio frame the server reads, in bytes of UTF-8."""
 
-STUDIO_MAX_EXPANSIONS: Final = 2_000_000
-"""The most states one job may expand, whatever the client or the level asks for."""
-
 STUDIO_WORKERS: Final = max(1, (os.cpu_count() or 1) - 1)
 """Worker processes at once, server-wide: one core is left for the game itself."""
 
@@ -83,9 +89,6 @@ KILL_GRACE_SECONDS: Final = 0.5
 """How long a terminated worker has to exit before it is killed outright."""
 
 MAX_JOB_ID_LENGTH: Final = 40
-
-PROBLEMS_IN_A_MESSAGE: Final = 3
-"""How many loader problems a ``bad-message`` error spells out for a refused solve."""
 
 
 class StudioErrorCode(StrEnum):
@@ -188,42 +191,6 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
             StudioErrorCode.BAD_MESSAGE, '"max" must be a positive whole number or null.', job
         )
     return StartJob("solve", job, pack, budget)
-
-
-def level_spec(pack: Pack) -> LevelSpec:
-    """The one level of a loaded one-level pack, as the solver takes it.
-
-    The loader's warnings about that level travel with it, as ``miau check``
-    reports them.
-    """
-    level = pack.levels[0]
-    warnings = tuple(str(issue) for issue in pack.warnings if issue.location[:2] == ("levels", 0))
-    return LevelSpec(level.id, level.title, level.data, level.solution, level.solver_max, warnings)
-
-
-@dataclass(frozen=True, slots=True)
-class _Loaded:
-    """A one-level pack read by the loader: the pack, or why not; every issue either way."""
-
-    pack: Pack | None
-    issues: tuple[PackIssue, ...]
-
-
-def _load_one_level(document: dict[str, Any]) -> _Loaded:
-    """Load a job's pack, refusing any but exactly one level (runs in a worker thread)."""
-    try:
-        pack = load_pack(document)
-    except PackError as error:
-        return _Loaded(None, error.issues)
-    if len(pack.levels) != 1:
-        count = len(pack.levels)
-        issue = PackIssue(
-            "levels",
-            f"a studio job takes a one-level pack; this one has {count} levels",
-            location=("levels",),
-        )
-        return _Loaded(None, (*pack.warnings, issue))
-    return _Loaded(pack, tuple(pack.warnings))
 
 
 @dataclass(eq=False)
@@ -536,13 +503,3 @@ class _Connection:
                 self.closed = True
         if self.closed and self.tasks is not None:
             self.tasks.cancel_scope.cancel()
-
-
-def _refusal(issues: Sequence[PackIssue]) -> str:
-    """A sentence for a solve whose pack the loader refused, naming the first problems."""
-    errors = [issue for issue in issues if issue.severity == "error"] or list(issues)
-    count = len(errors)
-    shown = "; ".join(str(issue) for issue in errors[:PROBLEMS_IN_A_MESSAGE])
-    more = f" (and {count - PROBLEMS_IN_A_MESSAGE} more)" if count > PROBLEMS_IN_A_MESSAGE else ""
-    plural = "problem" if count == 1 else "problems"
-    return f"This level cannot be solved: it has {count} {plural}: {shown}{more}."

@@ -180,6 +180,11 @@ class Statements:
         self.schema_version = "SELECT MAX(version) FROM schema_version"
         self.insert_version = sql("INSERT INTO schema_version (version) VALUES (?)")
         self.update_version = sql("UPDATE schema_version SET version = ?")
+        self.players = "SELECT token FROM players ORDER BY created_at, token"
+        self.unfinished_levels = sql(
+            "SELECT pack, level FROM games WHERE player = ? AND finished_at IS NULL "
+            "ORDER BY pack, level"
+        )
         self.ensure_player = sql(
             "INSERT INTO players (token, created_at) VALUES (?, {now}) "
             "ON CONFLICT (token) DO NOTHING"
@@ -325,6 +330,18 @@ class SqlStore:
         """Record the player ``token`` if it is new."""
         with self._statement() as db:
             db.execute(self.statements.ensure_player, (token,))
+
+    def players(self) -> list[str]:
+        """Every player's token, oldest first (``miau progress`` picks the one to read or write)."""
+        with self._reading() as db:
+            rows = db.execute(self.statements.players, ()).fetchall()
+        return [str(token) for (token,) in rows]
+
+    def unfinished_levels(self, player: str) -> list[tuple[str, str]]:
+        """The (pack, level) of every unfinished game of the player, in order."""
+        with self._reading() as db:
+            rows = db.execute(self.statements.unfinished_levels, (player,)).fetchall()
+        return [(str(pack), str(level)) for pack, level in rows]
 
     def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
         """The player's unfinished game on this level, with its log, or None."""

@@ -1,5 +1,10 @@
 // The HTTP JSON calls: worlds, levels and progress; the player's library of
 // imported packs; shared levels (decoding a link's code, encoding a level).
+// On the static site the same calls are answered in the page
+// (engine-port-pyodide.js).
+
+import { siteRequest } from "./engine-port-pyodide.js";
+import { isStaticSite } from "./site.js";
 
 /**
  * An API call that failed; `status` is the HTTP status (0 when offline) and
@@ -14,7 +19,14 @@ export class ApiError extends Error {
   }
 }
 
+async function siteAnswer(path, method, body) {
+  const { status, body: answer } = await siteRequest(method, path, body);
+  if (status >= 400) throw new ApiError(status, answer?.error || `The page's engine answered ${status}.`, answer);
+  return answer;
+}
+
 async function request(path, { method = "GET", body = undefined } = {}) {
+  if (isStaticSite) return siteAnswer(path, method, body);
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -127,12 +139,18 @@ export function openShared(code) {
 
 /** Encodes a one-level pack as a share code: resolves with `{code, link}`. */
 export function encodeShare(onePack) {
-  return request("/api/shared/encode", { method: "POST", body: { pack: onePack } });
+  return request("/api/shared/encode", { method: "POST", body: { pack: onePack, base: siteAddress() } });
+}
+
+// The page's own address without its route: a site published under a path
+// (https://HOST/PATH/) keeps the path.
+function siteAddress() {
+  return new URL("./", location.href).href;
 }
 
 /** The share link of a code, on this page's own address. */
 export function shareLink(code) {
-  return `${location.origin}/#/shared/${code}`;
+  return `${siteAddress()}#/shared/${code}`;
 }
 
 /**

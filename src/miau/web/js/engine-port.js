@@ -1,6 +1,10 @@
-// The engine port: the only module that talks to the engine. Today the engine
-// runs on the server behind a WebSocket; an in-page engine can replace this
-// file later with the same exports (open, send, close, onReopened, onStatus).
+// The engine port: the only module that talks to the engine. The engine runs
+// on the server behind a WebSocket, or, on the static site, in the page
+// (engine-port-pyodide.js), which takes the same frames through a connection
+// of the same shape; nothing else in this module differs.
+
+import { pyodideConnection } from "./engine-port-pyodide.js";
+import { isStaticSite } from "./site.js";
 
 const RECONNECT_FIRST_MS = 150;
 const RECONNECT_MAX_MS = 3000;
@@ -180,6 +184,7 @@ function workerConnection(url, handlers, made) {
 }
 
 function openConnection(handlers) {
+  if (isStaticSite) return pyodideConnection(handlers);
   const made = makeSocketWorker();
   if (made) return workerConnection(socketUrl(), handlers, made);
   return directConnection(socketUrl(), handlers);

@@ -1,7 +1,12 @@
 // The studio port: the page's side of the `/studio` WebSocket, where the
 // server runs the solver and `miau check` on a one-level pack in a worker
 // process. One socket per page, opened on the first job; each job has an
-// id of its own, and messages are routed to it by that id.
+// id of its own, and messages are routed to it by that id. On the static
+// site the jobs run in the page instead (studio-port-pyodide.js), with the
+// same messages.
+
+import { isStaticSite } from "./site.js";
+import { runInPage } from "./studio-port-pyodide.js";
 
 /** A studio job that did not give a result; `code` says why ("cancelled", "busy", "offline", ...). */
 export class StudioError extends Error {
@@ -102,6 +107,7 @@ function run(request, { onProgress, onStarted, signal } = {}) {
   if (signal?.aborted) return Promise.reject(new StudioError("cancelled", "Cancelled."));
   counter += 1;
   const job = `${request.type}-${Date.now().toString(36)}-${counter}`;
+  if (isStaticSite) return runHere({ ...request, job }, { onProgress, onStarted, signal });
   return new Promise((resolve, reject) => {
     const entry = { resolve, reject, onProgress, onStarted, cancelling: false, sent: false };
     jobs.set(job, entry);
@@ -125,6 +131,15 @@ function run(request, { onProgress, onStarted, signal } = {}) {
         entry.sent = true;
       })
       .catch((error) => finish(job, (done) => done.reject(error)));
+  });
+}
+
+// A job in the page: its frames go through the same `receive` as the socket's.
+function runHere(request, { onProgress, onStarted, signal }) {
+  return new Promise((resolve, reject) => {
+    jobs.set(request.job, { resolve, reject, onProgress, onStarted, cancelling: false, sent: true });
+    const cancel = runInPage(request, (frame) => receive(JSON.stringify(frame)));
+    signal?.addEventListener("abort", cancel, { once: true });
   });
 }
 

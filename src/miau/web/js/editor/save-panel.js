@@ -4,12 +4,19 @@
 // deflate and validate a pack itself).
 
 import { h } from "../dom.js";
+import { siteRequest } from "../engine-port-pyodide.js";
+import { isStaticSite } from "../site.js";
 import { isPackId } from "./draft.js";
 
 const TARGET_KEY = "miau.editor.target";
 const NEW_PACK = "__new__";
 
 async function requestJson(method, path, body = undefined) {
+  if (isStaticSite) {
+    // The static site answers in the page (engine-port-pyodide.js).
+    const answer = await siteRequest(method, path, body);
+    return { ok: answer.status < 400, status: answer.status, body: answer.body || {} };
+  }
   let response;
   try {
     response = await fetch(path, {

@@ -6,6 +6,8 @@ import * as api from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
 import { problemList } from "../problems.js";
+import { progressPanel } from "../progress-panel.js";
+import { isStaticSite } from "../site.js";
 import { exportLink, onEscape, removeButton, removeLibraryPack } from "./common.js";
 
 function plural(count, word) {
@@ -106,6 +108,7 @@ export async function mount(root, _params, { navigate, signal }) {
       ),
     ),
   );
+  if (isStaticSite) root.querySelector(".library-body").append(progressPanel());
   onEscape(() => navigate("/worlds"), signal);
 
   let busy = false;

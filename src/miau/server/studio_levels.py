@@ -1,0 +1,75 @@
+"""A studio job's level: the one level of a one-level pack, checked, as the solver takes it.
+
+Standard library only: the server's studio (``miau.server.studio``) and the
+static site's in-page studio (``miau.site.studio``, under Pyodide) share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from miau.packs import Pack, PackError, PackIssue, load_pack
+from miau.solver.levels import LevelSpec
+
+__all__ = [
+    "PROBLEMS_IN_A_MESSAGE",
+    "STUDIO_MAX_EXPANSIONS",
+    "LoadedLevel",
+    "level_spec",
+    "load_one_level",
+    "refusal",
+]
+
+STUDIO_MAX_EXPANSIONS: Final = 2_000_000
+"""The most states one job may expand, whatever the client or the level asks for."""
+
+PROBLEMS_IN_A_MESSAGE: Final = 3
+"""How many loader problems a ``bad-message`` error spells out for a refused solve."""
+
+
+def level_spec(pack: Pack) -> LevelSpec:
+    """The one level of a loaded one-level pack, as the solver takes it.
+
+    The loader's warnings about that level travel with it, as ``miau check``
+    reports them.
+    """
+    level = pack.levels[0]
+    warnings = tuple(str(issue) for issue in pack.warnings if issue.location[:2] == ("levels", 0))
+    return LevelSpec(level.id, level.title, level.data, level.solution, level.solver_max, warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedLevel:
+    """A one-level pack read by the loader: the pack, or why not; every issue either way."""
+
+    pack: Pack | None
+    issues: tuple[PackIssue, ...]
+
+
+def load_one_level(document: dict[str, Any]) -> LoadedLevel:
+    """Load a job's pack, refusing any but exactly one level (runs in a worker thread)."""
+    try:
+        pack = load_pack(document)
+    except PackError as error:
+        return LoadedLevel(None, error.issues)
+    if len(pack.levels) != 1:
+        count = len(pack.levels)
+        issue = PackIssue(
+            "levels",
+            f"a studio job takes a one-level pack; this one has {count} levels",
+            location=("levels",),
+        )
+        return LoadedLevel(None, (*pack.warnings, issue))
+    return LoadedLevel(pack, tuple(pack.warnings))
+
+
+def refusal(issues: Sequence[PackIssue]) -> str:
+    """A sentence for a solve whose pack the loader refused, naming the first problems."""
+    errors = [issue for issue in issues if issue.severity == "error"] or list(issues)
+    count = len(errors)
+    shown = "; ".join(str(issue) for issue in errors[:PROBLEMS_IN_A_MESSAGE])
+    more = f" (and {count - PROBLEMS_IN_A_MESSAGE} more)" if count > PROBLEMS_IN_A_MESSAGE else ""
+    plural = "problem" if count == 1 else "problems"
+    return f"This level cannot be solved: it has {count} {plural}: {shown}{more}."

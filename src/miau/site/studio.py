@@ -1,0 +1,84 @@
+"""The static site's studio: the editor's solve and check jobs, run in a worker of the page.
+
+Under Pyodide in ``js/studio-worker.js``, one job at a time. The worker
+calls :func:`run_job` and posts its progress as the server's studio does;
+cancelling (or the page's time cap) terminates the worker, as the server
+terminates its worker process. The answer is the server's studio frame
+(``solved``, ``checked`` or ``error``), so the editor cannot tell them apart.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from miau.server.problems import problems_json
+from miau.server.studio_levels import STUDIO_MAX_EXPANSIONS, level_spec, load_one_level, refusal
+from miau.solver.check import check_level
+from miau.solver.search import SearchProgress, solve
+
+__all__ = ["PROGRESS_SECONDS", "run_job"]
+
+PROGRESS_SECONDS = 0.2
+"""The shortest time between two progress reports, as on the server."""
+
+Report = Callable[[int, int, int, int, float], None]
+"""``report(expanded, depth, seen, rate, seconds)``."""
+
+
+class _Reporter(SearchProgress):
+    def __init__(self, report: Report) -> None:
+        self.send = report
+        self.job_start = self.search_start = self.last_sent = time.monotonic()
+        self.last_expanded = 0
+
+    def report(self, expanded: int, depth: int, seen: int) -> None:
+        now = time.monotonic()
+        if expanded < self.last_expanded:
+            self.search_start = now  # a check's second search counts its rate from its start
+        self.last_expanded = expanded
+        if now - self.last_sent < PROGRESS_SECONDS:
+            return
+        self.last_sent = now
+        elapsed = now - self.search_start
+        self.send(
+            expanded,
+            depth,
+            seen,
+            round(expanded / elapsed) if elapsed > 0 else 0,
+            now - self.job_start,
+        )
+
+
+def run_job(kind: str, job: str, pack_json: str, max_expansions: int | None, report: Report) -> str:
+    """Run one ``solve`` or ``check`` job on a one-level pack; the answer frame as JSON."""
+    loaded = load_one_level(json.loads(pack_json))
+    if loaded.pack is None:
+        if kind == "check":
+            answer: dict[str, Any] = {
+                "type": "checked",
+                "job": job,
+                "report": {"problems": problems_json(loaded.issues), "level": None},
+            }
+            return json.dumps(answer)
+        return json.dumps(
+            {"type": "error", "job": job, "code": "bad-message", "message": refusal(loaded.issues)}
+        )
+    spec = level_spec(loaded.pack)
+    budget = min(spec.budget(max_expansions), STUDIO_MAX_EXPANSIONS)
+    progress = _Reporter(report)
+    try:
+        if kind == "solve":
+            result = solve(spec.data, max_expansions=budget, progress=progress)
+            return json.dumps({"type": "solved", "job": job, "result": result.to_json()})
+        checked = check_level(spec, max_expansions=budget, progress=progress)
+        report_json = {"problems": problems_json(loaded.issues), "level": checked.to_json()}
+        return json.dumps({"type": "checked", "job": job, "report": report_json})
+    except MemoryError:
+        message = f"The {kind} job ran out of the page's memory; make the level smaller or give a lower cap."
+    except Exception as error:
+        message = f"The {kind} job stopped with an error: {error}"
+    return json.dumps({"type": "error", "job": job, "code": "failed", "message": message})

@@ -1,0 +1,136 @@
+// The static site's engine: Pyodide running Miau's in-page backend
+// (miau.site.backend) in a module worker, with the player's records in
+// IndexedDB.
+//
+// Page -> worker: {id, kind: "http", method, path, body} and {kind: "frame", text}.
+// Worker -> page: {kind: "loading", fraction, label}, {kind: "ready"},
+//                 {kind: "failed", message}, {id, kind: "answer", status, body},
+//                 {kind: "frame", text}.
+//
+// Orders are carried out one at a time, in the order they came. Every answer's
+// records are committed to IndexedDB (one transaction, strict durability)
+// before the answer is posted: an intent is stored before its result is shown.
+
+import { SITE_ADDRESS, startRuntime } from "./pyodide-start.js";
+
+const DATABASE = "miau";
+const RECORDS = "records";
+
+let backend = null;
+let database = null;
+
+function report(fraction, label) {
+  postMessage({ kind: "loading", fraction, label });
+}
+
+function openDatabase() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DATABASE, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(RECORDS);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function readRecords(db) {
+  return new Promise((resolve, reject) => {
+    const records = [];
+    const request = db.transaction(RECORDS, "readonly").objectStore(RECORDS).openCursor();
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (!cursor) {
+        resolve(records);
+        return;
+      }
+      records.push([cursor.key, cursor.value]);
+      cursor.continue();
+    };
+    request.onerror = () => reject(request.error);
+  });
+}
+
+// Other tabs of this browser run workers of their own: each tells the others
+// what it stored, so that they answer from the same records.
+const otherTabs = new BroadcastChannel("miau-records");
+
+function commit(writes) {
+  if (!writes.length) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const transaction = database.transaction(RECORDS, "readwrite", { durability: "strict" });
+    const store = transaction.objectStore(RECORDS);
+    for (const [key, value] of writes) {
+      if (value === null) store.delete(key);
+      else store.put(value, key);
+    }
+    transaction.oncomplete = () => {
+      otherTabs.postMessage(JSON.stringify(writes));
+      resolve();
+    };
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error || new Error("The browser refused to store progress."));
+  });
+}
+
+async function start() {
+  const [db, { pyodide, timings }] = await Promise.all([openDatabase(), startRuntime(report)]);
+  database = db;
+  report(0.85, "Opening your progress");
+  pyodide.runPython(
+    "from miau.site.backend import SiteBackend\n" + `backend = SiteBackend(base=${JSON.stringify(SITE_ADDRESS)})\n`,
+  );
+  backend = pyodide.globals.get("backend");
+  backend.restore(JSON.stringify(await readRecords(db)));
+  timings.restored = Math.round(performance.now());
+  report(1, "Ready");
+  postMessage({ kind: "ready", timings });
+}
+
+async function carryOut(order) {
+  if (order.kind === "frame") {
+    const answer = JSON.parse(backend.frame(order.text));
+    await commit(answer.writes);
+    postMessage({ kind: "frame", text: JSON.stringify(answer.reply) });
+  } else if (order.kind === "http") {
+    const body = order.body === undefined ? undefined : JSON.stringify(order.body);
+    const answer = JSON.parse(backend.http(order.method, order.path, body));
+    await commit(answer.writes);
+    postMessage({ id: order.id, kind: "answer", status: answer.status, body: answer.body });
+  }
+}
+
+const started = start();
+let queue = started;
+
+otherTabs.addEventListener("message", (event) => {
+  queue = queue.then(() => backend.apply_records(event.data)).catch(() => {});
+});
+
+started.catch((error) => {
+  postMessage({ kind: "failed", message: String(error?.message || error) });
+});
+
+self.addEventListener("message", (event) => {
+  const order = event.data;
+  queue = queue
+    .then(() => carryOut(order))
+    .catch((error) => {
+      if (order.kind === "http") {
+        postMessage({ id: order.id, kind: "answer", status: 500, body: { error: String(error?.message || error) } });
+      } else {
+        // Nothing was shown of a result that could not be stored: the page opens the level again.
+        try {
+          backend.current = undefined; // undefined becomes None (null would be JsNull)
+        } catch {
+          // the backend never started
+        }
+        let seq = null;
+        try {
+          seq = JSON.parse(order.text).seq ?? null;
+        } catch {
+          seq = null;
+        }
+        const message = `Your progress could not be stored (${error?.message || error}).`;
+        postMessage({ kind: "frame", text: JSON.stringify({ type: "error", seq, code: "server-error", message }) });
+      }
+    });
+});
