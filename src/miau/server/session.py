@@ -21,10 +21,12 @@ short chunks so that other players' replies are not held up behind it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +47,7 @@ from miau.server.protocol import (
     ProtocolError,
     parse_message,
 )
-from miau.server.store import StaleGameError, StoredIntent, StoreRunner
+from miau.server.store import StaleGameError, StoredIntent, StoreQuotaError, StoreRunner
 from miau.server.worlds import Worlds
 
 __all__ = [
@@ -54,7 +56,10 @@ __all__ = [
     "ConnectionLimits",
     "PlaySession",
     "TokenBucket",
+    "UnreplayableGameError",
     "apply_stored",
+    "replay_log",
+    "restore_state",
     "state_json",
 ]
 
@@ -65,6 +70,12 @@ STEP_LETTERS = {direction.name: direction.letter for direction in MOVE_ALPHABET}
 
 UNDO, RESET, RESTORE = "Z", "X", "S"
 """The log letters of the other intents."""
+
+RESTORE_FIELDS = ("entities", "moveCount", "won", "automata")
+"""The fields of a restore's state that are read and stored (``docs/protocol.md``); no others."""
+
+MAX_MOVE_COUNT = 1_000_000_000
+"""The largest ``moveCount`` a restore takes: far past any real game, far inside a 64-bit column."""
 
 _LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
 
@@ -146,8 +157,72 @@ def apply_stored(game: Game, intent: StoredIntent) -> Event:
     if intent.letter == RESET:
         return game.reset()
     if intent.letter == RESTORE and intent.payload is not None:
-        return game.restore(json.loads(intent.payload))
+        return game.restore(restore_state(json.loads(intent.payload)))
     raise ValueError(f"not a log entry: {intent!r}")
+
+
+def restore_state(state: object) -> dict[str, Any]:
+    """The part of a restore's state the engine reads: :data:`RESTORE_FIELDS`, bounded.
+
+    Anything else the client sent (a ``history``, a 64 KB extra field) is
+    dropped, so it is neither read nor stored. The engine checks the entities
+    and automata against the level (ids, cells and phases are bounded by it).
+
+    :raises ValueError: for a state that is not an object, or a ``moveCount``
+        that is an integer past :data:`MAX_MOVE_COUNT`.
+    """
+    if not isinstance(state, dict):
+        raise ValueError("state must be an object")
+    kept = {key: state[key] for key in RESTORE_FIELDS if key in state}
+    move_count = kept.get("moveCount")
+    if type(move_count) is int and not 0 <= move_count <= MAX_MOVE_COUNT:
+        raise ValueError(f"state.moveCount must be an integer from 0 to {MAX_MOVE_COUNT:,}")
+    return kept
+
+
+class UnreplayableGameError(ValueError):
+    """A stored log that does not replay: an entry the engine refuses, or one that does not read."""
+
+
+UNREPLAYABLE_NOTICE = (
+    "Your saved game on this level could not be resumed (it no longer fits the level), "
+    "so the level starts again from the beginning. Your wins are kept."
+)
+"""What ``opened`` says when a stored game that cannot be replayed was set aside."""
+
+_REPLAY_THREADS = 2
+"""How many long logs are replayed at once (each on a worker thread); more wait their turn."""
+
+_replay_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _replay_limiter() -> anyio.CapacityLimiter:
+    """The limiter of long replays on the running event loop (one per loop: tests run several)."""
+    loop = asyncio.get_running_loop()
+    limiter = _replay_limiters.get(loop)
+    if limiter is None:
+        limiter = _replay_limiters[loop] = anyio.CapacityLimiter(_REPLAY_THREADS)
+    return limiter
+
+
+def replay_log(level: PackLevel, intents: Sequence[StoredIntent]) -> Game:
+    """A fresh game on ``level`` with the stored ``intents`` applied, oldest first.
+
+    :raises UnreplayableGameError: when an entry does not read or the engine
+        refuses it (every stored entry was accepted when it was stored, so
+        the level or the engine changed since, or the row was damaged).
+    """
+    game = Game(level.data)
+    for index, entry in enumerate(intents):
+        try:
+            accepted = apply_stored(game, entry).accepted
+        except (ValueError, TypeError, KeyError) as error:
+            raise UnreplayableGameError(f"entry {index} {entry.letter!r}: {error}") from None
+        if not accepted:
+            raise UnreplayableGameError(f"entry {index} {entry.letter!r} is refused now")
+    return game
 
 
 @dataclass(slots=True)
@@ -167,6 +242,8 @@ class OpenGame:
     pack_id: str | None
     game_id: int | None = None
     log: list[StoredIntent] = field(default_factory=list)
+    notice: str | None = None
+    """Said to the player with ``opened`` when their stored game could not be resumed."""
 
     def apply(self, intent: StoredIntent) -> Event:
         """Apply a log entry to the live game."""
@@ -218,6 +295,15 @@ class PlaySession:
             return await self.open(message)
         except ProtocolError as error:
             return error.reply()
+        except StoreQuotaError:
+            # Nothing was stored; the live game may be ahead of the store: drop it.
+            self.current = None
+            return ProtocolError(
+                ErrorCode.QUOTA,
+                "The server holds as many games in progress as it may; this move was not "
+                "kept. Try again later.",
+                seq,
+            ).reply()
         except Exception:
             logger.exception("play session of %s failed", self.player)
             # The live game may be ahead of the store now: drop it; the client re-opens.
@@ -251,6 +337,8 @@ class PlaySession:
         }
         if pack_id is None:
             reply["draft"] = True
+        if opened.notice is not None:
+            reply["notice"] = opened.notice
         if message.seq is not None:
             reply["seq"] = message.seq
         return reply
@@ -312,6 +400,10 @@ class PlaySession:
         """The stored game on this level replayed on a fresh ``Game``, or a new one.
 
         A draft (``pack_id`` None) is never stored, so it always starts fresh.
+        A stored game that cannot be replayed (an entry the engine refuses
+        now, a payload that no longer reads) is deleted, and the level starts
+        fresh with :data:`UNREPLAYABLE_NOTICE` for the player: a level is
+        never stuck on a log that cannot come back.
         """
         opened = OpenGame(pack, level, Game(level.data), pack_id)
         if pack_id is None:
@@ -319,20 +411,28 @@ class PlaySession:
         stored = await self.store.current_game(self.player, pack_id, level.id)
         if stored is None:
             return opened
-        chunk = max(1, self.limits.replay_chunk)
-        for index, entry in enumerate(stored.intents):
-            if index and index % chunk == 0:
-                # A long log takes a while (~100k steps/s): let other connections' replies out.
-                await anyio.sleep(0)
-            if not opened.apply(entry).accepted:
-                logger.warning(
-                    "%s/%s game %d: stored %r was rejected on replay",
-                    pack_id,
-                    level.id,
-                    stored.game_id,
-                    entry,
+        try:
+            if len(stored.intents) <= self.limits.replay_chunk:
+                game = replay_log(level, stored.intents)
+            else:
+                # A long log takes a while (~60k intents/s): replay it on a worker thread,
+                # a few at a time, so that the event loop keeps answering everyone else.
+                game = await anyio.to_thread.run_sync(
+                    replay_log, level, stored.intents, limiter=_replay_limiter()
                 )
-        opened.game_id, opened.log = stored.game_id, list(stored.intents)
+        except UnreplayableGameError as problem:
+            logger.warning(
+                "%s/%s game %d of %s cannot be replayed (%s): it starts again",
+                pack_id,
+                level.id,
+                stored.game_id,
+                self.player,
+                problem,
+            )
+            await self.store.abandon_game(stored.game_id, self.player)
+            opened.notice = UNREPLAYABLE_NOTICE
+            return opened
+        opened.game, opened.game_id, opened.log = game, stored.game_id, list(stored.intents)
         if opened.game.won and opened.log and opened.log[-1].letter in _LETTER_STEPS:
             # A winning step was stored but the win not recorded (the server stopped in
             # between): record it now. A board restored as won is no win of the player's.
@@ -378,13 +478,42 @@ class PlaySession:
                 await self._append(current, entry)
                 return current, event
             except StaleGameError:
-                current = self.current = await self._load(
-                    current.pack, current.level, current.pack_id
-                )
+                if not await self._catch_up(current, entry):
+                    current = self.current = await self._load(
+                        current.pack, current.level, current.pack_id
+                    )
                 event = current.apply(entry)
                 if not event.accepted:
                     return current, event
         raise StaleGameError("the stored game kept changing under this session")
+
+    async def _catch_up(self, current: OpenGame, entry: StoredIntent) -> bool:
+        """Bring the live game level with a stored game that another page moved on; whether it could.
+
+        The entry applied ahead of the store is taken back (a step or wait is
+        undone exactly), then only the entries the other page stored since
+        are applied: two pages taking turns never replay the whole game. A
+        different stored game (the other page reset or won), an undo, reset
+        or restore applied ahead, or a long tail, fall back to a full reload.
+        """
+        if current.game_id is None or current.pack_id is None or entry.letter not in _LETTER_STEPS:
+            return False
+        tail = await self.store.game_tail(
+            self.player, current.pack_id, current.level.id, current.game_id, len(current.log)
+        )
+        if tail is None or len(tail) > self.limits.replay_chunk:
+            return False
+        if not current.game.undo().accepted:
+            return False
+        for stored in tail:
+            try:
+                accepted = current.apply(stored).accepted
+            except (ValueError, TypeError, KeyError):
+                accepted = False
+            if not accepted:
+                return False
+            current.log.append(stored)
+        return True
 
     async def _append(self, current: OpenGame, entry: StoredIntent) -> None:
         """Commit an accepted entry: a new stored game on the first one (or after a win).
@@ -444,4 +573,8 @@ def _log_entry(message: Intent) -> StoredIntent | None:
         return StoredIntent(UNDO)
     if message.kind == "reset":
         return StoredIntent(RESET)
-    return StoredIntent(RESTORE, json.dumps(message.state, separators=(",", ":")))
+    try:
+        state = restore_state(message.state)
+    except ValueError as error:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{error}.", message.seq) from None
+    return StoredIntent(RESTORE, json.dumps(state, separators=(",", ":")))
