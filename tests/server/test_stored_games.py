@@ -9,27 +9,40 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from miau.engine import Event, Game
 from miau.packs import load_pack
 from miau.server import session as session_module
-from miau.server.session import MAX_MOVE_COUNT, RESTORE_FIELDS, UNREPLAYABLE_NOTICE
+from miau.server.session import (
+    MAX_MOVE_COUNT,
+    RESTORE_FIELDS,
+    UNREPLAYABLE_NOTICE,
+    UNTHROTTLED,
+    PlaySession,
+)
 from miau.server.store import (
     SqliteStore,
     StaleGameError,
     Store,
+    StoredGame,
     StoredIntent,
     StoreQuotaError,
+    StoreRunner,
     open_store,
 )
 from miau.server.store.sql import SqlStore
+from miau.server.worlds import Worlds
 from tests.server.conftest import Player, TestClient, count_rows, pack_json
+from tests.support.loops import run_alone
 
 R, W = StoredIntent("R"), StoredIntent("W")
 
@@ -314,3 +327,114 @@ def test_past_the_servers_game_quota_a_move_is_refused_with_quota_and_not_kept(
         player.open("tutorial", "first-steps")
         assert player.intent("wait")["state"]["moveCount"] == 2
     assert count_rows(db_path, "intents") == 2
+
+
+# --- compaction ----------------------------------------------------------------------------------
+
+
+def test_compacting_replaces_the_log_only_if_no_other_page_moved_the_game_on(
+    store: SqlStore, location: str | Path
+) -> None:
+    game = store.start_game("p", "pack", "a", (R, StoredIntent("Z"), R, W))
+    assert store.compact_game("p", "pack", "a", game, 3, (R, W)) is None  # it has 4 entries
+    assert store.current_game("p", "pack", "a") == StoredGame(game, (R, StoredIntent("Z"), R, W))
+    store.append_intent(game, 4, R)
+    compacted = store.compact_game("p", "pack", "a", game, 5, (R, W, R))
+    assert compacted is not None and compacted != game
+    assert store.current_game("p", "pack", "a") == StoredGame(compacted, (R, W, R))
+    assert rows_in(location, "intents") == 3
+    with pytest.raises(StaleGameError):
+        store.append_intent(game, 5, R)  # a page on the old game is told, and reloads
+
+
+def test_a_long_log_of_undone_moves_is_compacted_and_resumes_exactly_with_its_undo_history(
+    client: TestClient, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(session_module, "COMPACT_AT", 32)
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        player.moves("RRD")
+        for _ in range(30):  # a player trying things out: a move, then undo
+            player.step("up")
+            player.intent("undo")
+        before = player.moves("R")[-1]["state"]
+    with contextlib.closing(sqlite3.connect(db_path)) as db:
+        letters = "".join(
+            letter for (letter,) in db.execute("SELECT letter FROM intents ORDER BY seq")
+        )
+    # 64 intents were stored; compacting to the undoable moves whenever the log reached 32
+    # leaves those moves and what came after the last compaction.
+    assert letters.startswith("RRD") and len(letters) < 32
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        opened = player.open("tutorial", "first-steps")
+        assert opened["state"] == before
+        # Undo goes back through the same boards a replay of the whole log gives.
+        reference = Game(pack_json_level("first-steps"))
+        reference.play("RRD")
+        for _ in range(30):
+            reference.step("up")
+            reference.undo()
+        reference.play("R")
+        for _ in range(4):
+            reference.undo()
+            assert player.intent("undo")["state"] == json.loads(
+                json.dumps(session_module.state_json(reference))
+            )
+
+
+INTENTS = st.sampled_from(["up", "down", "left", "right", "wait", "undo", "undo", "reset"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(intents=st.lists(INTENTS, min_size=1, max_size=80), compact_at=st.integers(2, 24))
+def test_a_resumed_game_is_the_replay_of_every_accepted_intent_whatever_the_compaction(
+    intents: list[str], compact_at: int
+) -> None:
+    level = pack_json_level("first-steps")
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session_module, "COMPACT_AT", compact_at)
+        store = SqliteStore(Path(folder) / "miau.db")
+        worlds = Worlds.load(None)
+        runner = StoreRunner(store)
+        reference = Game(level)
+        opening = json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
+
+        async def play_then_resume() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+            session = PlaySession("p", worlds, runner, UNTHROTTLED)
+            await session.handle(opening)
+            for seq, intent in enumerate(intents):
+                message: dict[str, Any] = {"type": "intent", "seq": seq}
+                if intent in ("undo", "reset", "wait"):
+                    message["intent"] = intent
+                else:
+                    message.update(intent="step", direction=intent)
+                await session.handle(json.dumps(message))
+            resumed = PlaySession("p", worlds, runner, UNTHROTTLED)
+            opened = await resumed.handle(opening)
+            undos = [
+                (await resumed.handle(json.dumps({"type": "intent", "seq": 0, "intent": "undo"})))[
+                    "state"
+                ]
+                for _ in range(3)
+            ]
+            return opened, undos
+
+        try:
+            opened, undos = run_alone(play_then_resume())
+        finally:
+            store.close()
+    for intent in intents:
+        if intent == "undo":
+            reference.undo()
+        elif intent == "reset":
+            reference.reset()
+        else:
+            reference.step(intent)
+    expected = json.loads(json.dumps(session_module.state_json(reference)))
+    if not reference.won:
+        assert opened["state"] == expected
+        for state in undos:
+            reference.undo()
+            assert state == json.loads(json.dumps(session_module.state_json(reference)))

@@ -79,6 +79,9 @@ MAX_MOVE_COUNT = 1_000_000_000
 
 _LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
 
+COMPACT_AT = 4096
+"""A stored log this long is compacted when it holds over twice the turns that can be undone."""
+
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
 
@@ -535,6 +538,35 @@ class PlaySession:
             return
         await self.store.append_intent(current.game_id, len(current.log), entry)
         current.log.append(entry)
+        if len(current.log) >= COMPACT_AT:
+            await self._compact(current)
+
+    async def _compact(self, current: OpenGame) -> None:
+        """Store the game's log as the moves that can be undone, when those are under half of it.
+
+        Replaying a game's undoable moves on a fresh game gives the same board,
+        counters and undo history (the engine's compact save), so the shorter
+        log is exact. A stored log thus stays under twice its undoable turns
+        (or :data:`COMPACT_AT`): undone moves, undos and waits that were
+        undone cost nothing on the next resume. A game restored from a state
+        has no move string and is not compacted.
+        """
+        moves = current.game.moves
+        if moves is None or current.game_id is None or current.pack_id is None:
+            return
+        if 2 * len(moves) > len(current.log):
+            return
+        log = [StoredIntent(letter) for letter in moves]
+        new_id = await self.store.compact_game(
+            self.player,
+            current.pack_id,
+            current.level.id,
+            current.game_id,
+            len(current.log),
+            tuple(log),
+        )
+        if new_id is not None:  # else another page moved the game on: it stays as it is
+            current.game_id, current.log = new_id, log
 
     async def _record_win(self, current: OpenGame) -> dict[str, Any]:
         """Keep the win in the player's progress and finish the stored game."""

@@ -66,6 +66,24 @@ class Store(Protocol):
         """
         ...
 
+    def compact_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        length: int,
+        intents: Sequence[StoredIntent],
+    ) -> int | None:
+        """Replace game ``game_id`` by a new game whose log is ``intents``; the new id.
+
+        In one transaction, and only if the game is still unfinished with
+        exactly ``length`` entries (no other page moved it on): else nothing
+        changes and the answer is None. The caller makes sure both logs
+        replay to the same game.
+        """
+        ...
+
     def abandon_game(self, game_id: int, player: str) -> None:
         """Finish and delete the player's game ``game_id`` without a win (one that cannot be replayed)."""
         ...

@@ -98,6 +98,20 @@ class StoreRunner:
         start = partial(self.store.start_game, replace=replace)
         return await self.run(start, player, pack, level, intents)
 
+    async def compact_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        length: int,
+        intents: Sequence[StoredIntent],
+    ) -> int | None:
+        """Replace a game by an equivalent shorter log, if nothing moved it on (see :class:`Store`)."""
+        return await self.run(
+            self.store.compact_game, player, pack, level, game_id, length, intents
+        )
+
     async def abandon_game(self, game_id: int, player: str) -> None:
         """Finish and delete a game that cannot be replayed (see :class:`Store`)."""
         await self.run(self.store.abandon_game, game_id, player)

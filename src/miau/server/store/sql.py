@@ -251,6 +251,7 @@ class Statements:
             "DELETE FROM games WHERE player = ? AND finished_at IS NOT NULL "
             "AND id < (SELECT MAX(id) FROM games)"
         )
+        self.log_length = sql("SELECT COUNT(*) FROM intents WHERE game_id = ?")
         self.player_games = sql("SELECT COUNT(*) FROM games WHERE player = ?")
         self.all_games = sql("SELECT COUNT(*) FROM games")
         self.finish_oldest_games = sql(
@@ -460,6 +461,42 @@ class SqlStore:
                 ],
             )
         return game_id
+
+    def compact_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        length: int,
+        intents: Sequence[StoredIntent],
+    ) -> int | None:
+        """Replace game ``game_id`` by a new game with the log ``intents``, if it still has ``length`` entries (see :class:`Store`)."""
+        statements = self.statements
+        try:
+            with self._transaction() as db:
+                self._serialise(db, "game", player, pack, level)
+                # Finishing first takes the game's row lock: an append in flight commits
+                # before it, and none can follow it.
+                if db.execute(statements.finish_game, (game_id,)).rowcount != 1:
+                    raise StaleGameError(f"game {game_id} is finished")
+                (stored,) = db.execute(statements.log_length, (game_id,)).fetchone()
+                if int(stored) != length:
+                    raise StaleGameError(f"game {game_id} has {stored} entries, not {length}")
+                self._prune(db, player)
+                rows = db.execute(statements.insert_game, (player, pack, level)).fetchall()
+                new_id = int(rows[0][0])
+                self._execute_many(
+                    db,
+                    statements.insert_intent,
+                    [
+                        (new_id, seq, intent.letter, intent.payload)
+                        for seq, intent in enumerate(intents)
+                    ],
+                )
+        except StaleGameError:
+            return None
+        return new_id
 
     def _make_room(self, db: Database, player: str) -> None:
         """Prune the player's finished games, and their oldest past the quota, before a new one.
