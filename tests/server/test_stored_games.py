@@ -384,24 +384,35 @@ def test_a_long_log_of_undone_moves_is_compacted_and_resumes_exactly_with_its_un
             )
 
 
+def as_sent(game: Game) -> dict[str, Any]:
+    """The game's state as the wire carries it."""
+    sent: dict[str, Any] = json.loads(json.dumps(session_module.state_json(game)))
+    return sent
+
+
 INTENTS = st.sampled_from(["up", "down", "left", "right", "wait", "undo", "undo", "reset"])
 
 
-@settings(max_examples=25, deadline=None)
-@given(intents=st.lists(INTENTS, min_size=1, max_size=80), compact_at=st.integers(2, 24))
-def test_a_resumed_game_is_the_replay_of_every_accepted_intent_whatever_the_compaction(
-    intents: list[str], compact_at: int
+@settings(max_examples=30, deadline=None)
+@given(
+    intents=st.lists(INTENTS, min_size=1, max_size=80),
+    compact_at=st.integers(2, 24),
+    undo_kept=st.integers(3, 100),
+)
+def test_a_resumed_game_is_the_live_game_whatever_the_compaction_and_its_cap(
+    intents: list[str], compact_at: int, undo_kept: int
 ) -> None:
     level = pack_json_level("first-steps")
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
         patch.setattr(session_module, "COMPACT_AT", compact_at)
+        patch.setattr(session_module, "UNDO_KEPT", undo_kept)
         store = SqliteStore(Path(folder) / "miau.db")
         worlds = Worlds.load(None)
         runner = StoreRunner(store)
-        reference = Game(level)
         opening = json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
+        undo = json.dumps({"type": "intent", "seq": 0, "intent": "undo"})
 
-        async def play_then_resume() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        async def play_then_resume() -> tuple[Game | None, dict[str, Any], list[dict[str, Any]]]:
             session = PlaySession("p", worlds, runner, UNTHROTTLED)
             await session.handle(opening)
             for seq, intent in enumerate(intents):
@@ -410,31 +421,65 @@ def test_a_resumed_game_is_the_replay_of_every_accepted_intent_whatever_the_comp
                     message["intent"] = intent
                 else:
                     message.update(intent="step", direction=intent)
-                await session.handle(json.dumps(message))
+                reply = await session.handle(json.dumps(message))
+                assert reply["type"] == "result", reply
+            live = None if session.current is None else session.current.game
             resumed = PlaySession("p", worlds, runner, UNTHROTTLED)
             opened = await resumed.handle(opening)
-            undos = [
-                (await resumed.handle(json.dumps({"type": "intent", "seq": 0, "intent": "undo"})))[
-                    "state"
-                ]
-                for _ in range(3)
-            ]
-            return opened, undos
+            undos = [(await resumed.handle(undo))["state"] for _ in range(4)]
+            return live, opened, undos
 
         try:
-            opened, undos = run_alone(play_then_resume())
+            live, opened, undos = run_alone(play_then_resume())
         finally:
             store.close()
-    for intent in intents:
-        if intent == "undo":
+    assert live is not None
+    if live.won:
+        return  # a won game is finished: the level opens fresh
+    assert opened["state"] == as_sent(live)
+    for state in undos:
+        live.undo()
+        assert state == as_sent(live)
+    if undo_kept >= len(intents):  # nothing was capped: the live game is the plain replay
+        reference = Game(level)
+        for intent in intents:
+            if intent == "undo":
+                reference.undo()
+            elif intent == "reset":
+                reference.reset()
+            else:
+                reference.step(intent)
+        for _ in range(4):
             reference.undo()
-        elif intent == "reset":
-            reference.reset()
-        else:
-            reference.step(intent)
-    expected = json.loads(json.dumps(session_module.state_json(reference)))
-    if not reference.won:
-        assert opened["state"] == expected
-        for state in undos:
-            reference.undo()
-            assert state == json.loads(json.dumps(session_module.state_json(reference)))
+        assert as_sent(reference) == as_sent(live)
+
+
+def test_a_game_past_the_undo_cap_resumes_exactly_with_the_kept_turns_of_undo(
+    client: TestClient, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(session_module, "COMPACT_AT", 40)
+    monkeypatch.setattr(session_module, "UNDO_KEPT", 10)
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        states = [reply["state"] for reply in player.moves("D" + "RL" * 30)]
+    with contextlib.closing(sqlite3.connect(db_path)) as db:
+        (entries,) = db.execute("SELECT COUNT(*) FROM intents").fetchone()
+    assert entries < 40
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        opened = player.open("tutorial", "first-steps")
+        assert opened["state"] == states[-1]
+        assert opened["state"]["moveCount"] == 61
+        undone: list[dict[str, Any]] = []
+        while len(undone) < len(states):
+            reply = player.intent("undo")
+            if not reply["event"]["accepted"]:
+                break
+            undone.append(reply["state"])
+    # Undo walks back through the very boards the first session saw, at least the kept
+    # turns (the undos themselves are stored, so the log is compacted again meanwhile).
+    assert len(undone) >= 10
+    for back, state in enumerate(undone, start=2):
+        assert state["entities"] == states[-back]["entities"]
+        assert state["moveCount"] == states[-back]["moveCount"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import time
 import weakref
 from collections.abc import Callable, Sequence
@@ -33,6 +34,7 @@ from typing import Any
 import anyio
 
 from miau.engine import Event, Game
+from miau.engine.state import history_records
 from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.packs import Pack, PackError, PackLevel, load_pack
 from miau.packs.share import ShareLinkError, decode_share_code, share_content_key
@@ -80,7 +82,10 @@ MAX_MOVE_COUNT = 1_000_000_000
 _LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
 
 COMPACT_AT = 4096
-"""A stored log this long is compacted when it holds over twice the turns that can be undone."""
+"""A stored log is compacted when it reaches this many entries (see :meth:`PlaySession._compact`)."""
+
+UNDO_KEPT = 2048
+"""The turns of undo a compacted log keeps when the game has more (the cap's policy)."""
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
@@ -196,18 +201,42 @@ UNREPLAYABLE_NOTICE = (
 _REPLAY_THREADS = 2
 """How many long logs are replayed at once (each on a worker thread); more wait their turn."""
 
+REPLAY_SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval (s) once a long replay runs beside the event loop.
+
+A replay thread holds the GIL until the interval passes; at Python's default
+of 5 ms, two of them kept a 5 ms ticker on the loop late by 95 to 130 ms
+(p99) on the loaded development machine, at 1 ms by under 20 ms.
+"""
+
 _replay_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
     weakref.WeakKeyDictionary()
 )
 
 
 def _replay_limiter() -> anyio.CapacityLimiter:
-    """The limiter of long replays on the running event loop (one per loop: tests run several)."""
+    """The limiter of long replays on the running event loop (one per loop: tests run several).
+
+    Also lowers the thread switch interval to :data:`REPLAY_SWITCH_INTERVAL`
+    (never raises it), so that the loop gets the GIL back soon.
+    """
+    if sys.getswitchinterval() > REPLAY_SWITCH_INTERVAL:
+        sys.setswitchinterval(REPLAY_SWITCH_INTERVAL)
     loop = asyncio.get_running_loop()
     limiter = _replay_limiters.get(loop)
     if limiter is None:
         limiter = _replay_limiters[loop] = anyio.CapacityLimiter(_REPLAY_THREADS)
     return limiter
+
+
+def _capped_log(
+    level: PackLevel, head: Sequence[StoredIntent], moves: str
+) -> tuple[list[StoredIntent], Game]:
+    """A log of a restore of the board :data:`UNDO_KEPT` turns from the end, then those turns; and its game."""
+    earlier = replay_log(level, [*head, *(StoredIntent(letter) for letter in moves[:-UNDO_KEPT])])
+    state = json.dumps(restore_state(earlier.state.to_json()), separators=(",", ":"))
+    log = [StoredIntent(RESTORE, state), *(StoredIntent(letter) for letter in moves[-UNDO_KEPT:])]
+    return log, replay_log(level, log)
 
 
 def replay_log(level: PackLevel, intents: Sequence[StoredIntent]) -> Game:
@@ -441,6 +470,9 @@ class PlaySession:
             # between): record it now. A board restored as won is no win of the player's.
             await self._record_win(opened)
             return OpenGame(pack, level, Game(level.data), pack_id)
+        if len(opened.log) >= COMPACT_AT:
+            # A log stored before the cap: the next resume replays the compacted one.
+            await self._compact(opened)
         return opened
 
     async def intent(self, message: Intent) -> dict[str, Any]:
@@ -539,24 +571,45 @@ class PlaySession:
         await self.store.append_intent(current.game_id, len(current.log), entry)
         current.log.append(entry)
         if len(current.log) >= COMPACT_AT:
-            await self._compact(current)
+            try:
+                await self._compact(current)
+            except Exception:
+                # Compaction only saves a later resume time; the intent is stored either way.
+                logger.exception("compacting game %d of %s failed", current.game_id, self.player)
 
     async def _compact(self, current: OpenGame) -> None:
-        """Store the game's log as the moves that can be undone, when those are under half of it.
+        """Store a shorter log that replays to the same game; the cap on stored logs.
 
-        Replaying a game's undoable moves on a fresh game gives the same board,
-        counters and undo history (the engine's compact save), so the shorter
-        log is exact. A stored log thus stays under twice its undoable turns
-        (or :data:`COMPACT_AT`): undone moves, undos and waits that were
-        undone cost nothing on the next resume. A game restored from a state
-        has no move string and is not compacted.
+        The new log is the entry that began the game's board (a restore, if
+        it began with one) and the letters of the turns that can be undone:
+        replaying it gives the same board, counters and undo history (the
+        engine's compact save), so steps taken back, undos and waits cost
+        nothing on the next resume. When more than :data:`UNDO_KEPT` turns
+        can be undone, the log begins instead with a restore of the board
+        :data:`UNDO_KEPT` turns back, followed by those turns: the board and
+        move count stay exact, undo after a resume reaches back that far
+        (in the live session, to the start), and a later win keeps its move
+        count but not its move string. So a stored log never holds more than
+        :data:`COMPACT_AT` entries, and a resume never replays more.
+
+        Nothing changes if another page moved the stored game on meanwhile.
         """
-        moves = current.game.moves
-        if moves is None or current.game_id is None or current.pack_id is None:
+        if current.game_id is None or current.pack_id is None or not current.log:
             return
-        if 2 * len(moves) > len(current.log):
+        head = current.log[:1] if current.log[0].letter == RESTORE else []
+        letters = [record.letter for record in history_records(current.game.state.last_turn)]
+        if any(letter is None or letter not in _LETTER_STEPS for letter in letters):
+            return  # a history read from a restored state: no letters to store
+        moves = "".join(letter for letter in letters if letter is not None)
+        capped: Game | None = None
+        if len(head) + len(moves) > UNDO_KEPT:
+            log, capped = await anyio.to_thread.run_sync(
+                _capped_log, current.level, head, moves, limiter=_replay_limiter()
+            )
+        else:
+            log = [*head, *(StoredIntent(letter) for letter in moves)]
+        if len(log) >= len(current.log):
             return
-        log = [StoredIntent(letter) for letter in moves]
         new_id = await self.store.compact_game(
             self.player,
             current.pack_id,
@@ -567,6 +620,9 @@ class PlaySession:
         )
         if new_id is not None:  # else another page moved the game on: it stays as it is
             current.game_id, current.log = new_id, log
+            if capped is not None:
+                # The live game undoes no further than the stored log replays.
+                current.game = capped
 
     async def _record_win(self, current: OpenGame) -> dict[str, Any]:
         """Keep the win in the player's progress and finish the stored game."""
