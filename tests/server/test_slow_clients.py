@@ -188,8 +188,8 @@ def test_resuming_a_50000_intent_game_does_not_stall_other_players(tmp_path: Pat
         bystander.request({"type": "open", "pack": "tutorial", "level": "walls"})
         opener.start()
         seq = 0
-        # Every reply comes within the socket's timeout, replay or not; that the replay
-        # yields between chunks is proved without a clock by the next test.
+        # Every reply comes within the socket's timeout, replay or not; that the replay runs
+        # off the event loop is proved without a clock by the next test.
         while not replay_over.is_set() or seq < 10:
             seq += 1
             reply = bystander.request({"type": "intent", "seq": seq, "intent": "wait"})
@@ -244,5 +244,5 @@ def test_a_long_replay_runs_off_the_event_loop_while_other_tasks_run(
 
 def test_the_default_limits_chunk_replays_and_time_out_sends() -> None:
     limits = ConnectionLimits()
-    assert limits.replay_chunk <= 1000  # ~10 ms of replay between two yields at most
+    assert limits.replay_chunk <= 1000  # at most ~15 ms of replay on the event loop
     assert 0 < limits.send_timeout <= 30

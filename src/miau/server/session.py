@@ -15,8 +15,12 @@ stored and no progress).
 
 A session is also where one connection is kept in bounds
 (:class:`ConnectionLimits`): frames past its rate are answered with a
-``rate-limited`` error and dropped, and a long stored log is replayed in
-short chunks so that other players' replies are not held up behind it.
+``rate-limited`` error and dropped, and a long stored log is replayed on a
+worker thread so that other players' replies are not held up behind it.
+Stored games are kept in bounds too: a restore stores only the fields the
+engine reads, a stored log is compacted before it reaches
+:data:`COMPACT_AT` entries, and a stored game that no longer replays is set
+aside rather than left to fail on every open.
 """
 
 from __future__ import annotations
@@ -102,8 +106,9 @@ class ConnectionLimits:
     frame: a held key (about 11 moves a second) never reaches it, a flood
     does; None turns the rate limit off (:data:`UNTHROTTLED`). ``send_timeout`` is how long a reply may wait for a client that
     does not read before the server gives up on that connection.
-    ``replay_chunk`` is how many stored intents are replayed between two
-    yields to the event loop when a game is resumed. ``clock`` is injectable
+    ``replay_chunk`` is the longest stored log replayed on the event loop
+    (a longer one is replayed on a worker thread), and the most entries a
+    page catches up on from another page before it reloads instead. ``clock`` is injectable
     for tests.
     """
 
@@ -472,7 +477,7 @@ class PlaySession:
             return OpenGame(pack, level, Game(level.data), pack_id)
         if len(opened.log) >= COMPACT_AT:
             # A log stored before the cap: the next resume replays the compacted one.
-            await self._compact(opened)
+            await self._compact_or_log(opened)
         return opened
 
     async def intent(self, message: Intent) -> dict[str, Any]:
@@ -571,11 +576,15 @@ class PlaySession:
         await self.store.append_intent(current.game_id, len(current.log), entry)
         current.log.append(entry)
         if len(current.log) >= COMPACT_AT:
-            try:
-                await self._compact(current)
-            except Exception:
-                # Compaction only saves a later resume time; the intent is stored either way.
-                logger.exception("compacting game %d of %s failed", current.game_id, self.player)
+            await self._compact_or_log(current)
+
+    async def _compact_or_log(self, current: OpenGame) -> None:
+        """:meth:`_compact`, with a failure logged: it only saves later resumes time."""
+        try:
+            await self._compact(current)
+        except Exception:
+            # The game and its stored log are as they were: nothing is lost.
+            logger.exception("compacting game %s of %s failed", current.game_id, self.player)
 
     async def _compact(self, current: OpenGame) -> None:
         """Store a shorter log that replays to the same game; the cap on stored logs.
@@ -587,10 +596,11 @@ class PlaySession:
         nothing on the next resume. When more than :data:`UNDO_KEPT` turns
         can be undone, the log begins instead with a restore of the board
         :data:`UNDO_KEPT` turns back, followed by those turns: the board and
-        move count stay exact, undo after a resume reaches back that far
-        (in the live session, to the start), and a later win keeps its move
-        count but not its move string. So a stored log never holds more than
-        :data:`COMPACT_AT` entries, and a resume never replays more.
+        move count stay exact, undo reaches back that far (the live game is
+        rebuilt from the same log, so it never undoes past what a resume
+        could), and a later win keeps its move count but not its move
+        string. So a stored log never holds more than :data:`COMPACT_AT`
+        entries, and a resume never replays more.
 
         Nothing changes if another page moved the stored game on meanwhile.
         """
