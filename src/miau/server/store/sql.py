@@ -440,9 +440,11 @@ class SqlStore:
             # "one unfinished game per level" index.
             self._serialise(db, "game", player, pack, level)
             db.execute(statements.ensure_player, (player,))
+            replaced = 0
             if replace:
-                db.execute(statements.finish_level_games, (player, pack, level))
-            self._make_room(db, player)
+                replaced = db.execute(statements.finish_level_games, (player, pack, level)).rowcount
+            # A game that replaces one adds none: only a new one is counted against the total.
+            self._make_room(db, player, count_all=replaced < 1)
             try:
                 rows = db.execute(statements.insert_game, (player, pack, level)).fetchall()
             except self.duplicate_error as error:
@@ -498,10 +500,11 @@ class SqlStore:
             return None
         return new_id
 
-    def _make_room(self, db: Database, player: str) -> None:
+    def _make_room(self, db: Database, player: str, *, count_all: bool = True) -> None:
         """Prune the player's finished games, and their oldest past the quota, before a new one.
 
-        :raises StoreQuotaError: when the database holds its most games in progress.
+        :raises StoreQuotaError: with ``count_all``, when the database holds
+            its most games in progress.
         """
         statements = self.statements
         self._prune(db, player)
@@ -510,6 +513,8 @@ class SqlStore:
         if excess > 0:
             db.execute(statements.finish_oldest_games, (player, excess))
             self._prune(db, player)
+        if not count_all:
+            return
         (total,) = db.execute(statements.all_games, ()).fetchone()
         if int(total) >= self.max_games:
             raise StoreQuotaError(f"{self._name()} holds {int(total)} games in progress, its most")
