@@ -416,17 +416,6 @@ class Library:
             lock = self._writing[key] = asyncio.Lock()
         return lock
 
-    async def _load(self, player: str, entry: LibraryEntry) -> Pack | None:
-        """The parsed pack of a library entry (cached), or None if it no longer loads."""
-        key = (player, entry.pack, entry.version, entry.digest)
-        cached = self._parsed.get(key)
-        if cached is not None:
-            return cached
-        stored = await self.store.library_pack(player, entry.pack)
-        if stored is None:
-            return None
-        return await self._parse(player, stored)
-
     async def _parse(self, player: str, stored: LibraryPack) -> Pack | None:
         key = (player, stored.pack, stored.version, stored.digest)
         cached = self._parsed.get(key)
@@ -442,12 +431,6 @@ class Library:
             return None
         self._parsed.put(key, pack)
         return pack
-
-    async def packs(self, player: str) -> list[Pack]:
-        """The player's library packs that load, by id (each parsed: listings use :meth:`summaries`)."""
-        entries = await self.store.library_packs(player)
-        packs = [await self._load(player, entry) for entry in entries]
-        return [pack for pack in packs if pack is not None]
 
     async def summaries(self, player: str) -> list[PackSummary]:
         """What listings show of the player's library packs, by id, without parsing them.
