@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+
 import pytest
 from playwright.sync_api import Page
 
@@ -65,3 +68,32 @@ def test_a_server_restart_keeps_progress_and_the_game_in_progress(
     assert card.get_attribute("data-won") == "true"
     assert "best 6 moves" in card.inner_text()
     assert page.locator(".level-card[data-level='walls']").get_attribute("data-locked") == "false"
+
+
+def test_a_saved_game_that_cannot_be_resumed_starts_fresh_and_the_page_says_why(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "first-steps")
+    game.play("RR")
+    token = next(
+        cookie["value"] for cookie in page.context.cookies() if cookie["name"] == "miau_player"
+    )
+    # The stored log as a damaged row (or an older Miau's out-of-bounds restore) leaves it.
+    with contextlib.closing(sqlite3.connect(live_server.db_path)) as db:
+        db.execute(
+            "UPDATE intents SET letter = 'S', payload = '{not json' WHERE seq = 0 AND game_id IN "
+            "(SELECT id FROM games WHERE player = ? AND level = 'first-steps' "
+            "AND finished_at IS NULL)",
+            (token,),
+        )
+        db.commit()
+
+    page.reload()
+    game.wait_ready()
+
+    assert page.get_attribute(".play-scene", "data-resumed") == "false"
+    assert game.move_count() == 0
+    page.locator(".toast", has_text="could not be resumed").wait_for()
+    game.play("R")
+    assert game.move_count() == 1

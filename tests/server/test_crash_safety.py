@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from miau.engine import Game
-from miau.server.session import apply_stored
+from miau.server.session import apply_stored, restore_state
 from miau.server.store import StoredIntent
 from miau.server.worlds import Worlds
 from tests.server.wire import RawSocket
@@ -111,8 +111,9 @@ class Client:
         if roll < 0.95 or not self.seen_states:
             return {**message, "intent": "reset"}, StoredIntent("X")
         state = self.random.choice(self.seen_states)
+        # Only the fields a restore reads are stored.
         return {**message, "intent": "restore", "state": state}, StoredIntent(
-            "S", json.dumps(state)
+            "S", json.dumps(restore_state(state))
         )
 
     def play_until_the_connection_drops(self, socket: RawSocket) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from miau.engine import Event, Game
-from miau.server.session import UNTHROTTLED, ConnectionLimits, OpenGame, PlaySession
+from miau.server import session as session_module
+from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
 from miau.server.store import SqliteStore, StoredIntent, StoreRunner
 from miau.server.worlds import Worlds
 from tests.server.wire import MAX_WEBSOCKET_FRAME, RawSocket, masked_frame
@@ -187,8 +188,8 @@ def test_resuming_a_50000_intent_game_does_not_stall_other_players(tmp_path: Pat
         bystander.request({"type": "open", "pack": "tutorial", "level": "walls"})
         opener.start()
         seq = 0
-        # Every reply comes within the socket's timeout, replay or not; that the replay
-        # yields between chunks is proved without a clock by the next test.
+        # Every reply comes within the socket's timeout, replay or not; that the replay runs
+        # off the event loop is proved without a clock by the next test.
         while not replay_over.is_set() or seq < 10:
             seq += 1
             reply = bystander.request({"type": "intent", "seq": seq, "intent": "wait"})
@@ -200,23 +201,26 @@ def test_resuming_a_50000_intent_game_does_not_stall_other_players(tmp_path: Pat
 
 
 @pytest.mark.slow
-def test_a_long_replay_lets_other_tasks_run_between_its_chunks(
+def test_a_long_replay_runs_off_the_event_loop_while_other_tasks_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db_path = tmp_path / "miau.db"
     store_huge_game(db_path)
     replayed = 0
-    original_apply = OpenGame.apply
+    replay_threads: set[int] = set()
+    original_apply = session_module.apply_stored
 
-    def counting_apply(self: OpenGame, intent: StoredIntent) -> Event:
+    def counting_apply(game: Game, intent: StoredIntent) -> Event:
         nonlocal replayed
         replayed += 1
-        return original_apply(self, intent)
+        replay_threads.add(threading.get_ident())
+        return original_apply(game, intent)
 
-    monkeypatch.setattr(OpenGame, "apply", counting_apply)
+    monkeypatch.setattr(session_module, "apply_stored", counting_apply)
     store = SqliteStore(db_path)
     session = PlaySession(HUGE_OWNER, Worlds.load(None), StoreRunner(store), LIMITS)
     seen_mid_replay: set[int] = set()
+    loop_thread = threading.get_ident()
 
     async def resume_while_another_task_watches() -> dict[str, Any]:
         opening = asyncio.ensure_future(
@@ -233,12 +237,12 @@ def test_a_long_replay_lets_other_tasks_run_between_its_chunks(
     finally:
         store.close()
     assert reply["state"]["moveCount"] == HUGE_LOG
-    # The watcher ran at every chunk boundary of the replay, and only there.
-    chunk = LIMITS.replay_chunk
-    assert seen_mid_replay == set(range(chunk, HUGE_LOG, chunk))
+    # The whole replay ran on one worker thread, and the loop kept turning meanwhile.
+    assert len(replay_threads) == 1 and loop_thread not in replay_threads
+    assert len(seen_mid_replay) > 1
 
 
 def test_the_default_limits_chunk_replays_and_time_out_sends() -> None:
     limits = ConnectionLimits()
-    assert limits.replay_chunk <= 1000  # ~10 ms of replay between two yields at most
+    assert limits.replay_chunk <= 1000  # at most ~15 ms of replay on the event loop
     assert 0 < limits.send_timeout <= 30

@@ -296,7 +296,7 @@ class _Api:
         """``GET /api/worlds``."""
         player = player_of(request.scope)
         best = await self._best_moves(player)
-        library = await self.library.packs(player)
+        library = await self.library.summaries(player)
         return _json(self.worlds.world_list(best.keys(), library))
 
     async def show_world(self, request: Request) -> Response:

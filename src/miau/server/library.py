@@ -23,6 +23,14 @@ every request). The rules, with the exact replies, are in
 Nothing changes on a refused request. Request bodies are capped
 (:data:`MAX_BODY_BYTES`; a pack's text at :data:`MAX_PACK_BYTES`): past the
 cap the answer is 413 and the rest of the body is not read.
+
+What a library pack may cost once parsed is bounded too: at most
+:data:`MAX_PACK_ENTITIES` entities across its levels, counted on the JSON
+before the loader runs (413 past it). Listings (``GET /api/library``,
+``GET /api/worlds``) read the summary kept with each pack when it was saved
+and never parse a pack; the parsed-pack cache is bounded by the entities it
+holds. Libraries have quotas (:class:`LibraryQuota`): packs and bytes per
+player, bytes and players in all, each refused with a 409 that says which.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import json
 import logging
 import weakref
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
@@ -40,6 +49,7 @@ from starlette.responses import JSONResponse, Response
 
 from miau.packs import Pack, PackError, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
+from miau.packs.maps import EMPTY_CELLS
 from miau.server.library_documents import merge_level, pack_summary, version_key
 from miau.server.problems import problems_json
 from miau.server.store import (
@@ -48,20 +58,25 @@ from miau.server.store import (
     LibraryPackExistsError,
     StoreRunner,
     text_digest,
+    text_size,
 )
-from miau.server.worlds import Worlds
+from miau.server.worlds import PackSummary, Worlds
 
 __all__ = [
+    "LIBRARY_QUOTA",
     "MAX_BODY_BYTES",
     "MAX_LIBRARY_PACKS",
     "MAX_PACK_BYTES",
+    "MAX_PACK_ENTITIES",
     "RESERVED_PREFIX",
     "Library",
     "LibraryEndpoints",
+    "LibraryQuota",
     "Refusal",
     "json_response",
     "load_one_level_pack",
     "merge_level",
+    "pack_entity_count",
     "pack_summary",
     "problems_refusal",
     "read_json_body",
@@ -77,14 +92,41 @@ MAX_BODY_BYTES: Final = MAX_PACK_BYTES * 3 // 2
 """The largest request body read: a pack's text inside JSON grows by its escapes."""
 
 MAX_LIBRARY_PACKS: Final = 100
-"""How many packs one player's library holds."""
+"""How many packs one player's library holds (:attr:`LibraryQuota.packs` by default)."""
 
 RESERVED_PREFIX: Final = "share-"
 """Pack ids that shared levels' games are stored under; no library pack may take one."""
 
+MAX_PACK_ENTITIES: Final = 16_384
+"""The most entities (map cells and objects) a library pack may hold across all its levels.
+
+Four levels at the loader's per-level limit; every shipped pack holds under
+2,000. A parsed entity costs about 200 bytes and 0.1 ms to load, so a pack
+at this bound costs about 3 MB and 0.1 to 0.2 s once, where 64 full 64 x 64
+levels (262,144 entities in 278 KiB of text) cost 50 MB and 1.7 s.
+"""
+
 CACHE_PACKS: Final = 256
-CACHE_TEXT_BYTES: Final = 32 * 1024 * 1024
-"""The parsed-pack cache holds at most this many packs and this much source text."""
+CACHE_ENTITIES: Final = 16 * MAX_PACK_ENTITIES
+"""The parsed-pack cache holds at most this many packs and this many entities (about 50 MB)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryQuota:
+    """How much the libraries may hold: per player, and all players together."""
+
+    packs: int = MAX_LIBRARY_PACKS
+    """Packs in one player's library."""
+    bytes: int = 8 * 1024 * 1024
+    """Bytes of pack text in one player's library."""
+    all_bytes: int = 512 * 1024 * 1024
+    """Bytes of pack text in all libraries together."""
+    players: int = 10_000
+    """Players with at least one pack."""
+
+
+LIBRARY_QUOTA = LibraryQuota()
+"""The quotas of a server: 100 packs and 8 MiB a player, 512 MiB and 10,000 players in all."""
 
 PLAIN_JSON = {"Cache-Control": "no-store"}
 
@@ -137,6 +179,63 @@ def problems_refusal(error: PackError, what: str = "This pack") -> Refusal:
             "problems": problems_json(error.issues),
         },
     )
+
+
+def pack_entity_count(document: object) -> int:
+    """The entities a pack document would hold across its levels: map cells and objects.
+
+    Counted on the JSON as the loader counts a level's entities, without
+    loading anything, so that a costly pack is refused before the loader
+    spends time on it. Anything malformed counts as nothing (the loader
+    reports it).
+    """
+    if not isinstance(document, dict):
+        return 0
+    levels = document.get("levels")
+    if not isinstance(levels, list):
+        return 0
+    count = 0
+    for level in levels:
+        if not isinstance(level, dict):
+            continue
+        objects = level.get("objects")
+        if isinstance(objects, list):
+            count += len(objects)
+        rows = level.get("map")
+        if isinstance(rows, list):
+            count += sum(
+                len(row) - sum(row.count(empty) for empty in EMPTY_CELLS)
+                for row in rows
+                if isinstance(row, str)
+            )
+    return count
+
+
+def _check_cost(document: object) -> None:
+    """:raises Refusal: 413 when the pack holds more than :data:`MAX_PACK_ENTITIES` entities."""
+    count = pack_entity_count(document)
+    if count > MAX_PACK_ENTITIES:
+        raise Refusal(
+            413,
+            {
+                "error": f"This pack holds {count:,} entities (map cells and objects) across "
+                f"its levels; a library pack may hold at most {MAX_PACK_ENTITIES:,}.",
+                "code": "too-costly",
+            },
+        )
+
+
+def _parsed_entities(pack: Pack) -> int:
+    """The entities of a loaded pack: what it costs in the cache."""
+    return sum(len(level.data["objects"]) for level in pack.levels)
+
+
+def _document(text: str) -> object:
+    """The pack text as JSON, or None when it is not JSON (the loader then says why)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _too_large(what: str = "A pack") -> Refusal:
@@ -195,13 +294,21 @@ def _changed_levels(old: Pack | None, new: Pack) -> list[str]:
 
 
 class _ParsedPacks:
-    """Parsed library packs by (player, id, version, text digest); least recently used go first."""
+    """Parsed library packs by (player, id, version, text digest); least recently used go first.
 
-    def __init__(self, max_packs: int = CACHE_PACKS, max_bytes: int = CACHE_TEXT_BYTES) -> None:
+    Bounded by count and by what the packs cost parsed (their entities), not by their text.
+    """
+
+    def __init__(self, max_packs: int = CACHE_PACKS, max_cost: int = CACHE_ENTITIES) -> None:
         self.max_packs = max_packs
-        self.max_bytes = max_bytes
+        self.max_cost = max_cost
         self._packs: OrderedDict[tuple[str, str, str, str], tuple[Pack, int]] = OrderedDict()
-        self._bytes = 0
+        self._cost = 0
+
+    @property
+    def cost(self) -> int:
+        """The entities of every pack held."""
+        return self._cost
 
     def get(self, key: tuple[str, str, str, str]) -> Pack | None:
         found = self._packs.get(key)
@@ -210,16 +317,17 @@ class _ParsedPacks:
         self._packs.move_to_end(key)
         return found[0]
 
-    def put(self, key: tuple[str, str, str, str], pack: Pack, size: int) -> None:
+    def put(self, key: tuple[str, str, str, str], pack: Pack) -> None:
         if key in self._packs:
             return
-        self._packs[key] = (pack, size)
-        self._bytes += size
+        cost = _parsed_entities(pack)
+        self._packs[key] = (pack, cost)
+        self._cost += cost
         while len(self._packs) > self.max_packs or (
-            self._bytes > self.max_bytes and len(self._packs) > 1
+            self._cost > self.max_cost and len(self._packs) > 1
         ):
             _, (_, dropped) = self._packs.popitem(last=False)
-            self._bytes -= dropped
+            self._cost -= dropped
 
 
 class Library:
@@ -228,10 +336,13 @@ class Library:
     Every method takes the player's token; one player never sees another's packs.
     """
 
-    def __init__(self, worlds: Worlds, store: StoreRunner) -> None:
-        """Libraries kept in ``store``, beside the shipped ``worlds`` (whose ids they may not take)."""
+    def __init__(
+        self, worlds: Worlds, store: StoreRunner, quota: LibraryQuota = LIBRARY_QUOTA
+    ) -> None:
+        """Libraries kept in ``store`` within ``quota``, beside the shipped ``worlds`` (whose ids they may not take)."""
         self.worlds = worlds
         self.store = store
+        self.quota = quota
         self._parsed = _ParsedPacks()
         # One writer at a time per library pack: saving a level reads the pack, merges and
         # writes it back, and two saves interleaved would lose one. (Across several server
@@ -248,36 +359,51 @@ class Library:
             lock = self._writing[key] = asyncio.Lock()
         return lock
 
-    async def _load(self, player: str, entry: LibraryEntry) -> Pack | None:
-        """The parsed pack of a library entry (cached), or None if it no longer loads."""
-        key = (player, entry.pack, entry.version, entry.digest)
-        cached = self._parsed.get(key)
-        if cached is not None:
-            return cached
-        stored = await self.store.library_pack(player, entry.pack)
-        if stored is None:
-            return None
-        return await self._parse(player, stored)
-
     async def _parse(self, player: str, stored: LibraryPack) -> Pack | None:
         key = (player, stored.pack, stored.version, stored.digest)
         cached = self._parsed.get(key)
         if cached is not None:
             return cached
         try:
+            # A pack stored before the entity bound, past it, is not loaded at all.
+            _check_cost(await anyio.to_thread.run_sync(_document, stored.text))
             pack = await anyio.to_thread.run_sync(load_pack_text, stored.text)
-        except PackError as error:
+        except (PackError, Refusal) as error:
             # A stored pack that a later loader refuses: leave it out, keep the others.
             logger.warning("library pack %s of %s no longer loads: %s", stored.pack, player, error)
             return None
-        self._parsed.put(key, pack, len(stored.text))
+        self._parsed.put(key, pack)
         return pack
 
-    async def packs(self, player: str) -> list[Pack]:
-        """The player's library packs that load, by id."""
-        entries = await self.store.library_packs(player)
-        packs = [await self._load(player, entry) for entry in entries]
-        return [pack for pack in packs if pack is not None]
+    async def summaries(self, player: str) -> list[PackSummary]:
+        """What listings show of the player's library packs, by id, without parsing them.
+
+        Each pack's summary was kept when it was saved. A pack saved before
+        summaries were kept is parsed once here and its summary stored; one
+        that no longer loads is left out.
+        """
+        summaries: list[PackSummary] = []
+        for entry in await self.store.library_packs(player):
+            summary = PackSummary.from_text(entry.summary)
+            if summary is None:
+                summary = await self._backfill(player, entry)
+            if summary is not None:
+                summaries.append(summary)
+        return summaries
+
+    async def _backfill(self, player: str, entry: LibraryEntry) -> PackSummary | None:
+        """Parse a pack saved without a summary and keep its summary; None if it does not load."""
+        stored = await self.store.library_pack(player, entry.pack)
+        if stored is None:
+            return None
+        pack = await self._parse(player, stored)
+        if pack is None:
+            return None
+        summary = PackSummary.of(pack)
+        await self.store.set_library_summary(
+            player, stored.pack, stored.digest, summary.to_text(), text_size(stored.text)
+        )
+        return summary
 
     async def pack(self, player: str, pack_id: str) -> Pack | None:
         """The player's library pack ``pack_id``, or None."""
@@ -320,16 +446,52 @@ class Library:
                 },
             )
 
-    async def _check_room(self, player: str) -> None:
-        """:raises Refusal: 409 ``full`` when the player's library holds its most packs."""
-        entries = await self.store.library_packs(player)
-        if len(entries) >= MAX_LIBRARY_PACKS:
+    async def _check_room(self, player: str, size: int, replacing: int | None) -> None:
+        """Refuse a save that would take a library past its quota.
+
+        ``size`` is the new text's size in bytes; ``replacing`` the size of
+        the pack it replaces, or None for a new pack.
+
+        :raises Refusal: 409 ``full`` when the player's library holds its
+            most packs or bytes, 409 ``server-full`` when all libraries hold
+            their most bytes or players.
+        """
+        quota = self.quota
+        usage = await self.store.library_usage(player)
+        if replacing is None and usage.packs >= quota.packs:
             raise Refusal(
                 409,
                 {
-                    "error": f"Your library is full ({MAX_LIBRARY_PACKS} packs); "
+                    "error": f"Your library is full ({quota.packs} packs); remove a pack first.",
+                    "code": "full",
+                },
+            )
+        growth = size - (replacing or 0)
+        if growth > 0 and usage.bytes + growth > quota.bytes:
+            raise Refusal(
+                409,
+                {
+                    "error": f"Your library is full: its packs may take {_mebibytes(quota.bytes)} "
+                    f"in all, and this one would take it to {_mebibytes(usage.bytes + growth)}; "
                     "remove a pack first.",
                     "code": "full",
+                },
+            )
+        if growth > 0 and usage.all_bytes + growth > quota.all_bytes:
+            raise Refusal(
+                409,
+                {
+                    "error": "This server's libraries are full; no pack can be added now.",
+                    "code": "server-full",
+                },
+            )
+        if usage.packs == 0 and usage.players >= quota.players:
+            raise Refusal(
+                409,
+                {
+                    "error": f"This server keeps libraries for {quota.players:,} players, its "
+                    "most; no new library can be started now.",
+                    "code": "server-full",
                 },
             )
 
@@ -342,6 +504,7 @@ class Library:
         size = _utf8_size(text)
         if size > MAX_PACK_BYTES:
             raise _too_large()
+        _check_cost(await anyio.to_thread.run_sync(_document, text))
         try:
             pack = await anyio.to_thread.run_sync(load_pack_text, text)
         except PackError as error:
@@ -352,9 +515,8 @@ class Library:
         if stored is not None and not replace:
             raise _exists(stored, pack)
         old = None
-        if stored is None:
-            await self._check_room(player)
-        else:
+        await self._check_room(player, size, None if stored is None else text_size(stored.text))
+        if stored is not None:
             old = await self._parse(player, stored)
         # (An old pack that no longer loads has no games that can be opened: nothing is stale.)
         stale = _changed_levels(old, pack)
@@ -367,6 +529,7 @@ class Library:
                 text,
                 replace=replace,
                 stale_levels=stale,
+                summary=PackSummary.of(pack).to_text(),
             )
         except LibraryPackExistsError:
             # Another page imported it in between: ask, as if it had been there all along.
@@ -374,7 +537,7 @@ class Library:
             if now is None:
                 raise
             raise _exists(now, pack) from None
-        self._parsed.put((player, pack_id, pack.manifest.version, text_digest(text)), pack, size)
+        self._parsed.put((player, pack_id, pack.manifest.version, text_digest(text)), pack)
         return {
             "pack": pack_summary(pack),
             "replaced": replaced,
@@ -418,17 +581,19 @@ class Library:
             )
         stored = await self.store.library_pack(player, pack_id)
         if stored is None:
-            await self._check_room(player)
             manifest = {**document["manifest"], "id": pack_id}
             base: dict[str, Any] = {"manifest": manifest, "levels": []}
             old = None
         else:
             base = json.loads(stored.text)
             old = await self._parse(player, stored)
-        text = json.dumps(merge_level(base, document), indent=2, ensure_ascii=False) + "\n"
+        merged_document = merge_level(base, document)
+        text = json.dumps(merged_document, indent=2, ensure_ascii=False) + "\n"
         size = _utf8_size(text)
         if size > MAX_PACK_BYTES:
             raise _too_large("A pack")
+        _check_cost(merged_document)
+        await self._check_room(player, size, None if stored is None else text_size(stored.text))
         try:
             merged = await anyio.to_thread.run_sync(load_pack_text, text)
         except PackError as error:
@@ -442,16 +607,19 @@ class Library:
             text,
             replace=True,
             stale_levels=stale,
+            summary=PackSummary.of(merged).to_text(),
         )
-        self._parsed.put(
-            (player, pack_id, merged.manifest.version, text_digest(text)), merged, size
-        )
+        self._parsed.put((player, pack_id, merged.manifest.version, text_digest(text)), merged)
         return {"pack": pack_summary(merged), "level": level_id}
 
     async def delete(self, player: str, pack_id: str) -> bool:
         """Remove the pack from the player's library; whether it was there."""
         deleted: bool = await self.store.delete_library_pack(player, pack_id)
         return deleted
+
+
+def _mebibytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
 
 
 def _exists(stored: LibraryPack, incoming: Pack) -> Refusal:
@@ -484,9 +652,9 @@ class LibraryEndpoints:
         self.library = library
 
     async def list_packs(self, request: Request) -> Response:
-        """``GET /api/library``: the player's packs, by id."""
-        packs = await self.library.packs(_player(request))
-        return json_response({"packs": [pack_summary(pack) for pack in packs]})
+        """``GET /api/library``: the player's packs, by id (from their summaries: nothing is parsed)."""
+        summaries = await self.library.summaries(_player(request))
+        return json_response({"packs": [summary.library_json() for summary in summaries]})
 
     async def import_pack(self, request: Request) -> Response:
         """``POST /api/library`` with ``{"text": ..., "replace": bool}``."""

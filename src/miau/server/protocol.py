@@ -51,6 +51,7 @@ class ErrorCode(StrEnum):
     TOO_LARGE = "too-large"
     NOT_FOUND = "not-found"
     RATE_LIMITED = "rate-limited"
+    QUOTA = "quota"
     SERVER_ERROR = "server-error"
 
 

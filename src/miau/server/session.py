@@ -15,22 +15,30 @@ stored and no progress).
 
 A session is also where one connection is kept in bounds
 (:class:`ConnectionLimits`): frames past its rate are answered with a
-``rate-limited`` error and dropped, and a long stored log is replayed in
-short chunks so that other players' replies are not held up behind it.
+``rate-limited`` error and dropped, and a long stored log is replayed on a
+worker thread so that other players' replies are not held up behind it.
+Stored games are kept in bounds too: a restore stores only the fields the
+engine reads, a stored log is compacted before it reaches
+:data:`COMPACT_AT` entries, and a stored game that no longer replays is set
+aside rather than left to fail on every open.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import sys
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 
 from miau.engine import Event, Game
+from miau.engine.state import history_records
 from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.packs import Pack, PackError, PackLevel, load_pack
 from miau.packs.share import ShareLinkError, decode_share_code, share_content_key
@@ -45,7 +53,7 @@ from miau.server.protocol import (
     ProtocolError,
     parse_message,
 )
-from miau.server.store import StaleGameError, StoredIntent, StoreRunner
+from miau.server.store import StaleGameError, StoredIntent, StoreQuotaError, StoreRunner
 from miau.server.worlds import Worlds
 
 __all__ = [
@@ -54,7 +62,10 @@ __all__ = [
     "ConnectionLimits",
     "PlaySession",
     "TokenBucket",
+    "UnreplayableGameError",
     "apply_stored",
+    "replay_log",
+    "restore_state",
     "state_json",
 ]
 
@@ -66,7 +77,19 @@ STEP_LETTERS = {direction.name: direction.letter for direction in MOVE_ALPHABET}
 UNDO, RESET, RESTORE = "Z", "X", "S"
 """The log letters of the other intents."""
 
+RESTORE_FIELDS = ("entities", "moveCount", "won", "automata")
+"""The fields of a restore's state that are read and stored (``docs/protocol.md``); no others."""
+
+MAX_MOVE_COUNT = 1_000_000_000
+"""The largest ``moveCount`` a restore takes: far past any real game, far inside a 64-bit column."""
+
 _LETTER_STEPS = {letter: step for step, letter in STEP_LETTERS.items()}
+
+COMPACT_AT = 4096
+"""A stored log is compacted when it reaches this many entries (see :meth:`PlaySession._compact`)."""
+
+UNDO_KEPT = 2048
+"""The turns of undo a compacted log keeps when the game has more (the cap's policy)."""
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
@@ -83,8 +106,9 @@ class ConnectionLimits:
     frame: a held key (about 11 moves a second) never reaches it, a flood
     does; None turns the rate limit off (:data:`UNTHROTTLED`). ``send_timeout`` is how long a reply may wait for a client that
     does not read before the server gives up on that connection.
-    ``replay_chunk`` is how many stored intents are replayed between two
-    yields to the event loop when a game is resumed. ``clock`` is injectable
+    ``replay_chunk`` is the longest stored log replayed on the event loop
+    (a longer one is replayed on a worker thread), and the most entries a
+    page catches up on from another page before it reloads instead. ``clock`` is injectable
     for tests.
     """
 
@@ -146,8 +170,96 @@ def apply_stored(game: Game, intent: StoredIntent) -> Event:
     if intent.letter == RESET:
         return game.reset()
     if intent.letter == RESTORE and intent.payload is not None:
-        return game.restore(json.loads(intent.payload))
+        return game.restore(restore_state(json.loads(intent.payload)))
     raise ValueError(f"not a log entry: {intent!r}")
+
+
+def restore_state(state: object) -> dict[str, Any]:
+    """The part of a restore's state the engine reads: :data:`RESTORE_FIELDS`, bounded.
+
+    Anything else the client sent (a ``history``, a 64 KB extra field) is
+    dropped, so it is neither read nor stored. The engine checks the entities
+    and automata against the level (ids, cells and phases are bounded by it).
+
+    :raises ValueError: for a state that is not an object, or a ``moveCount``
+        that is an integer past :data:`MAX_MOVE_COUNT`.
+    """
+    if not isinstance(state, dict):
+        raise ValueError("state must be an object")
+    kept = {key: state[key] for key in RESTORE_FIELDS if key in state}
+    move_count = kept.get("moveCount")
+    if type(move_count) is int and not 0 <= move_count <= MAX_MOVE_COUNT:
+        raise ValueError(f"state.moveCount must be an integer from 0 to {MAX_MOVE_COUNT:,}")
+    return kept
+
+
+class UnreplayableGameError(ValueError):
+    """A stored log that does not replay: an entry the engine refuses, or one that does not read."""
+
+
+UNREPLAYABLE_NOTICE = (
+    "Your saved game on this level could not be resumed (it no longer fits the level), "
+    "so the level starts again from the beginning. Your wins are kept."
+)
+"""What ``opened`` says when a stored game that cannot be replayed was set aside."""
+
+_REPLAY_THREADS = 2
+"""How many long logs are replayed at once (each on a worker thread); more wait their turn."""
+
+REPLAY_SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval (s) once a long replay runs beside the event loop.
+
+A replay thread holds the GIL until the interval passes; at Python's default
+of 5 ms, two of them kept a 5 ms ticker on the loop late by 95 to 130 ms
+(p99) on the loaded development machine, at 1 ms by under 20 ms.
+"""
+
+_replay_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _replay_limiter() -> anyio.CapacityLimiter:
+    """The limiter of long replays on the running event loop (one per loop: tests run several).
+
+    Also lowers the thread switch interval to :data:`REPLAY_SWITCH_INTERVAL`
+    (never raises it), so that the loop gets the GIL back soon.
+    """
+    if sys.getswitchinterval() > REPLAY_SWITCH_INTERVAL:
+        sys.setswitchinterval(REPLAY_SWITCH_INTERVAL)
+    loop = asyncio.get_running_loop()
+    limiter = _replay_limiters.get(loop)
+    if limiter is None:
+        limiter = _replay_limiters[loop] = anyio.CapacityLimiter(_REPLAY_THREADS)
+    return limiter
+
+
+def _capped_log(
+    level: PackLevel, head: Sequence[StoredIntent], moves: str
+) -> tuple[list[StoredIntent], Game]:
+    """A log of a restore of the board :data:`UNDO_KEPT` turns from the end, then those turns; and its game."""
+    earlier = replay_log(level, [*head, *(StoredIntent(letter) for letter in moves[:-UNDO_KEPT])])
+    state = json.dumps(restore_state(earlier.state.to_json()), separators=(",", ":"))
+    log = [StoredIntent(RESTORE, state), *(StoredIntent(letter) for letter in moves[-UNDO_KEPT:])]
+    return log, replay_log(level, log)
+
+
+def replay_log(level: PackLevel, intents: Sequence[StoredIntent]) -> Game:
+    """A fresh game on ``level`` with the stored ``intents`` applied, oldest first.
+
+    :raises UnreplayableGameError: when an entry does not read or the engine
+        refuses it (every stored entry was accepted when it was stored, so
+        the level or the engine changed since, or the row was damaged).
+    """
+    game = Game(level.data)
+    for index, entry in enumerate(intents):
+        try:
+            accepted = apply_stored(game, entry).accepted
+        except (ValueError, TypeError, KeyError) as error:
+            raise UnreplayableGameError(f"entry {index} {entry.letter!r}: {error}") from None
+        if not accepted:
+            raise UnreplayableGameError(f"entry {index} {entry.letter!r} is refused now")
+    return game
 
 
 @dataclass(slots=True)
@@ -167,6 +279,8 @@ class OpenGame:
     pack_id: str | None
     game_id: int | None = None
     log: list[StoredIntent] = field(default_factory=list)
+    notice: str | None = None
+    """Said to the player with ``opened`` when their stored game could not be resumed."""
 
     def apply(self, intent: StoredIntent) -> Event:
         """Apply a log entry to the live game."""
@@ -218,6 +332,15 @@ class PlaySession:
             return await self.open(message)
         except ProtocolError as error:
             return error.reply()
+        except StoreQuotaError:
+            # Nothing was stored; the live game may be ahead of the store: drop it.
+            self.current = None
+            return ProtocolError(
+                ErrorCode.QUOTA,
+                "The server holds as many games in progress as it may; this move was not "
+                "kept. Try again later.",
+                seq,
+            ).reply()
         except Exception:
             logger.exception("play session of %s failed", self.player)
             # The live game may be ahead of the store now: drop it; the client re-opens.
@@ -251,6 +374,8 @@ class PlaySession:
         }
         if pack_id is None:
             reply["draft"] = True
+        if opened.notice is not None:
+            reply["notice"] = opened.notice
         if message.seq is not None:
             reply["seq"] = message.seq
         return reply
@@ -312,6 +437,10 @@ class PlaySession:
         """The stored game on this level replayed on a fresh ``Game``, or a new one.
 
         A draft (``pack_id`` None) is never stored, so it always starts fresh.
+        A stored game that cannot be replayed (an entry the engine refuses
+        now, a payload that no longer reads) is deleted, and the level starts
+        fresh with :data:`UNREPLAYABLE_NOTICE` for the player: a level is
+        never stuck on a log that cannot come back.
         """
         opened = OpenGame(pack, level, Game(level.data), pack_id)
         if pack_id is None:
@@ -319,25 +448,36 @@ class PlaySession:
         stored = await self.store.current_game(self.player, pack_id, level.id)
         if stored is None:
             return opened
-        chunk = max(1, self.limits.replay_chunk)
-        for index, entry in enumerate(stored.intents):
-            if index and index % chunk == 0:
-                # A long log takes a while (~100k steps/s): let other connections' replies out.
-                await anyio.sleep(0)
-            if not opened.apply(entry).accepted:
-                logger.warning(
-                    "%s/%s game %d: stored %r was rejected on replay",
-                    pack_id,
-                    level.id,
-                    stored.game_id,
-                    entry,
+        try:
+            if len(stored.intents) <= self.limits.replay_chunk:
+                game = replay_log(level, stored.intents)
+            else:
+                # A long log takes a while (~60k intents/s): replay it on a worker thread,
+                # a few at a time, so that the event loop keeps answering everyone else.
+                game = await anyio.to_thread.run_sync(
+                    replay_log, level, stored.intents, limiter=_replay_limiter()
                 )
-        opened.game_id, opened.log = stored.game_id, list(stored.intents)
+        except UnreplayableGameError as problem:
+            logger.warning(
+                "%s/%s game %d of %s cannot be replayed (%s): it starts again",
+                pack_id,
+                level.id,
+                stored.game_id,
+                self.player,
+                problem,
+            )
+            await self.store.abandon_game(stored.game_id, self.player)
+            opened.notice = UNREPLAYABLE_NOTICE
+            return opened
+        opened.game, opened.game_id, opened.log = game, stored.game_id, list(stored.intents)
         if opened.game.won and opened.log and opened.log[-1].letter in _LETTER_STEPS:
             # A winning step was stored but the win not recorded (the server stopped in
             # between): record it now. A board restored as won is no win of the player's.
             await self._record_win(opened)
             return OpenGame(pack, level, Game(level.data), pack_id)
+        if len(opened.log) >= COMPACT_AT:
+            # A log stored before the cap: the next resume replays the compacted one.
+            await self._compact_or_log(opened)
         return opened
 
     async def intent(self, message: Intent) -> dict[str, Any]:
@@ -378,13 +518,42 @@ class PlaySession:
                 await self._append(current, entry)
                 return current, event
             except StaleGameError:
-                current = self.current = await self._load(
-                    current.pack, current.level, current.pack_id
-                )
+                if not await self._catch_up(current, entry):
+                    current = self.current = await self._load(
+                        current.pack, current.level, current.pack_id
+                    )
                 event = current.apply(entry)
                 if not event.accepted:
                     return current, event
         raise StaleGameError("the stored game kept changing under this session")
+
+    async def _catch_up(self, current: OpenGame, entry: StoredIntent) -> bool:
+        """Bring the live game level with a stored game that another page moved on; whether it could.
+
+        The entry applied ahead of the store is taken back (a step or wait is
+        undone exactly), then only the entries the other page stored since
+        are applied: two pages taking turns never replay the whole game. A
+        different stored game (the other page reset or won), an undo, reset
+        or restore applied ahead, or a long tail, fall back to a full reload.
+        """
+        if current.game_id is None or current.pack_id is None or entry.letter not in _LETTER_STEPS:
+            return False
+        tail = await self.store.game_tail(
+            self.player, current.pack_id, current.level.id, current.game_id, len(current.log)
+        )
+        if tail is None or len(tail) > self.limits.replay_chunk:
+            return False
+        if not current.game.undo().accepted:
+            return False
+        for stored in tail:
+            try:
+                accepted = current.apply(stored).accepted
+            except (ValueError, TypeError, KeyError):
+                accepted = False
+            if not accepted:
+                return False
+            current.log.append(stored)
+        return True
 
     async def _append(self, current: OpenGame, entry: StoredIntent) -> None:
         """Commit an accepted entry: a new stored game on the first one (or after a win).
@@ -406,6 +575,64 @@ class PlaySession:
             return
         await self.store.append_intent(current.game_id, len(current.log), entry)
         current.log.append(entry)
+        if len(current.log) >= COMPACT_AT:
+            await self._compact_or_log(current)
+
+    async def _compact_or_log(self, current: OpenGame) -> None:
+        """:meth:`_compact`, with a failure logged: it only saves later resumes time."""
+        try:
+            await self._compact(current)
+        except Exception:
+            # The game and its stored log are as they were: nothing is lost.
+            logger.exception("compacting game %s of %s failed", current.game_id, self.player)
+
+    async def _compact(self, current: OpenGame) -> None:
+        """Store a shorter log that replays to the same game; the cap on stored logs.
+
+        The new log is the entry that began the game's board (a restore, if
+        it began with one) and the letters of the turns that can be undone:
+        replaying it gives the same board, counters and undo history (the
+        engine's compact save), so steps taken back, undos and waits cost
+        nothing on the next resume. When more than :data:`UNDO_KEPT` turns
+        can be undone, the log begins instead with a restore of the board
+        :data:`UNDO_KEPT` turns back, followed by those turns: the board and
+        move count stay exact, undo reaches back that far (the live game is
+        rebuilt from the same log, so it never undoes past what a resume
+        could), and a later win keeps its move count but not its move
+        string. So a stored log never holds more than :data:`COMPACT_AT`
+        entries, and a resume never replays more.
+
+        Nothing changes if another page moved the stored game on meanwhile.
+        """
+        if current.game_id is None or current.pack_id is None or not current.log:
+            return
+        head = current.log[:1] if current.log[0].letter == RESTORE else []
+        letters = [record.letter for record in history_records(current.game.state.last_turn)]
+        if any(letter is None or letter not in _LETTER_STEPS for letter in letters):
+            return  # a history read from a restored state: no letters to store
+        moves = "".join(letter for letter in letters if letter is not None)
+        capped: Game | None = None
+        if len(head) + len(moves) > UNDO_KEPT:
+            log, capped = await anyio.to_thread.run_sync(
+                _capped_log, current.level, head, moves, limiter=_replay_limiter()
+            )
+        else:
+            log = [*head, *(StoredIntent(letter) for letter in moves)]
+        if len(log) >= len(current.log):
+            return
+        new_id = await self.store.compact_game(
+            self.player,
+            current.pack_id,
+            current.level.id,
+            current.game_id,
+            len(current.log),
+            tuple(log),
+        )
+        if new_id is not None:  # else another page moved the game on: it stays as it is
+            current.game_id, current.log = new_id, log
+            if capped is not None:
+                # The live game undoes no further than the stored log replays.
+                current.game = capped
 
     async def _record_win(self, current: OpenGame) -> dict[str, Any]:
         """Keep the win in the player's progress and finish the stored game."""
@@ -444,4 +671,8 @@ def _log_entry(message: Intent) -> StoredIntent | None:
         return StoredIntent(UNDO)
     if message.kind == "reset":
         return StoredIntent(RESET)
-    return StoredIntent(RESTORE, json.dumps(message.state, separators=(",", ":")))
+    try:
+        state = restore_state(message.state)
+    except ValueError as error:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{error}.", message.seq) from None
+    return StoredIntent(RESTORE, json.dumps(state, separators=(",", ":")))

@@ -21,6 +21,7 @@ locked by the same rules; their "next level" stays inside the pack.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ __all__ = [
     "DEFAULT_PACKS_DIR",
     "SHIPPED_ORDER",
     "LevelLock",
+    "PackSummary",
     "Worlds",
     "level_json",
     "level_locks",
@@ -253,11 +255,92 @@ def next_in_pack(pack: Pack, level: PackLevel) -> dict[str, str] | None:
     return None
 
 
-def library_world_entry(pack: Pack, won: Won) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class PackSummary:
+    """What listings show of a pack, kept beside a library pack's text when it is saved.
+
+    ``GET /api/library`` and ``GET /api/worlds`` read these, so a listing
+    never parses a pack. ``levels`` holds each level's id and tier, in order.
+    """
+
+    id: str
+    name: str
+    version: str
+    description: str
+    author: str | None
+    levels: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, pack: Pack) -> PackSummary:
+        """The summary of a loaded pack."""
+        manifest = pack.manifest
+        return cls(
+            manifest.id,
+            manifest.name,
+            manifest.version,
+            manifest.description or "",
+            manifest.author,
+            tuple((level.id, level.tier) for level in pack.levels),
+        )
+
+    def to_text(self) -> str:
+        """The summary as the JSON text the store keeps."""
+        return json.dumps(
+            {
+                "id": self.id,
+                "name": self.name,
+                "version": self.version,
+                "description": self.description,
+                "author": self.author,
+                "levels": [list(level) for level in self.levels],
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_text(cls, text: str) -> PackSummary | None:
+        """The summary the store kept, or None if there is none (or it does not read)."""
+        try:
+            data = json.loads(text)
+            return cls(
+                str(data["id"]),
+                str(data["name"]),
+                str(data["version"]),
+                str(data["description"]),
+                None if data["author"] is None else str(data["author"]),
+                tuple((str(level), str(tier)) for level, tier in data["levels"]),
+            )
+        except (ValueError, TypeError, KeyError):
+            return None
+
+    def library_json(self) -> dict[str, Any]:
+        """The pack as ``GET /api/library`` lists it."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "version": self.version,
+            "description": self.description,
+            "levels": len(self.levels),
+            "author": self.author,
+        }
+
+
+def library_world_entry(summary: PackSummary, won: Won) -> dict[str, Any]:
     """A library pack's entry in ``GET /api/worlds``: always open, with the player's progress."""
-    entry = _world_entry(pack, won, unlocked_by=None)
-    entry["imported"] = True
-    return entry
+    required = [level for level, tier in summary.levels if tier == "required"]
+    return {
+        "id": summary.id,
+        "name": summary.name,
+        "description": summary.description,
+        "levels": len(summary.levels),
+        "required": len(required),
+        "won": sum(1 for level, _ in summary.levels if (summary.id, level) in won),
+        "requiredWon": sum(1 for level in required if (summary.id, level) in won),
+        "unlocked": True,
+        "unlockedBy": None,
+        "imported": True,
+    }
 
 
 def _world_entry(pack: Pack, won: Won, unlocked_by: str | None) -> dict[str, Any]:
@@ -319,11 +402,12 @@ class Worlds:
             return None
         return next((level for level in pack.levels if level.id == level_id), None)
 
-    def world_list(self, won: Won, library: Iterable[Pack] = ()) -> dict[str, Any]:
+    def world_list(self, won: Won, library: Iterable[PackSummary] = ()) -> dict[str, Any]:
         """``GET /api/worlds``: every world with its counts and whether it is open.
 
         The shipped worlds come first (``"imported": false``), then the
-        player's ``library`` packs in the order given (``"imported": true``).
+        player's ``library`` packs (their summaries) in the order given
+        (``"imported": true``).
         """
         worlds: list[dict[str, Any]] = []
         previous: Pack | None = None
@@ -333,7 +417,7 @@ class Worlds:
                 unlocked_by = f"Win every required level of {previous.manifest.name} first"
             worlds.append(_world_entry(pack, won, unlocked_by))
             previous = pack
-        worlds.extend(library_world_entry(pack, won) for pack in library)
+        worlds.extend(library_world_entry(summary, won) for summary in library)
         return {"worlds": worlds}
 
     def world_detail(self, pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:

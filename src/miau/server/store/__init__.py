@@ -21,11 +21,14 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryPackExistsError,
+    LibraryUsage,
     StaleGameError,
     StoredGame,
     StoredIntent,
     StoreError,
+    StoreQuotaError,
     text_digest,
+    text_size,
 )
 from miau.server.store.runner import StoreRunner
 from miau.server.store.sqlite import SqliteStore
@@ -38,15 +41,18 @@ __all__ = [
     "LibraryEntry",
     "LibraryPack",
     "LibraryPackExistsError",
+    "LibraryUsage",
     "SqliteStore",
     "StaleGameError",
     "Store",
     "StoreError",
+    "StoreQuotaError",
     "StoreRunner",
     "StoredGame",
     "StoredIntent",
     "open_store",
     "text_digest",
+    "text_size",
 ]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

@@ -16,6 +16,7 @@ from miau.server.store.records import (
     LevelProgress,
     LibraryEntry,
     LibraryPack,
+    LibraryUsage,
     StoredGame,
     StoredIntent,
 )
@@ -34,6 +35,15 @@ class Store(Protocol):
         """The player's unfinished game on this level, with its log, or None."""
         ...
 
+    def game_tail(
+        self, player: str, pack: str, level: str, game_id: int, since: int
+    ) -> tuple[StoredIntent, ...] | None:
+        """Entries ``since`` on (0-based) of game ``game_id``, or None if it is no longer the player's unfinished game on the level.
+
+        Two pages of one game catch up with each other's moves this way, without reading the whole log.
+        """
+        ...
+
     def start_game(
         self,
         player: str,
@@ -47,8 +57,35 @@ class Store(Protocol):
 
         With ``replace``, an unfinished game on the level is finished first.
 
+        Finished games are deleted with their logs (a win lives on in the
+        progress). A player keeps at most ``max_player_games`` games in
+        progress: starting one more deletes their oldest.
+
         :raises StaleGameError: without ``replace``, when there is an unfinished game.
+        :raises StoreQuotaError: when the database holds its most games in progress.
         """
+        ...
+
+    def compact_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        length: int,
+        intents: Sequence[StoredIntent],
+    ) -> int | None:
+        """Replace game ``game_id`` by a new game whose log is ``intents``; the new id.
+
+        In one transaction, and only if the game is still unfinished with
+        exactly ``length`` entries (no other page moved it on): else nothing
+        changes and the answer is None. The caller makes sure both logs
+        replay to the same game.
+        """
+        ...
+
+    def abandon_game(self, game_id: int, player: str) -> None:
+        """Finish and delete the player's game ``game_id`` without a win (one that cannot be replayed)."""
         ...
 
     def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
@@ -86,8 +123,12 @@ class Store(Protocol):
         *,
         replace: bool = True,
         stale_levels: Sequence[str] = (),
+        summary: str = "",
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
+
+        ``summary`` is what listings show of the pack (JSON), kept so that a
+        listing never parses the pack.
 
         The player's unfinished games on ``stale_levels`` of the pack (levels
         whose content changed) are finished in the same transaction: their
@@ -95,6 +136,16 @@ class Store(Protocol):
 
         :raises LibraryPackExistsError: without ``replace``, when the pack is there already.
         """
+        ...
+
+    def set_library_summary(
+        self, player: str, pack: str, digest: str, summary: str, size: int
+    ) -> None:
+        """Keep the summary and size of a pack saved before summaries were, if its text is still ``digest``."""
+        ...
+
+    def library_usage(self, player: str) -> LibraryUsage:
+        """What the player's library and all libraries hold, for the quotas."""
         ...
 
     def delete_library_pack(self, player: str, pack: str) -> bool:

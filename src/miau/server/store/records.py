@@ -13,17 +13,22 @@ __all__ = [
     "LibraryEntry",
     "LibraryPack",
     "LibraryPackExistsError",
+    "LibraryUsage",
     "StaleGameError",
     "StoreError",
+    "StoreQuotaError",
     "StoredGame",
     "StoredIntent",
     "text_digest",
+    "text_size",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this code writes; a database with a higher version is refused.
 
-Version 2 added the ``library`` table; a version 1 database gains it when opened.
+Version 2 added the ``library`` table; version 3 a library pack's size and
+listing summary, and keeps no finished game. An older database is upgraded
+when opened.
 """
 
 
@@ -33,6 +38,10 @@ class StoreError(RuntimeError):
 
 class StaleGameError(StoreError):
     """The game was moved on elsewhere (another tab) or finished since it was loaded."""
+
+
+class StoreQuotaError(StoreError):
+    """The database holds as much as it may (games in progress, in all)."""
 
 
 class LibraryPackExistsError(StoreError):
@@ -75,14 +84,36 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def text_size(text: str) -> int:
+    """A pack's text's size in bytes of UTF-8, as quotas count it."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 @dataclass(frozen=True, slots=True)
 class LibraryEntry:
-    """One pack of a player's library, without its text: id, version, name and text digest."""
+    """One pack of a player's library, without its text.
+
+    Its id, version, name, text digest, text size in bytes and the listing
+    summary kept when it was saved (JSON; empty for a pack saved before
+    summaries were kept).
+    """
 
     pack: str
     version: str
     name: str
     digest: str
+    size: int = 0
+    summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryUsage:
+    """What libraries hold: the player's packs and bytes, all players' bytes and players."""
+
+    packs: int
+    bytes: int
+    all_bytes: int
+    players: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from miau.server.store.records import (
     LevelProgress,
     LibraryEntry,
     LibraryPack,
+    LibraryUsage,
     StoredGame,
     StoredIntent,
 )
@@ -78,6 +79,12 @@ class StoreRunner:
         """The player's unfinished game on this level, with its log, or None."""
         return await self.run(self.store.current_game, player, pack, level)
 
+    async def game_tail(
+        self, player: str, pack: str, level: str, game_id: int, since: int
+    ) -> tuple[StoredIntent, ...] | None:
+        """Entries ``since`` on of the game, if it is still the unfinished one (see :class:`Store`)."""
+        return await self.run(self.store.game_tail, player, pack, level, game_id, since)
+
     async def start_game(
         self,
         player: str,
@@ -90,6 +97,24 @@ class StoreRunner:
         """Start a game on this level with the log ``intents``; its id (see :class:`Store`)."""
         start = partial(self.store.start_game, replace=replace)
         return await self.run(start, player, pack, level, intents)
+
+    async def compact_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        length: int,
+        intents: Sequence[StoredIntent],
+    ) -> int | None:
+        """Replace a game by an equivalent shorter log, if nothing moved it on (see :class:`Store`)."""
+        return await self.run(
+            self.store.compact_game, player, pack, level, game_id, length, intents
+        )
+
+    async def abandon_game(self, game_id: int, player: str) -> None:
+        """Finish and delete a game that cannot be replayed (see :class:`Store`)."""
+        await self.run(self.store.abandon_game, game_id, player)
 
     async def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
         """Append ``intent`` as entry ``seq`` of the game's log (see :class:`Store`)."""
@@ -123,10 +148,26 @@ class StoreRunner:
         *,
         replace: bool = True,
         stale_levels: Sequence[str] = (),
+        summary: str = "",
     ) -> bool:
         """Keep ``text`` as a pack of the player's library; whether it replaced one (see :class:`Store`)."""
-        save = partial(self.store.save_library_pack, replace=replace, stale_levels=stale_levels)
+        save = partial(
+            self.store.save_library_pack,
+            replace=replace,
+            stale_levels=stale_levels,
+            summary=summary,
+        )
         return await self.run(save, player, pack, version, name, text)
+
+    async def set_library_summary(
+        self, player: str, pack: str, digest: str, summary: str, size: int
+    ) -> None:
+        """Keep the summary of a pack saved before summaries were (see :class:`Store`)."""
+        await self.run(self.store.set_library_summary, player, pack, digest, summary, size)
+
+    async def library_usage(self, player: str) -> LibraryUsage:
+        """What the player's library and all libraries hold (see :class:`Store`)."""
+        return await self.run(self.store.library_usage, player)
 
     async def delete_library_pack(self, player: str, pack: str) -> bool:
         """Remove the pack from the player's library (and finish its games); whether it was there."""

@@ -20,14 +20,23 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryPackExistsError,
+    LibraryUsage,
     StaleGameError,
     StoredGame,
     StoredIntent,
     StoreError,
+    StoreQuotaError,
     text_digest,
+    text_size,
 )
 
-__all__ = ["Database", "Dialect", "Rows", "SqlStore", "Statements"]
+__all__ = ["MAX_GAMES", "MAX_PLAYER_GAMES", "Database", "Dialect", "Rows", "SqlStore", "Statements"]
+
+MAX_PLAYER_GAMES = 500
+"""How many games in progress one player keeps (one per level played and not won)."""
+
+MAX_GAMES = 200_000
+"""How many games in progress the database keeps, all players together."""
 
 
 class Rows(Protocol):
@@ -162,6 +171,12 @@ CREATE TABLE library (
 """
 """Schema version 2: each player's imported and saved packs."""
 
+_SUMMARY_SCHEMA = (
+    "ALTER TABLE library ADD COLUMN size INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE library ADD COLUMN summary TEXT NOT NULL DEFAULT ''",
+)
+"""Schema version 3: a library pack's size in bytes and the summary its listings show."""
+
 
 class Statements:
     """Every statement of the store, in one dialect."""
@@ -177,6 +192,17 @@ class Statements:
         """The tables of version 1, one statement each."""
         self.library_schema = sql(_LIBRARY_SCHEMA)
         """The table that version 2 added."""
+        self.summary_schema = [sql(statement) for statement in _SUMMARY_SCHEMA]
+        """The columns that version 3 added."""
+        # Version 3 keeps no finished game: the ones older versions kept go.
+        self.prune_old_intents = sql(
+            "DELETE FROM intents WHERE game_id IN "
+            "(SELECT id FROM games WHERE finished_at IS NOT NULL)"
+        )
+        self.prune_old_games = sql(
+            "DELETE FROM games WHERE finished_at IS NOT NULL AND id < (SELECT MAX(id) FROM games)"
+        )
+        self.size_old_packs = sql("UPDATE library SET size = length(text)")
         self.schema_version = "SELECT MAX(version) FROM schema_version"
         self.insert_version = sql("INSERT INTO schema_version (version) VALUES (?)")
         self.update_version = sql("UPDATE schema_version SET version = ?")
@@ -197,6 +223,12 @@ class Statements:
             "WHERE games.player = ? AND games.pack = ? AND games.level = ? "
             "AND games.finished_at IS NULL ORDER BY intents.seq"
         )
+        self.game_tail = sql(
+            "SELECT games.id, intents.letter, intents.payload "
+            "FROM games LEFT JOIN intents ON intents.game_id = games.id AND intents.seq >= ? "
+            "WHERE games.player = ? AND games.pack = ? AND games.level = ? "
+            "AND games.finished_at IS NULL ORDER BY intents.seq"
+        )
         self.insert_game = sql(
             "INSERT INTO games (player, pack, level, started_at) VALUES (?, ?, ?, {now}) "
             "RETURNING id"
@@ -211,6 +243,25 @@ class Statements:
         )
         self.finish_game = sql(
             "UPDATE games SET finished_at = {now} WHERE id = ? AND finished_at IS NULL"
+        )
+        # A finished game is deleted with its log in the transaction that finishes it: it
+        # is marked finished first, which takes its row lock, so no append can slip in between.
+        self.prune_intents = sql(
+            "DELETE FROM intents WHERE game_id IN "
+            "(SELECT id FROM games WHERE player = ? AND finished_at IS NOT NULL)"
+        )
+        # The game with the highest id stays (its log goes): SQLite gives a new game the
+        # highest id plus one, and an id must never come back while a page may hold it.
+        self.prune_games = sql(
+            "DELETE FROM games WHERE player = ? AND finished_at IS NOT NULL "
+            "AND id < (SELECT MAX(id) FROM games)"
+        )
+        self.log_length = sql("SELECT COUNT(*) FROM intents WHERE game_id = ?")
+        self.player_games = sql("SELECT COUNT(*) FROM games WHERE player = ?")
+        self.all_games = sql("SELECT COUNT(*) FROM games")
+        self.finish_oldest_games = sql(
+            "UPDATE games SET finished_at = {now} WHERE id IN (SELECT id FROM games "
+            "WHERE player = ? AND finished_at IS NULL ORDER BY id LIMIT ?)"
         )
         self.finish_level_games = sql(
             "UPDATE games SET finished_at = {now} WHERE player = ? AND pack = ? AND level = ? "
@@ -238,18 +289,29 @@ class Statements:
             "ORDER BY pack{code_point_order}, level{code_point_order}"
         )
         self.library_packs = sql(
-            "SELECT pack, version, name, digest FROM library WHERE player = ? "
+            "SELECT pack, version, name, digest, size, summary FROM library WHERE player = ? "
             "ORDER BY pack{code_point_order}"
+        )
+        self.library_usage = sql(
+            "SELECT (SELECT COUNT(*) FROM library WHERE player = ?), "
+            "(SELECT COALESCE(SUM(size), 0) FROM library WHERE player = ?), "
+            "(SELECT COALESCE(SUM(size), 0) FROM library), "
+            "(SELECT COUNT(DISTINCT player) FROM library)"
+        )
+        self.set_library_summary = sql(
+            "UPDATE library SET summary = ?, size = ? WHERE player = ? AND pack = ? AND digest = ?"
         )
         self.library_pack = sql(
             "SELECT pack, version, name, digest, text FROM library WHERE player = ? AND pack = ?"
         )
         self.has_library_pack = sql("SELECT 1 FROM library WHERE player = ? AND pack = ?")
         self.save_library_pack = sql(
-            "INSERT INTO library (player, pack, version, name, text, digest, saved_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, {now}) ON CONFLICT (player, pack) DO UPDATE SET "
+            "INSERT INTO library "
+            "(player, pack, version, name, text, digest, saved_at, size, summary) "
+            "VALUES (?, ?, ?, ?, ?, ?, {now}, ?, ?) ON CONFLICT (player, pack) DO UPDATE SET "
             "version = excluded.version, name = excluded.name, text = excluded.text, "
-            "digest = excluded.digest, saved_at = excluded.saved_at"
+            "digest = excluded.digest, saved_at = excluded.saved_at, size = excluded.size, "
+            "summary = excluded.summary"
         )
         self.delete_library_pack = sql("DELETE FROM library WHERE player = ? AND pack = ?")
 
@@ -263,6 +325,11 @@ class SqlStore:
 
     statements: ClassVar[Statements]
     duplicate_error: ClassVar[type[Exception]]
+
+    max_player_games: int = MAX_PLAYER_GAMES
+    """Games in progress one player keeps; starting one more finishes their oldest."""
+    max_games: int = MAX_GAMES
+    """Games in progress the database keeps in all; past it a new game is refused."""
 
     # --- the backend's hooks ----------------------------------------------------------------
 
@@ -304,12 +371,20 @@ class SqlStore:
                 for statement in statements.schema:
                     db.execute(statement, ())
                 db.execute(statements.library_schema, ())
+                for statement in statements.summary_schema:
+                    db.execute(statement, ())
                 db.execute(statements.insert_version, (SCHEMA_VERSION,))
                 return
             row = db.execute(statements.schema_version, ()).fetchone()
             version = row[0] if row else None
-            if version == 1:
-                db.execute(statements.library_schema, ())
+            if version in (1, 2):
+                if version == 1:
+                    db.execute(statements.library_schema, ())
+                for statement in statements.summary_schema:
+                    db.execute(statement, ())
+                db.execute(statements.size_old_packs, ())
+                db.execute(statements.prune_old_intents, ())
+                db.execute(statements.prune_old_games, ())
                 db.execute(statements.update_version, (SCHEMA_VERSION,))
                 return
             if version != SCHEMA_VERSION:
@@ -354,6 +429,18 @@ class SqlStore:
         )
         return StoredGame(int(rows[0][0]), intents)
 
+    def game_tail(
+        self, player: str, pack: str, level: str, game_id: int, since: int
+    ) -> tuple[StoredIntent, ...] | None:
+        """Entries ``since`` on of the game, if it is still the player's unfinished one on the level."""
+        with self._reading() as db:
+            rows = db.execute(self.statements.game_tail, (since, player, pack, level)).fetchall()
+        if not rows or int(rows[0][0]) != game_id:
+            return None
+        return tuple(
+            StoredIntent(letter, payload) for _, letter, payload in rows if letter is not None
+        )
+
     def start_game(
         self,
         player: str,
@@ -370,8 +457,11 @@ class SqlStore:
             # "one unfinished game per level" index.
             self._serialise(db, "game", player, pack, level)
             db.execute(statements.ensure_player, (player,))
+            replaced = 0
             if replace:
-                db.execute(statements.finish_level_games, (player, pack, level))
+                replaced = db.execute(statements.finish_level_games, (player, pack, level)).rowcount
+            # A game that replaces one adds none: only a new one is counted against the total.
+            self._make_room(db, player, count_all=replaced < 1)
             try:
                 rows = db.execute(statements.insert_game, (player, pack, level)).fetchall()
             except self.duplicate_error as error:
@@ -391,6 +481,72 @@ class SqlStore:
             )
         return game_id
 
+    def compact_game(
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        length: int,
+        intents: Sequence[StoredIntent],
+    ) -> int | None:
+        """Replace game ``game_id`` by a new game with the log ``intents``, if it still has ``length`` entries (see :class:`Store`)."""
+        statements = self.statements
+        try:
+            with self._transaction() as db:
+                self._serialise(db, "game", player, pack, level)
+                # Finishing first takes the game's row lock: an append in flight commits
+                # before it, and none can follow it.
+                if db.execute(statements.finish_game, (game_id,)).rowcount != 1:
+                    raise StaleGameError(f"game {game_id} is finished")
+                (stored,) = db.execute(statements.log_length, (game_id,)).fetchone()
+                if int(stored) != length:
+                    raise StaleGameError(f"game {game_id} has {stored} entries, not {length}")
+                self._prune(db, player)
+                rows = db.execute(statements.insert_game, (player, pack, level)).fetchall()
+                new_id = int(rows[0][0])
+                self._execute_many(
+                    db,
+                    statements.insert_intent,
+                    [
+                        (new_id, seq, intent.letter, intent.payload)
+                        for seq, intent in enumerate(intents)
+                    ],
+                )
+        except StaleGameError:
+            return None
+        return new_id
+
+    def _make_room(self, db: Database, player: str, *, count_all: bool = True) -> None:
+        """Prune the player's finished games, and their oldest past the quota, before a new one.
+
+        :raises StoreQuotaError: with ``count_all``, when the database holds
+            its most games in progress.
+        """
+        statements = self.statements
+        self._prune(db, player)
+        (held,) = db.execute(statements.player_games, (player,)).fetchone()
+        excess = int(held) - self.max_player_games + 1
+        if excess > 0:
+            db.execute(statements.finish_oldest_games, (player, excess))
+            self._prune(db, player)
+        if not count_all:
+            return
+        (total,) = db.execute(statements.all_games, ()).fetchone()
+        if int(total) >= self.max_games:
+            raise StoreQuotaError(f"{self._name()} holds {int(total)} games in progress, its most")
+
+    def _prune(self, db: Database, player: str) -> None:
+        """Delete the player's finished games and their logs (after marking them finished)."""
+        db.execute(self.statements.prune_intents, (player,))
+        db.execute(self.statements.prune_games, (player,))
+
+    def abandon_game(self, game_id: int, player: str) -> None:
+        """Finish and delete the player's game ``game_id`` without a win (see :class:`Store`)."""
+        with self._transaction() as db:
+            db.execute(self.statements.finish_game, (game_id,))
+            self._prune(db, player)
+
     def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
         """Append ``intent`` as entry ``seq`` (0-based) of the game's log (see :class:`Store`)."""
         with self._statement() as db:
@@ -409,6 +565,7 @@ class SqlStore:
         """Finish the game and keep the win (the best move count and its moves); the new progress."""
         with self._transaction() as db:
             db.execute(self.statements.finish_game, (game_id,))
+            self._prune(db, player)
             rows = db.execute(
                 self.statements.record_win, (player, pack, level, moves, solution)
             ).fetchall()
@@ -449,6 +606,7 @@ class SqlStore:
         *,
         replace: bool = True,
         stale_levels: Sequence[str] = (),
+        summary: str = "",
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         statements = self.statements
@@ -461,12 +619,26 @@ class SqlStore:
                 raise LibraryPackExistsError(f"{player} has {pack} in their library already")
             db.execute(
                 statements.save_library_pack,
-                (player, pack, version, name, text, text_digest(text)),
+                (player, pack, version, name, text, text_digest(text), text_size(text), summary),
             )
             self._execute_many(
                 db, statements.finish_level_games, [(player, pack, level) for level in stale_levels]
             )
+            self._prune(db, player)
         return exists
+
+    def set_library_summary(
+        self, player: str, pack: str, digest: str, summary: str, size: int
+    ) -> None:
+        """Keep the listing summary of a pack saved before summaries were (see :class:`Store`)."""
+        with self._statement() as db:
+            db.execute(self.statements.set_library_summary, (summary, size, player, pack, digest))
+
+    def library_usage(self, player: str) -> LibraryUsage:
+        """What the player's library and all libraries hold (see :class:`Store`)."""
+        with self._reading() as db:
+            row = db.execute(self.statements.library_usage, (player, player)).fetchone()
+        return LibraryUsage(*(int(value) for value in row))
 
     def delete_library_pack(self, player: str, pack: str) -> bool:
         """Remove the pack from the player's library (and finish its games); whether it was there."""
@@ -474,4 +646,5 @@ class SqlStore:
             deleted = db.execute(self.statements.delete_library_pack, (player, pack)).rowcount == 1
             if deleted:
                 db.execute(self.statements.finish_pack_games, (player, pack))
+                self._prune(db, player)
         return deleted

@@ -304,6 +304,7 @@ function receive(raw, lane) {
         pack: message.pack ?? null,
         level: message.level ?? null,
         draft: Boolean(message.draft),
+        notice: typeof message.notice === "string" ? message.notice : null,
       });
     } else if (reopening) {
       for (const listener of reopenedListeners) listener(message.state);
@@ -358,7 +359,7 @@ function target(what, level) {
 }
 
 /**
- * Opens a game and resolves with `{state, resumed, pack, level, draft}`:
+ * Opens a game and resolves with `{state, resumed, pack, level, draft, notice}`:
  * - `open({pack, level})` (or the older `open(pack, level)`): resumes this
  *   player's game on that level, or starts one;
  * - `open({share: CODE})`: the level of a share link, stored under its

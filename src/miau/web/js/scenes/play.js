@@ -531,6 +531,8 @@ export async function mount(root, params, context) {
   if (opened.resumed && opened.state.moveCount > 0) {
     toast(`Resumed at move ${opened.state.moveCount}. Restart with R.`, { duration: 3500 });
   }
+  // The saved game could not be resumed and was set aside (docs/protocol.md, "opened").
+  if (typeof opened.notice === "string") toast(opened.notice, { tone: "error", duration: 10000 });
   say(
     `${level.title}. ${opened.state.rules.map(ruleText).join(". ")}.`,
   );
