@@ -387,9 +387,16 @@ class _Api:
                 with anyio.move_on_after(self.limits.send_timeout) as waiting:
                     await websocket.send_text(json.dumps(reply, separators=(",", ":")))
                 if waiting.cancelled_caught:
+                    # The transport aborts a socket whose application ends with unsent
+                    # replies (miau.server.serving), so the socket goes now.
                     logger.info("play session of %s: the client stopped reading; closed", player)
                     return
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, OSError):
+            return
+        except RuntimeError:
+            # The server closed the socket meanwhile (its keepalive ping went unanswered):
+            # the reply has nowhere to go. This is a departure, not a failure.
+            logger.info("play session of %s: the connection was closed under it", player)
             return
 
 
