@@ -178,17 +178,19 @@ def start_miau_play(
     *,
     python: str | Path = sys.executable,
     cwd: Path | None = None,
+    options: tuple[str, ...] = (),
 ) -> PlayProcess:
     """Start ``miau play`` on ``database`` (a file or a PostgreSQL URL), on a free port.
 
     Its standard error goes to ``errors`` (a file, or DEVNULL: a pipe nobody
     reads would stall a busy server). It runs on ``python`` (another
-    environment's interpreter runs the Miau installed there) in ``cwd``.
+    environment's interpreter runs the Miau installed there) in ``cwd``,
+    with further command-line ``options``.
     Returns once it has printed its address.
 
     :raises RuntimeError: when it prints no address within ``timeout`` seconds.
     """
-    command = ["miau", "play", "--no-browser", "--port", "0", "--db", str(database)]
+    command = ["miau", "play", "--no-browser", "--port", "0", "--db", str(database), *options]
     process = subprocess.Popen(
         [str(python), "-m", *command],
         stdout=subprocess.PIPE,
