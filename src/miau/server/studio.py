@@ -19,18 +19,29 @@ Limits, server-wide and per connection:
   (a search that outgrows it is answered ``failed``);
 - a cancel, a closed socket or the server's shutdown kills the worker
   (terminate, then kill after a grace period) and frees its slot before
-  anything else is said.
+  anything else is said;
+- frames past a token bucket (:data:`STUDIO_FRAMES_PER_SECOND`, bursts of
+  :data:`STUDIO_BURST`) are answered ``rate-limited`` and dropped;
+- the loader reads each job's pack in one loader process shared by the
+  server (:class:`PackLoaderProcess`), never in the server's own, so a big
+  or broken pack takes no time from the event loop or its interpreter lock;
+- a check's report lists at most :data:`REPORT_PROBLEMS` problems, each
+  message cut at :data:`REPORT_MESSAGE_CHARS` characters, with the count of
+  those left out.
 
 ``docs/protocol.md`` ("Studio") describes the messages.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+import resource
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from multiprocessing.connection import Connection
@@ -43,6 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.packs import Pack, PackError, PackIssue, load_pack
 from miau.server.problems import problems_json
+from miau.server.session import TokenBucket
 from miau.server.studio_worker import JobKind, run_job
 from miau.solver.levels import LevelSpec
 
@@ -54,6 +66,7 @@ __all__ = [
     "STUDIO_MAX_FRAME_BYTES",
     "STUDIO_WORKERS",
     "CancelJob",
+    "PackLoaderProcess",
     "StartJob",
     "StudioError",
     "StudioErrorCode",
@@ -84,6 +97,18 @@ KILL_GRACE_SECONDS: Final = 0.5
 
 MAX_JOB_ID_LENGTH: Final = 40
 
+STUDIO_FRAMES_PER_SECOND: Final = 2.0
+"""Studio frames a connection may send a second, sustained: an author asks for a solve or
+a check every few seconds at most."""
+
+STUDIO_BURST: Final = 10
+
+REPORT_PROBLEMS: Final = 200
+"""The most problems a check's report lists; the loader may find thousands in a broken pack."""
+
+REPORT_MESSAGE_CHARS: Final = 300
+"""The longest problem message a report carries (a message may quote a long value)."""
+
 PROBLEMS_IN_A_MESSAGE: Final = 3
 """How many loader problems a ``bad-message`` error spells out for a refused solve."""
 
@@ -96,6 +121,7 @@ class StudioErrorCode(StrEnum):
     BUSY = "busy"
     TOO_LARGE = "too-large"
     FAILED = "failed"
+    RATE_LIMITED = "rate-limited"
 
 
 class StudioError(Exception):
@@ -203,18 +229,35 @@ def level_spec(pack: Pack) -> LevelSpec:
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
-    """A one-level pack read by the loader: the pack, or why not; every issue either way."""
+    """A one-level pack read by the loader: its level, or why not; the issues either way.
 
-    pack: Pack | None
+    ``issues`` are at most :data:`REPORT_PROBLEMS` of them, each message cut
+    at :data:`REPORT_MESSAGE_CHARS`; ``left_out`` counts those not listed.
+    """
+
+    spec: LevelSpec | None
     issues: tuple[PackIssue, ...]
+    left_out: int = 0
+
+
+def _bounded(issues: Sequence[PackIssue]) -> tuple[tuple[PackIssue, ...], int]:
+    """The first :data:`REPORT_PROBLEMS` issues, messages cut short; how many were left out."""
+    kept = []
+    for issue in issues[:REPORT_PROBLEMS]:
+        if len(issue.message) > REPORT_MESSAGE_CHARS:
+            issue = dataclasses.replace(
+                issue, message=issue.message[: REPORT_MESSAGE_CHARS - 1] + "…"
+            )
+        kept.append(issue)
+    return tuple(kept), max(0, len(issues) - REPORT_PROBLEMS)
 
 
 def _load_one_level(document: dict[str, Any]) -> _Loaded:
-    """Load a job's pack, refusing any but exactly one level (runs in a worker thread)."""
+    """Load a job's pack, refusing any but exactly one level (runs in the loader process)."""
     try:
         pack = load_pack(document)
     except PackError as error:
-        return _Loaded(None, error.issues)
+        return _Loaded(None, *_bounded(error.issues))
     if len(pack.levels) != 1:
         count = len(pack.levels)
         issue = PackIssue(
@@ -222,8 +265,103 @@ def _load_one_level(document: dict[str, Any]) -> _Loaded:
             f"a studio job takes a one-level pack; this one has {count} levels",
             location=("levels",),
         )
-        return _Loaded(None, (*pack.warnings, issue))
-    return _Loaded(pack, tuple(pack.warnings))
+        return _Loaded(None, *_bounded((*pack.warnings, issue)))
+    return _Loaded(level_spec(pack), *_bounded(pack.warnings))
+
+
+class PackLoaderProcess:
+    """One spawned process, shared by the server's studio, where the loader reads job packs.
+
+    The loader is pure Python: a big or broken pack read in a thread of the
+    server would hold the interpreter lock, and so every player's replies,
+    for as long as it takes. Here it costs the server only the pipe. Jobs
+    take turns at the process. A process that dies (out of memory, killed)
+    is replaced for the next job, the job it held answered ``failed``; one
+    whose job was abandoned midway is killed, so no stale answer is read;
+    one whose server died sees its pipe close and ends.
+    """
+
+    def __init__(self, memory_bytes: int | None = STUDIO_JOB_MEMORY_BYTES) -> None:
+        """No process yet: it starts with the first job; its address space is capped."""
+        self.memory_bytes = memory_bytes
+        self._process: BaseProcess | None = None
+        self._pipe: Connection | None = None
+        self._turn = anyio.Lock()
+
+    def pid(self) -> int | None:
+        """The loader process's id while it runs (for tests and diagnostics)."""
+        return None if self._process is None else self._process.pid
+
+    async def load(self, document: dict[str, Any]) -> _Loaded:
+        """The job pack ``document`` as the loader reads it, read in the loader process.
+
+        :raises StudioError: ``failed`` when the process died on it.
+        """
+        async with self._turn:
+            if self._pipe is None:
+                await anyio.to_thread.run_sync(self._start)
+            pipe = self._pipe
+            assert pipe is not None  # set by _start
+            finished = False
+            try:
+                await anyio.to_thread.run_sync(pipe.send, document)
+                await anyio.wait_readable(pipe.fileno())
+                loaded: _Loaded = await anyio.to_thread.run_sync(pipe.recv)
+                finished = True
+            except (EOFError, OSError):
+                raise StudioError(
+                    StudioErrorCode.FAILED,
+                    "The pack could not be read: the loader ran out of memory or was stopped.",
+                ) from None
+            finally:
+                if not finished:
+                    self.close()
+            return loaded
+
+    def _start(self) -> None:
+        ours, theirs = multiprocessing.get_context("spawn").Pipe(duplex=True)
+        process = multiprocessing.get_context("spawn").Process(
+            target=_serve_loads,
+            args=(theirs, self.memory_bytes),
+            name="miau-studio-loader",
+            daemon=True,
+        )
+        process.start()
+        # Only the process may hold its end, so the server's death reads as end of file there.
+        theirs.close()
+        self._process, self._pipe = process, ours
+
+    def close(self) -> None:
+        """Kill the process; a later job starts a new one."""
+        if self._pipe is not None:
+            self._pipe.close()
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+            self._process.close()
+        self._process = self._pipe = None
+
+
+def _serve_loads(pipe: Connection, memory_bytes: int | None) -> None:
+    """The loader process: read each pack sent down ``pipe`` and send back what it is."""
+    _cap_memory(memory_bytes)
+    while True:
+        try:
+            document = pipe.recv()
+        except (EOFError, OSError):
+            return  # the server is gone
+        try:
+            pipe.send(_load_one_level(document))
+        except MemoryError:
+            return  # the server answers the job failed and starts another process
+        except OSError:
+            return
+
+
+def _cap_memory(memory_bytes: int | None) -> None:
+    """Cap the loader process's address space (its initializer)."""
+    if memory_bytes is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
 
 
 @dataclass(eq=False)
@@ -235,6 +373,8 @@ class _Job:
     budget: int
     issues: tuple[PackIssue, ...]
     """The loader's warnings about the pack, sent back with a check's report."""
+    left_out: int
+    """How many more warnings the loader found than ``issues`` lists."""
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     finished: anyio.Event = field(default_factory=anyio.Event)
 
@@ -247,6 +387,8 @@ class StudioJobs:
     :data:`STUDIO_JOB_MEMORY_BYTES` and :data:`KILL_GRACE_SECONDS`; tests
     make them smaller. ``send_timeout``
     is how long a frame may wait for a client that does not read.
+    ``frames_per_second`` and ``burst`` make each connection's token bucket
+    (None: no rate limit); ``clock`` is injectable for tests.
     """
 
     def __init__(
@@ -257,10 +399,17 @@ class StudioJobs:
         memory_bytes: int | None = STUDIO_JOB_MEMORY_BYTES,
         kill_grace: float = KILL_GRACE_SECONDS,
         send_timeout: float = 10.0,
+        frames_per_second: float | None = STUDIO_FRAMES_PER_SECOND,
+        burst: int = STUDIO_BURST,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """A studio with ``workers`` slots and no job yet."""
         if workers < 1:
             raise ValueError("a studio needs at least one worker slot")
+        self.frames_per_second = frames_per_second
+        self.burst = burst
+        self.clock = clock
+        self.loader = PackLoaderProcess(memory_bytes)
         self.workers = workers
         self.job_seconds = job_seconds
         self.memory_bytes = memory_bytes
@@ -298,6 +447,7 @@ class StudioJobs:
     async def close(self) -> None:
         """Kill every worker still alive (the server is shutting down)."""
         with anyio.CancelScope(shield=True):
+            self.loader.close()
             for process in list(self._processes):
                 await self._stop(process, polite=False)
 
@@ -387,7 +537,7 @@ class StudioJobs:
                     return {
                         "type": "checked",
                         "job": name,
-                        "report": {"problems": problems_json(job.issues), "level": report},
+                        "report": _report(job.issues, job.left_out, report),
                     }
                 case ("failed", str() as sentence):
                     return StudioError(StudioErrorCode.FAILED, sentence, name).reply()
@@ -436,6 +586,8 @@ class _Connection:
         self.tasks: anyio.abc.TaskGroup | None = None
         self.job: _Job | None = None
         self.closed = False
+        rate = studio.frames_per_second
+        self.bucket = None if rate is None else TokenBucket(rate, studio.burst, studio.clock)
         # Progress from the job's task and replies from the reading loop share the socket.
         self._sending = anyio.Lock()
 
@@ -447,6 +599,12 @@ class _Connection:
                 return
             text = message.get("text")
             try:
+                if self.bucket is not None and not self.bucket.take():
+                    raise StudioError(
+                        StudioErrorCode.RATE_LIMITED,
+                        f"Too many messages: at most {self.bucket.rate:g} a second "
+                        f"(bursts of {self.studio.burst}); this one was dropped.",
+                    )
                 request = parse_studio_message(text if text is not None else message.get("bytes"))
                 if isinstance(request, CancelJob):
                     await self.cancel(request)
@@ -468,17 +626,25 @@ class _Connection:
                 "wait for its answer or cancel it first.",
                 request.job,
             )
-        # A big pack takes the loader a noticeable moment: not on the event loop.
-        loaded = await anyio.to_thread.run_sync(_load_one_level, request.pack)
-        if loaded.pack is None:
+        # A big pack takes the loader a noticeable moment: not in this process.
+        try:
+            loaded = await self.studio.loader.load(request.pack)
+        except StudioError as error:
+            error.job = request.job
+            raise
+        spec = loaded.spec
+        if spec is None:
             if request.kind == "check":
-                report = {"problems": problems_json(loaded.issues), "level": None}
+                report = _report(loaded.issues, loaded.left_out, None)
                 await self.send({"type": "checked", "job": request.job, "report": report})
                 return
-            raise StudioError(StudioErrorCode.BAD_MESSAGE, _refusal(loaded.issues), request.job)
-        spec = level_spec(loaded.pack)
+            raise StudioError(
+                StudioErrorCode.BAD_MESSAGE,
+                _refusal(loaded.issues, loaded.left_out),
+                request.job,
+            )
         budget = min(spec.budget(request.max_expansions), STUDIO_MAX_EXPANSIONS)
-        job = _Job(request, spec, budget, loaded.issues)
+        job = _Job(request, spec, budget, loaded.issues, loaded.left_out)
         self.job = job
         assert self.tasks is not None  # set by StudioJobs.serve before any frame is read
         self.tasks.start_soon(self._run_job, job)
@@ -538,10 +704,18 @@ class _Connection:
             self.tasks.cancel_scope.cancel()
 
 
-def _refusal(issues: Sequence[PackIssue]) -> str:
+def _report(issues: Sequence[PackIssue], left_out: int, level: Any) -> dict[str, Any]:
+    """A check's report: the problems listed, how many more there were, the level's report."""
+    report: dict[str, Any] = {"problems": problems_json(issues), "level": level}
+    if left_out:
+        report["moreProblems"] = left_out
+    return report
+
+
+def _refusal(issues: Sequence[PackIssue], left_out: int = 0) -> str:
     """A sentence for a solve whose pack the loader refused, naming the first problems."""
     errors = [issue for issue in issues if issue.severity == "error"] or list(issues)
-    count = len(errors)
+    count = len(errors) + left_out
     shown = "; ".join(str(issue) for issue in errors[:PROBLEMS_IN_A_MESSAGE])
     more = f" (and {count - PROBLEMS_IN_A_MESSAGE} more)" if count > PROBLEMS_IN_A_MESSAGE else ""
     plural = "problem" if count == 1 else "problems"
