@@ -616,8 +616,7 @@ def pack_with_problems(count: int) -> dict[str, Any]:
     """A one-level pack whose every one of ``count`` objects is broken (a long bad noun each)."""
     document = one_level_pack(SMALL_ROOM)
     document["levels"][0]["objects"] = [
-        {"kind": "object", "noun": "N" * 250 + str(index), "x": 0, "y": 0}
-        for index in range(count)
+        {"kind": "object", "noun": "N" * 250 + str(index), "x": 0, "y": 0} for index in range(count)
     ]
     return document
 
