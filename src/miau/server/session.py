@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ from miau.server.store import StaleGameError, StoredIntent, StoreRunner
 from miau.server.worlds import Worlds
 
 __all__ = [
+    "DRAFT_MAX_ENTITIES",
+    "ENTITIES_PER_TOKEN",
     "PLAY_LIMITS",
     "UNTHROTTLED",
     "ConnectionLimits",
@@ -73,6 +76,14 @@ _COMMIT_ATTEMPTS = 3
 
 DRAFT_PROBLEMS_SHOWN = 3
 """How many of a refused draft's problems its error message lists."""
+
+DRAFT_MAX_ENTITIES = 1024
+"""The most things and words a draft may start with: a step's reply then stays under
+140 KiB and the engine's step takes a few milliseconds (4,093 YOU things: 537 KiB, 30 ms)."""
+
+ENTITIES_PER_TOKEN = 512
+"""A frame on a level of more entities than this costs the rate limit more than one token:
+one for each started 512 (a held key keeps up on levels of up to 1,024)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +128,14 @@ class TokenBucket:
         self.tokens = self.burst
         self.last = clock()
 
-    def take(self) -> bool:
-        """Take one token if there is one; whether there was."""
+    def take(self, cost: float = 1.0) -> bool:
+        """Take ``cost`` tokens (at most the burst) if there are that many; whether there were."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        cost = min(max(cost, 1.0), self.burst)
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False
 
@@ -199,16 +211,23 @@ class PlaySession:
             None if rate is None else TokenBucket(rate, self.limits.burst, self.limits.clock)
         )
         self.current: OpenGame | None = None
+        self.frame_cost = 1.0
+        """Tokens a frame takes: more on the open level the more entities it has."""
 
     async def handle(self, frame: str | bytes | None) -> dict[str, Any]:
         """The reply to one client frame; never raises for anything the client sends."""
         seq: int | None = None
         try:
-            if self.bucket is not None and not self.bucket.take():
+            if self.bucket is not None and not self.bucket.take(self.frame_cost):
+                heavy = (
+                    f" (on a level this big, a message counts as {self.frame_cost:g})"
+                    if self.frame_cost > 1
+                    else ""
+                )
                 raise ProtocolError(
                     ErrorCode.RATE_LIMITED,
                     f"Too many messages: at most {self.bucket.rate:g} a second "
-                    f"(bursts of {self.limits.burst}); this one was dropped.",
+                    f"(bursts of {self.limits.burst}){heavy}; this one was dropped.",
                     _seq_of(frame),
                 )
             message = parse_message(frame)
@@ -241,12 +260,22 @@ class PlaySession:
             pack, level = await self._world_level(message)
             pack_id = pack.manifest.id
         opened = await self._load(pack, level, pack_id)
+        state = state_json(opened.game)
+        entities = len(state["entities"])
+        if pack_id is None and entities > DRAFT_MAX_ENTITIES:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"This draft cannot be played: it has {entities:,} things and words; "
+                f"a test-play takes at most {DRAFT_MAX_ENTITIES:,}.",
+                message.seq,
+            )
         self.current = opened
+        self.frame_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
         reply: dict[str, Any] = {
             "type": "opened",
             "pack": pack_id,
             "level": level.id,
-            "state": state_json(opened.game),
+            "state": state,
             "resumed": opened.game_id is not None,
         }
         if pack_id is None:
