@@ -3,7 +3,7 @@
 Two bounds, no deltas (every reply still carries the whole state): a draft may
 start with at most ``DRAFT_MAX_ENTITIES`` things and words, and on any level
 of more than ``ENTITIES_PER_TOKEN`` entities each frame costs the rate limit
-one token per started ``ENTITIES_PER_TOKEN``.
+one token per started ``ENTITIES_PER_TOKEN``; every shipped level costs one.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from miau.server.app import create_app
 from miau.server.session import DRAFT_MAX_ENTITIES, ENTITIES_PER_TOKEN, PLAY_LIMITS, TokenBucket
@@ -103,10 +104,11 @@ def limited(db_path: Path) -> Iterator[TestClient]:
 
 
 def test_frames_on_a_crowded_level_cost_more_of_the_rate_limit(limited: TestClient) -> None:
-    assert DRAFT_MAX_ENTITIES == 2 * ENTITIES_PER_TOKEN
+    cost = -(-DRAFT_MAX_ENTITIES // ENTITIES_PER_TOKEN)
+    assert cost > 1
     with limited.websocket_connect("/ws") as socket:
         player = Player(socket)
-        # The open costs one token of twenty; then every frame costs two.
+        # The open costs one token of twenty; then every frame costs ``cost``.
         assert (
             player.send({"type": "open", "draft": crowded_draft(DRAFT_MAX_ENTITIES - 3)})["type"]
             == "opened"
@@ -118,8 +120,8 @@ def test_frames_on_a_crowded_level_cost_more_of_the_rate_limit(limited: TestClie
                 break
             passed += 1
         assert reply["code"] == "rate-limited"
-        assert "counts as 2" in reply["message"]
-        assert passed == (PLAY_LIMITS.burst - 1) // 2
+        assert f"counts as {cost}" in reply["message"]
+        assert passed == (PLAY_LIMITS.burst - 1) // cost
 
 
 def test_frames_on_a_small_level_cost_one_token(limited: TestClient) -> None:
@@ -131,3 +133,32 @@ def test_frames_on_a_small_level_cost_one_token(limited: TestClient) -> None:
         )
         for _ in range(PLAY_LIMITS.burst - 1):
             player.intent("wait")
+
+
+def test_every_shipped_level_costs_one_token_a_frame() -> None:
+    from miau.engine import Game
+    from miau.packs import load_pack
+    from miau.worlds import shipped_packs_dir
+
+    for path in sorted(shipped_packs_dir().glob("*.json")):
+        for level in load_pack(path).levels:
+            assert len(Game(level.data).state.to_json()["entities"]) <= ENTITIES_PER_TOKEN
+
+
+def test_a_connection_that_keeps_flooding_past_its_rate_limit_is_closed_with_1008(
+    limited: TestClient,
+) -> None:
+    with limited.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        for _ in range(PLAY_LIMITS.burst - 1):
+            player.intent("wait")
+        assert PLAY_LIMITS.flood_close is not None
+        for seq in range(PLAY_LIMITS.flood_close - 1):
+            reply = player.send({"type": "intent", "seq": seq, "intent": "wait"})
+            assert reply["code"] == "rate-limited"
+        socket.send_text(json.dumps({"type": "intent", "seq": 0, "intent": "wait"}))
+        assert socket.receive_json()["code"] == "rate-limited"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert (closed.value.code, closed.value.reason) == (1008, "too many messages")

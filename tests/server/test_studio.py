@@ -25,6 +25,7 @@ from miau.packs import load_pack
 from miau.server.studio import (
     REPORT_MESSAGE_CHARS,
     REPORT_PROBLEMS,
+    STUDIO_FLOOD_CLOSE,
     STUDIO_MAX_EXPANSIONS,
     STUDIO_MAX_FRAME_BYTES,
     StudioJobs,
@@ -648,3 +649,20 @@ def test_job_packs_are_read_by_the_loader_process_not_in_the_server(
         _, checked = studio.until({"checked", "error"})
     assert checked["type"] == "checked", checked
     assert checked["report"]["level"] is not None
+
+
+def test_a_studio_socket_that_keeps_flooding_is_closed_with_1008(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    server = start_server(workers=1, frames_per_second=2.0, burst=1, clock=FrozenClock())
+    with server.connect() as studio:
+        assert studio.request({"type": "check", "job": "c", "pack": {}})["type"] == "checked"
+        for _ in range(STUDIO_FLOOD_CLOSE - 1):
+            assert studio.request({"type": "check", "job": "c", "pack": {}})["code"] == (
+                "rate-limited"
+            )
+        studio.send({"type": "check", "job": "c", "pack": {}})
+        with pytest.raises(ConnectionClosed) as closed:
+            studio.receive()
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "too many messages")

@@ -391,6 +391,10 @@ class _Api:
                     # replies (miau.server.serving), so the socket goes now.
                     logger.info("play session of %s: the client stopped reading; closed", player)
                     return
+                if session.flooding:
+                    logger.info("play session of %s: past its rate limit for good; closed", player)
+                    await websocket.close(code=1008, reason="too many messages")
+                    return
         except (WebSocketDisconnect, OSError):
             return
         except RuntimeError:

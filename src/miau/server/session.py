@@ -81,9 +81,10 @@ DRAFT_MAX_ENTITIES = 1024
 """The most things and words a draft may start with: a step's reply then stays under
 140 KiB and the engine's step takes a few milliseconds (4,093 YOU things: 537 KiB, 30 ms)."""
 
-ENTITIES_PER_TOKEN = 512
+ENTITIES_PER_TOKEN = 128
 """A frame on a level of more entities than this costs the rate limit more than one token:
-one for each started 512 (a held key keeps up on levels of up to 1,024)."""
+one for each started 128 (every shipped level has at most 63; a held key keeps up on levels
+of up to 256; a step on a 1,024-entity draft costs 8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +96,17 @@ class ConnectionLimits:
     does; None turns the rate limit off (:data:`UNTHROTTLED`). ``send_timeout`` is how long a reply may wait for a client that
     does not read before the server gives up on that connection.
     ``replay_chunk`` is how many stored intents are replayed between two
-    yields to the event loop when a game is resumed. ``clock`` is injectable
-    for tests.
+    yields to the event loop when a game is resumed. ``flood_close`` is how
+    many frames in a row the rate limit may drop before the connection is
+    closed (1008): a client that keeps sending past its limit costs the
+    server a reply per frame otherwise. ``clock`` is injectable for tests.
     """
 
     frames_per_second: float | None = 30.0
     burst: int = 20
     send_timeout: float = 10.0
     replay_chunk: int = 256
+    flood_close: int | None = 100
     clock: Callable[[], float] = time.monotonic
 
 
@@ -213,12 +217,21 @@ class PlaySession:
         self.current: OpenGame | None = None
         self.frame_cost = 1.0
         """Tokens a frame takes: more on the open level the more entities it has."""
+        self.dropped_in_a_row = 0
+        """Frames the rate limit dropped since the last one it let through."""
+
+    @property
+    def flooding(self) -> bool:
+        """Whether the client kept sending past its rate limit long enough to be cut off."""
+        limit = self.limits.flood_close
+        return limit is not None and self.dropped_in_a_row >= limit
 
     async def handle(self, frame: str | bytes | None) -> dict[str, Any]:
         """The reply to one client frame; never raises for anything the client sends."""
         seq: int | None = None
         try:
             if self.bucket is not None and not self.bucket.take(self.frame_cost):
+                self.dropped_in_a_row += 1
                 heavy = (
                     f" (on a level this big, a message counts as {self.frame_cost:g})"
                     if self.frame_cost > 1
@@ -230,6 +243,7 @@ class PlaySession:
                     f"(bursts of {self.limits.burst}){heavy}; this one was dropped.",
                     _seq_of(frame),
                 )
+            self.dropped_in_a_row = 0
             message = parse_message(frame)
             seq = message.seq
             if isinstance(message, Intent):
