@@ -23,7 +23,7 @@ closed), the server's peak resident memory (RSS, MiB, sampled every
 - ``idle``: a quiet baseline (no attack);
 - ``garbage``: 4 sockets sending malformed frames (bad JSON, binary, wrong types);
 - ``idle-sockets``: 400 TCP connections that send nothing or half a request line;
-- ``slow-readers``: 4 sockets flooding ``open`` frames and never reading a reply;
+- ``slow-readers``: 4 sockets sending ``open`` frames (20 a second) and never reading, 12 s;
 - ``studio-flood``: 5 ``/studio`` sockets sending ``solve`` with a 134 KiB broken pack;
 - ``heavy-drafts``: 4 sockets opening a 64 x 64 draft with 4,093 YOU things
   (then one at the entity cap) and stepping as fast as replies come;
@@ -163,6 +163,7 @@ class Tally:
 
     refused: int = 0
     sent: int = 0
+    closed: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -215,11 +216,19 @@ class Target:
         return f"ws://127.0.0.1:{self.port}/ws"
 
 
-async def _until(deadline: float, work: Callable[[], Awaitable[bool]]) -> None:
-    """Run ``work`` until the deadline or until it says it is done."""
-    while time.monotonic() < deadline:
-        if await work():
-            return
+async def each_connection(tally: Tally, count: int, one: Callable[[], Awaitable[None]]) -> None:
+    """Run ``count`` attacking connections; one the server closes counts as refused."""
+
+    async def guarded() -> None:
+        try:
+            await one()
+        except (websockets.ConnectionClosed, OSError):
+            tally.refused += 1
+            tally.closed += 1
+
+    await asyncio.gather(*(guarded() for _ in range(count)))
+    if tally.closed:
+        tally.notes.append(f"{tally.closed} of {count} connections closed by the server")
 
 
 async def attack_idle(target: Target, tally: Tally) -> None:
@@ -262,7 +271,7 @@ async def attack_garbage(
                 if reply.get("type") == "error":
                     tally.refused += 1
 
-    await asyncio.gather(*(one() for _ in range(sockets)))
+    await each_connection(tally, sockets, one)
 
 
 async def attack_idle_sockets(target: Target, tally: Tally, count: int = 400) -> None:
@@ -304,27 +313,40 @@ OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
 
 
 async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) -> None:
-    """Sockets that flood ``open`` frames and never read: the server must drop them."""
+    """Sockets that send ``open`` frames at 20 a second and never read a reply.
 
-    def flood() -> bool:
+    Each reply is about 5 KB, so the server's send buffer fills within a
+    second; the send timeout (10 s) must then drop the socket. The attack
+    lasts at least 12 s to see it.
+    """
+    seconds = max(target.seconds, 12.0)
+
+    def stall() -> bool:
         client = RawSocket(target.port, receive_buffer=4096)
         frame = masked_frame(json.dumps(OPEN_ROCKS).encode())
         client.sock.settimeout(0.05)
-        deadline = time.monotonic() + target.seconds
+        deadline = time.monotonic() + seconds
         closed = False
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not closed:
             try:
                 client.sock.sendall(frame)
                 tally.sent += 1
             except TimeoutError:
-                time.sleep(0.05)
+                pass
             except OSError:
                 closed = True
-                break
+            time.sleep(0.05)
+        if not closed:
+            try:
+                closed = client.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+            except BlockingIOError:
+                closed = False
+            except OSError:
+                closed = True
         client.close()
         return closed
 
-    results = await asyncio.gather(*(asyncio.to_thread(flood) for _ in range(sockets)))
+    results = await asyncio.gather(*(asyncio.to_thread(stall) for _ in range(sockets)))
     tally.refused += sum(results)
     tally.notes.append(f"{sum(results)} of {sockets} stalled sockets dropped by the server")
 
@@ -367,7 +389,7 @@ async def attack_studio_flood(target: Target, tally: Tally, sockets: int = 5) ->
                 if json.loads(reply).get("code") == "rate-limited":
                     tally.refused += 1
 
-    await asyncio.gather(*(one() for _ in range(sockets)))
+    await each_connection(tally, sockets, one)
     tally.notes.append(f"{received[0] / 1024**2:.1f} MiB of replies")
 
 
@@ -422,7 +444,7 @@ async def attack_heavy_drafts(target: Target, tally: Tally, sockets: int = 4) ->
                 if json.loads(text).get("code") == "rate-limited":
                     tally.refused += 1
 
-    await asyncio.gather(*(one() for _ in range(sockets)))
+    await each_connection(tally, sockets, one)
     tally.notes.append(f"largest reply {replies[1] / 1024:.0f} KiB")
 
 
@@ -502,7 +524,7 @@ async def attack_long_resume(
                 if reply.get("type") != "opened":
                     tally.refused += 1
 
-    await asyncio.gather(*(one() for _ in range(sockets)))
+    await each_connection(tally, sockets, one)
 
 
 def database_bytes(db_path: Path) -> int:

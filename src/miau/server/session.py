@@ -55,6 +55,7 @@ __all__ = [
     "PLAY_LIMITS",
     "UNTHROTTLED",
     "ConnectionLimits",
+    "DropCounter",
     "PlaySession",
     "TokenBucket",
     "apply_stored",
@@ -97,9 +98,9 @@ class ConnectionLimits:
     does not read before the server gives up on that connection.
     ``replay_chunk`` is how many stored intents are replayed between two
     yields to the event loop when a game is resumed. ``flood_close`` is how
-    many frames in a row the rate limit may drop before the connection is
-    closed (1008): a client that keeps sending past its limit costs the
-    server a reply per frame otherwise. ``clock`` is injectable for tests.
+    many frames the rate limit may drop within one second before the
+    connection is closed (1008): a client that keeps sending past its limit
+    costs the server a reply per frame otherwise. ``clock`` is injectable for tests.
     """
 
     frames_per_second: float | None = 30.0
@@ -142,6 +143,23 @@ class TokenBucket:
             self.tokens -= cost
             return True
         return False
+
+
+class DropCounter:
+    """Counts the frames a rate limit dropped in the current one-second window."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """No drops yet."""
+        self.clock = clock
+        self.window_start = clock()
+        self.in_the_last_second = 0
+
+    def count(self) -> None:
+        """One more frame dropped (a new window starts a second after the last one began)."""
+        now = self.clock()
+        if now - self.window_start >= 1.0:
+            self.window_start, self.in_the_last_second = now, 0
+        self.in_the_last_second += 1
 
 
 def state_json(game: Game) -> dict[str, Any]:
@@ -217,21 +235,20 @@ class PlaySession:
         self.current: OpenGame | None = None
         self.frame_cost = 1.0
         """Tokens a frame takes: more on the open level the more entities it has."""
-        self.dropped_in_a_row = 0
-        """Frames the rate limit dropped since the last one it let through."""
+        self.drops = DropCounter(self.limits.clock)
 
     @property
     def flooding(self) -> bool:
-        """Whether the client kept sending past its rate limit long enough to be cut off."""
+        """Whether the client sent past its rate limit so hard that it is cut off."""
         limit = self.limits.flood_close
-        return limit is not None and self.dropped_in_a_row >= limit
+        return limit is not None and self.drops.in_the_last_second >= limit
 
     async def handle(self, frame: str | bytes | None) -> dict[str, Any]:
         """The reply to one client frame; never raises for anything the client sends."""
         seq: int | None = None
         try:
             if self.bucket is not None and not self.bucket.take(self.frame_cost):
-                self.dropped_in_a_row += 1
+                self.drops.count()
                 heavy = (
                     f" (on a level this big, a message counts as {self.frame_cost:g})"
                     if self.frame_cost > 1
@@ -243,7 +260,6 @@ class PlaySession:
                     f"(bursts of {self.limits.burst}){heavy}; this one was dropped.",
                     _seq_of(frame),
                 )
-            self.dropped_in_a_row = 0
             message = parse_message(frame)
             seq = message.seq
             if isinstance(message, Intent):

@@ -54,7 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.packs import Pack, PackError, PackIssue, load_pack
 from miau.server.problems import problems_json
-from miau.server.session import TokenBucket
+from miau.server.session import DropCounter, TokenBucket
 from miau.server.studio_worker import JobKind, run_job
 from miau.solver.levels import LevelSpec
 
@@ -104,7 +104,7 @@ a check every few seconds at most."""
 STUDIO_BURST: Final = 10
 
 STUDIO_FLOOD_CLOSE: Final = 100
-"""Frames in a row the rate limit may drop before the connection is closed (1008)."""
+"""Frames the rate limit may drop within a second before the connection is closed (1008)."""
 
 REPORT_PROBLEMS: Final = 200
 """The most problems a check's report lists; the loader may find thousands in a broken pack."""
@@ -591,7 +591,7 @@ class _Connection:
         self.closed = False
         rate = studio.frames_per_second
         self.bucket = None if rate is None else TokenBucket(rate, studio.burst, studio.clock)
-        self.dropped_in_a_row = 0
+        self.drops = DropCounter(studio.clock)
         # Progress from the job's task and replies from the reading loop share the socket.
         self._sending = anyio.Lock()
 
@@ -604,8 +604,8 @@ class _Connection:
             text = message.get("text")
             try:
                 if self.bucket is not None and not self.bucket.take():
-                    self.dropped_in_a_row += 1
-                    if self.dropped_in_a_row >= STUDIO_FLOOD_CLOSE:
+                    self.drops.count()
+                    if self.drops.in_the_last_second >= STUDIO_FLOOD_CLOSE:
                         # Past its limit for good: every answer would cost the server more.
                         await self.websocket.close(code=1008, reason="too many messages")
                         self.closed = True
@@ -615,7 +615,6 @@ class _Connection:
                         f"Too many messages: at most {self.bucket.rate:g} a second "
                         f"(bursts of {self.studio.burst}); this one was dropped.",
                     )
-                self.dropped_in_a_row = 0
                 request = parse_studio_message(text if text is not None else message.get("bytes"))
                 if isinstance(request, CancelJob):
                     await self.cancel(request)
