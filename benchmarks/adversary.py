@@ -23,7 +23,7 @@ closed), the server's peak resident memory (RSS, MiB, sampled every
 - ``idle``: a quiet baseline (no attack);
 - ``garbage``: 4 sockets sending malformed frames (bad JSON, binary, wrong types);
 - ``idle-sockets``: 400 TCP connections that send nothing or half a request line;
-- ``slow-readers``: 4 sockets sending ``open`` frames (20 a second) and never reading, 12 s;
+- ``slow-readers``: 4 sockets sending 20 ``open`` frames, then 2 a second, never reading, 12 s;
 - ``studio-flood``: 5 ``/studio`` sockets sending ``solve`` with a 134 KiB broken pack;
 - ``heavy-drafts``: 4 sockets opening a 64 x 64 draft with 4,093 YOU things
   (then one at the entity cap) and stepping as fast as replies come;
@@ -313,10 +313,10 @@ OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
 
 
 async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) -> None:
-    """Sockets that send ``open`` frames at 20 a second and never read a reply.
+    """Sockets that send 20 ``open`` frames at once, then 2 a second, and never read.
 
-    Each reply is about 5 KB, so the server's send buffer fills within a
-    second; the send timeout (10 s) must then drop the socket. The attack
+    The 20 replies (about 5 KB each) fill the buffers of a client that does
+    not read; the send timeout (10 s) must then drop the socket. The attack
     lasts at least 12 s to see it.
     """
     seconds = max(target.seconds, 12.0)
@@ -335,7 +335,8 @@ async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) ->
                 pass
             except OSError:
                 closed = True
-            time.sleep(0.05)
+            if tally.sent >= 20 * sockets:
+                time.sleep(0.5)
         if not closed:
             try:
                 closed = client.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""

@@ -289,16 +289,17 @@ class PlaySession:
         else:
             pack, level = await self._world_level(message)
             pack_id = pack.manifest.id
-        opened = await self._load(pack, level, pack_id)
-        state = state_json(opened.game)
-        entities = len(state["entities"])
+        entities = len(level.data.get("objects", ()))
         if pack_id is None and entities > DRAFT_MAX_ENTITIES:
+            # Refused before the engine builds its board: that alone is the heavy part.
             raise ProtocolError(
                 ErrorCode.BAD_MESSAGE,
                 f"This draft cannot be played: it has {entities:,} things and words; "
                 f"a test-play takes at most {DRAFT_MAX_ENTITIES:,}.",
                 message.seq,
             )
+        opened = await self._load(pack, level, pack_id)
+        state = state_json(opened.game)
         self.current = opened
         self.frame_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
         reply: dict[str, Any] = {

@@ -88,6 +88,9 @@ STUDIO_WORKERS: Final = max(1, (os.cpu_count() or 1) - 1)
 
 STUDIO_JOB_SECONDS: Final = 120.0
 
+STUDIO_NICENESS: Final = 10
+"""How much lower than the server the loader process and the workers run (``nice``)."""
+
 STUDIO_JOB_MEMORY_BYTES: Final = 2 * 1024**3
 """The address space a worker may use (2 GiB): a full 2,000,000-state search fits well inside."""
 """A job still running after this long is killed."""
@@ -348,6 +351,8 @@ class PackLoaderProcess:
 def _serve_loads(pipe: Connection, memory_bytes: int | None) -> None:
     """The loader process: read each pack sent down ``pipe`` and send back what it is."""
     _cap_memory(memory_bytes)
+    # Behind the game on a busy machine: a player's reply waits for no pack.
+    os.nice(STUDIO_NICENESS)
     while True:
         try:
             document = pipe.recv()
@@ -464,7 +469,14 @@ class StudioJobs:
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
                 target=run_job,
-                args=(request.kind, job.spec, job.budget, writer, self.memory_bytes),
+                args=(
+                    request.kind,
+                    job.spec,
+                    job.budget,
+                    writer,
+                    self.memory_bytes,
+                    STUDIO_NICENESS,
+                ),
                 name=f"miau-studio-{request.kind}",
                 daemon=True,
             )
