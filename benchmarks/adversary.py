@@ -23,7 +23,8 @@ closed), the server's peak resident memory (RSS, MiB, sampled every
 - ``idle``: a quiet baseline (no attack);
 - ``garbage``: 4 sockets sending malformed frames (bad JSON, binary, wrong types);
 - ``idle-sockets``: 400 TCP connections that send nothing or half a request line;
-- ``slow-readers``: 4 sockets sending 20 ``open`` frames, then 2 a second, never reading, 12 s;
+- ``slow-readers``: 4 sockets sending 20 ``open`` frames (55 KB replies), then 2 a second,
+  never reading, for 13 s;
 - ``studio-flood``: 5 ``/studio`` sockets sending ``solve`` with a 134 KiB broken pack;
 - ``heavy-drafts``: 4 sockets opening a 64 x 64 draft with 4,093 YOU things
   (then one at the entity cap) and stepping as fast as replies come;
@@ -315,15 +316,16 @@ OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
 async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) -> None:
     """Sockets that send 20 ``open`` frames at once, then 2 a second, and never read.
 
-    The 20 replies (about 5 KB each) fill the buffers of a client that does
-    not read; the send timeout (10 s) must then drop the socket. The attack
-    lasts at least 12 s to see it.
+    Each opens a draft of 400 things (a 55 KB reply): 20 replies fill the
+    buffers of a client that does not read, and the send timeout (10 s) must
+    then drop the socket. The attack lasts at least 13 s to see it.
     """
-    seconds = max(target.seconds, 12.0)
+    seconds = max(target.seconds, 13.0)
+    opening = json.dumps({"type": "open", "draft": crowded_draft(400)}).encode()
 
     def stall() -> bool:
         client = RawSocket(target.port, receive_buffer=4096)
-        frame = masked_frame(json.dumps(OPEN_ROCKS).encode())
+        frame = masked_frame(opening)
         client.sock.settimeout(0.05)
         deadline = time.monotonic() + seconds
         closed = False
@@ -349,7 +351,10 @@ async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) ->
 
     results = await asyncio.gather(*(asyncio.to_thread(stall) for _ in range(sockets)))
     tally.refused += sum(results)
-    tally.notes.append(f"{sum(results)} of {sockets} stalled sockets dropped by the server")
+    tally.notes.append(
+        f"{sum(results)} of {sockets} stalled sockets dropped by the server (none while the "
+        "replies still fit the kernel's socket buffers: then no send waits)"
+    )
 
 
 def broken_studio_pack(size: int = 134 * 1024) -> dict[str, Any]:
