@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -175,3 +177,39 @@ def test_replace_damaged_db_keeps_the_damaged_file_and_starts_a_fresh_one(tmp_pa
     kept = [path for path in tmp_path.iterdir() if path.name.startswith("miau.db.damaged-")]
     assert [path.read_bytes() for path in kept] == [bytes(damaged)]
     check_sqlite_file(db_path)
+
+
+def test_miau_play_caps_connections_per_address_as_told(tmp_path: Path) -> None:
+    server = start_miau_play(tmp_path / "miau.db", options=("--connections-per-address", "2"))
+    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(2)]
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as third:
+            third.settimeout(10)
+            # Closed as soon as it was accepted: the end of the stream, or a reset.
+            with contextlib.suppress(ConnectionResetError):
+                assert third.recv(1) == b""
+    finally:
+        for each in held:
+            each.close()
+        assert server.stop() == 0
+
+
+def test_miau_play_answers_only_the_hosts_it_serves(tmp_path: Path) -> None:
+    server = start_miau_play(tmp_path / "miau.db", options=("--allow-host", "miau.example.org"))
+    try:
+        base = f"http://127.0.0.1:{server.port}/api/progress"
+        for host, status in (
+            (f"127.0.0.1:{server.port}", 200),
+            (f"localhost:{server.port}", 200),
+            ("miau.example.org", 200),
+            (f"rebound.attacker.example:{server.port}", 421),
+        ):
+            request = urllib.request.Request(base, headers={"Host": host})
+            try:
+                with urllib.request.urlopen(request) as reply:
+                    answered = reply.status
+            except urllib.error.HTTPError as error:
+                answered = error.code
+            assert answered == status, host
+    finally:
+        assert server.stop() == 0

@@ -210,10 +210,12 @@ def start_miau_play(
 
 @contextmanager
 def miau_play(
-    database: str | Path, errors: IO[str] | int = subprocess.DEVNULL
+    database: str | Path,
+    errors: IO[str] | int = subprocess.DEVNULL,
+    options: tuple[str, ...] = (),
 ) -> Iterator[PlayProcess]:
     """A started :func:`start_miau_play` process, stopped as Ctrl+C does on leaving the block."""
-    server = start_miau_play(database, errors)
+    server = start_miau_play(database, errors, options=options)
     try:
         yield server
     finally:

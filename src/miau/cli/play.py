@@ -64,6 +64,20 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections one address may hold (default 64; more behind a shared address)",
+    )
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections in all (default 512, at most the open-file limit less 64)",
+    )
+    parser.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -83,7 +97,12 @@ def run(args: argparse.Namespace) -> int:
 
     from miau.server.addresses import ServedAddresses
     from miau.server.app import create_app
-    from miau.server.serving import uvicorn_config
+    from miau.server.serving import (
+        MAX_CONNECTIONS,
+        MAX_CONNECTIONS_PER_ADDRESS,
+        ConnectionGate,
+        uvicorn_config,
+    )
     from miau.server.session import PLAY_LIMITS
     from miau.server.store import POSTGRES_SCHEMES, StoreError
 
@@ -110,6 +129,15 @@ def run(args: argparse.Namespace) -> int:
         return 1
     served = ServedAddresses.of(args.host, listener.getsockname()[1], args.allow_host)
     try:
+        gate = ConnectionGate(
+            per_address=args.connections_per_address or MAX_CONNECTIONS_PER_ADDRESS,
+            total=args.connections or MAX_CONNECTIONS,
+        )
+    except ValueError as error:
+        listener.close()
+        print(f"miau play: {error}", file=sys.stderr)
+        return 2
+    try:
         if isinstance(database, Path):
             database.parent.mkdir(parents=True, exist_ok=True)
         app = create_app(db_path=database, limits=PLAY_LIMITS, served=served)
@@ -120,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     port = listener.getsockname()[1]
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown_host}:{port}/"
-    server = uvicorn.Server(uvicorn_config(app))
+    server = uvicorn.Server(uvicorn_config(app, gate=gate))
     threading.Thread(
         target=_announce, args=(server, url, shown_db, not args.no_browser), daemon=True
     ).start()
