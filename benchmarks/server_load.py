@@ -304,7 +304,11 @@ def run_trial(
     database = databases.sqlite() if config == "sqlite" else databases.postgres()
     process_count = 2 if config == "pg2" else 1
     with ExitStack() as servers:
-        started = [servers.enter_context(miau_play(database)) for _ in range(process_count)]
+        # Every simulated player comes from 127.0.0.1: lift the per-address cap above them.
+        room = ("--connections-per-address", "1000", "--connections", "1000")
+        started = [
+            servers.enter_context(miau_play(database, options=room)) for _ in range(process_count)
+        ]
         urls = [f"ws://127.0.0.1:{server.port}/ws" for server in started]
         server_pids = [server.process.pid for server in started]
         pg_pids = postgres_pids(databases.cluster) if config != "sqlite" else []

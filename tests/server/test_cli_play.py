@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -16,7 +18,10 @@ import pytest
 
 from miau.cli import main
 from miau.cli.play import default_db_path
+from miau.server.store import SqliteStore, StoredIntent
+from miau.server.store.check import check_sqlite_file
 from tests.server.conftest import ROOT
+from tests.support.local import start_miau_play
 
 
 def test_the_database_lives_in_the_users_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,3 +84,132 @@ def test_miau_play_serves_the_game_and_creates_its_database(tmp_path: Path) -> N
         _, err = process.communicate()
     assert process.returncode == 0
     assert "Traceback" not in err
+
+
+# --- a damaged database is named in one sentence, kept, and replaced only when asked --------
+
+
+def _stored_database(path: Path) -> None:
+    """A real database of 40 players with a 200-step game each (about 36 pages)."""
+    store = SqliteStore(path)
+    for index in range(40):
+        player = f"player-{index:04d}-checked-db"
+        store.ensure_player(player)
+        moves = tuple(StoredIntent("R" if step % 2 else "L") for step in range(200))
+        store.start_game(player, "tutorial", "first-steps", moves)
+    store.close()
+
+
+def _page_size(data: bytes | bytearray) -> int:
+    size = int.from_bytes(data[16:18], "big")
+    return 65536 if size == 1 else size
+
+
+def _truncated(data: bytearray) -> bytearray:
+    return data[: len(data) // 2]
+
+
+def _overwritten(data: bytearray) -> bytearray:
+    return bytearray(b"these are notes, saved over the database by mistake\n" * 800)
+
+
+def _flipped(data: bytearray) -> bytearray:
+    # Inside the cells of a page in the middle: the bytes change, the file's size does not.
+    start = len(data) // 2 + _page_size(data) // 2
+    for offset in range(start, start + 64):
+        data[offset] ^= 0xFF
+    return data
+
+
+def _last_page_zeroed(data: bytearray) -> bytearray:
+    size = _page_size(data)
+    data[-size:] = bytes(size)
+    return data
+
+
+DAMAGE = {
+    "truncated": (_truncated, "is damaged: it is cut short"),
+    "overwritten": (_overwritten, "is not a SQLite database"),
+    "flipped bytes": (_flipped, "is damaged"),
+    "last page zeroed": (_last_page_zeroed, "is damaged"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_a_damaged_database_stops_miau_play_with_one_sentence_and_is_left_as_it_is(
+    damage: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db_path = tmp_path / "miau.db"
+    _stored_database(db_path)
+    spoil, said = DAMAGE[damage]
+    db_path.write_bytes(bytes(spoil(bytearray(db_path.read_bytes()))))
+    before = db_path.read_bytes()
+    status = main(["play", "--no-browser", "--port", "0", "--db", str(db_path)])
+    err = capsys.readouterr().err
+    assert status == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"miau play: {db_path} {said}")
+    assert "Traceback" not in err
+    assert "--replace-damaged-db" in lines[0]
+    assert db_path.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["miau.db"]
+
+
+def test_a_sound_database_passes_the_check_at_start(tmp_path: Path) -> None:
+    db_path = tmp_path / "miau.db"
+    _stored_database(db_path)
+    check_sqlite_file(db_path)
+    check_sqlite_file(tmp_path / "not-yet.db")
+
+
+def test_replace_damaged_db_keeps_the_damaged_file_and_starts_a_fresh_one(tmp_path: Path) -> None:
+    db_path = tmp_path / "miau.db"
+    _stored_database(db_path)
+    damaged = _truncated(bytearray(db_path.read_bytes()))
+    db_path.write_bytes(bytes(damaged))
+    server = start_miau_play(db_path, options=("--replace-damaged-db",))
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/progress") as reply:
+            assert reply.status == 200
+    finally:
+        assert server.stop() == 0
+    kept = [path for path in tmp_path.iterdir() if path.name.startswith("miau.db.damaged-")]
+    assert [path.read_bytes() for path in kept] == [bytes(damaged)]
+    check_sqlite_file(db_path)
+
+
+def test_miau_play_caps_connections_per_address_as_told(tmp_path: Path) -> None:
+    server = start_miau_play(tmp_path / "miau.db", options=("--connections-per-address", "2"))
+    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(2)]
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as third:
+            third.settimeout(10)
+            # Closed as soon as it was accepted: the end of the stream, or a reset.
+            with contextlib.suppress(ConnectionResetError):
+                assert third.recv(1) == b""
+    finally:
+        for each in held:
+            each.close()
+        assert server.stop() == 0
+
+
+def test_miau_play_answers_only_the_hosts_it_serves(tmp_path: Path) -> None:
+    server = start_miau_play(tmp_path / "miau.db", options=("--allow-host", "miau.example.org"))
+    try:
+        base = f"http://127.0.0.1:{server.port}/api/progress"
+        for host, status in (
+            (f"127.0.0.1:{server.port}", 200),
+            (f"localhost:{server.port}", 200),
+            ("miau.example.org", 200),
+            (f"rebound.attacker.example:{server.port}", 421),
+        ):
+            request = urllib.request.Request(base, headers={"Host": host})
+            try:
+                with urllib.request.urlopen(request) as reply:
+                    answered = reply.status
+            except urllib.error.HTTPError as error:
+                answered = error.code
+            assert answered == status, host
+    finally:
+        assert server.stop() == 0

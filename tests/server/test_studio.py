@@ -18,11 +18,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from miau.packs import load_pack
-from miau.server.studio import STUDIO_MAX_EXPANSIONS, STUDIO_MAX_FRAME_BYTES, StudioJobs, level_spec
+from miau.server.studio import (
+    STUDIO_FLOOD_CLOSE,
+    STUDIO_MAX_EXPANSIONS,
+    STUDIO_MAX_FRAME_BYTES,
+    StudioJobs,
+    level_spec,
+)
+from miau.server.studio_levels import REPORT_MESSAGE_CHARS, REPORT_PROBLEMS
 from miau.solver import check_level, solve
 from tests.server.conftest import pack_json
 from tests.support.local import LocalServer, start_miau_play
@@ -496,8 +503,13 @@ def test_a_frame_over_256_kib_is_too_large_and_the_socket_lives(server: StudioSe
 
 
 def test_a_page_of_another_site_is_refused(server: StudioServer) -> None:
-    with pytest.raises(InvalidStatus):
-        server.connect(origin="http://elsewhere.example")
+    # As docs/protocol.md says: the handshake completes and the socket is closed with 1008
+    # (policy violation), which a page can read, rather than an HTTP 403 it cannot.
+    studio = server.connect(origin="http://elsewhere.example")
+    with pytest.raises(ConnectionClosed) as closed:
+        studio.socket.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "cross-origin")
 
 
 # Shutdown
@@ -549,14 +561,107 @@ def test_miau_play_leaves_no_worker_behind(tmp_path: Path, stop: str) -> None:
     try:
         with Studio(connect(f"ws://127.0.0.1:{play.port}/studio", legacy=True)) as studio:
             start_open_room(studio)
-            (pid,) = studio_workers_of(play.process.pid)
+            # The job's worker and the loader process that read its pack.
+            pids = studio_workers_of(play.process.pid)
+            assert len(pids) == 2
             if stop == "ctrl-c":
                 assert play.stop() == 0
             else:
                 os.kill(play.process.pid, signal.SIGKILL)
                 play.process.wait()
             # A killed server cannot kill its worker: the worker sees the pipe break at its
-            # next progress report (every 0.2 s) and ends.
-            assert wait_until(lambda: gone(pid), timeout=QUICK)
+            # next progress report (every 0.2 s) and ends; the loader sees its queue close.
+            assert wait_until(lambda: all(gone(pid) for pid in pids), timeout=QUICK)
     finally:
         play.stop()
+
+
+# Floods, huge reports, loader work
+
+
+class FrozenClock:
+    """A clock that moves only when told: a token bucket then refills only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_studio_frames_past_the_rate_are_answered_rate_limited_and_dropped(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    clock = FrozenClock()
+    server = start_server(workers=1, frames_per_second=2.0, burst=3, clock=clock)
+    with server.connect() as studio:
+        # Three frames pass (each a refused solve, answered at once), the fourth is dropped.
+        for index in range(3):
+            reply = studio.request({"type": "solve", "job": f"j{index}", "pack": {}})
+            assert (reply["type"], reply["code"]) == ("error", "bad-message"), reply
+        dropped = studio.request({"type": "solve", "job": "j3", "pack": {}})
+        assert (dropped["type"], dropped["code"]) == ("error", "rate-limited")
+        clock.now += 0.5  # one token back
+        again = studio.request({"type": "check", "job": "j4", "pack": {}})
+        assert again["type"] == "checked"
+
+
+def test_the_default_studio_is_rate_limited() -> None:
+    studio = StudioJobs()
+    assert studio.frames_per_second is not None
+    assert studio.frames_per_second <= 5
+
+
+def pack_with_problems(count: int) -> dict[str, Any]:
+    """A one-level pack whose every one of ``count`` objects is broken (a long bad noun each)."""
+    document = one_level_pack(SMALL_ROOM)
+    document["levels"][0]["objects"] = [
+        {"kind": "object", "noun": "N" * 250 + str(index), "x": 0, "y": 0} for index in range(count)
+    ]
+    return document
+
+
+def test_a_check_report_lists_at_most_its_cap_of_problems_and_counts_the_rest(
+    server: StudioServer,
+) -> None:
+    with server.connect(max_size=None) as studio:
+        studio.send({"type": "check", "job": "many", "pack": pack_with_problems(800)})
+        _, checked = studio.until({"checked", "error"})
+    assert checked is not None and checked["type"] == "checked", checked
+    report = checked["report"]
+    assert len(report["problems"]) == REPORT_PROBLEMS
+    assert report["moreProblems"] >= 800 - REPORT_PROBLEMS
+    assert all(len(problem["message"]) <= REPORT_MESSAGE_CHARS for problem in report["problems"])
+    assert len(json.dumps(checked)) < 200 * 1024
+
+
+def test_job_packs_are_read_by_the_loader_process_not_in_the_server(
+    server: StudioServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def in_the_server(document: object) -> None:
+        raise AssertionError("the loader ran in the server's own process")
+
+    # Patched here, in the server's process: the loader process has its own, unpatched.
+    monkeypatch.setattr("miau.server.studio.load_pack", in_the_server)
+    with server.connect() as studio:
+        studio.send({"type": "check", "job": "c", "pack": one_level_pack(SMALL_ROOM)})
+        _, checked = studio.until({"checked", "error"})
+    assert checked["type"] == "checked", checked
+    assert checked["report"]["level"] is not None
+
+
+def test_a_studio_socket_that_keeps_flooding_is_closed_with_1008(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    server = start_server(workers=1, frames_per_second=2.0, burst=1, clock=FrozenClock())
+    with server.connect() as studio:
+        assert studio.request({"type": "check", "job": "c", "pack": {}})["type"] == "checked"
+        for _ in range(STUDIO_FLOOD_CLOSE - 1):
+            assert studio.request({"type": "check", "job": "c", "pack": {}})["code"] == (
+                "rate-limited"
+            )
+        studio.send({"type": "check", "job": "c", "pack": {}})
+        with pytest.raises(ConnectionClosed) as closed:
+            studio.receive()
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "too many messages")

@@ -32,7 +32,7 @@ from typing import IO, Any, Final
 import uvicorn
 
 from miau.server.app import create_app
-from miau.server.serving import uvicorn_config
+from miau.server.serving import ConnectionGate, uvicorn_config
 from miau.server.session import ConnectionLimits
 from miau.server.studio import StudioJobs
 from miau.worlds import shipped_packs_dir
@@ -73,15 +73,19 @@ class LocalServer:
         db_path: Path,
         limits: ConnectionLimits | None = None,
         studio: StudioJobs | None = None,
+        gate: ConnectionGate | None = None,
     ) -> None:
         """Serve the shipped worlds on the SQLite database ``db_path``, on a free port.
 
         ``limits`` bound each play connection and ``studio`` runs the editor's
-        jobs, as ``create_app`` takes them.
+        jobs, as ``create_app`` takes them; ``gate`` bounds the connections, as
+        ``uvicorn_config`` takes it (each start gets a fresh copy of it).
         """
         self.db_path = db_path
         self.limits = limits
         self.studio = studio
+        self.gate = gate
+        self.server: uvicorn.Server | None = None
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port: int = probe.getsockname()[1]
@@ -95,6 +99,7 @@ class LocalServer:
             create_app(db_path=self.db_path, limits=self.limits, studio=self.studio),
             host="127.0.0.1",
             port=self.port,
+            gate=self.gate,
         )
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, daemon=True)
@@ -105,6 +110,7 @@ class LocalServer:
                 raise RuntimeError("the game server did not start")
             time.sleep(0.02)
         self._server, self._thread = server, thread
+        self.server = server
 
     def stop(self) -> None:
         """Stop the server and wait for its thread to end."""
@@ -172,17 +178,19 @@ def start_miau_play(
     *,
     python: str | Path = sys.executable,
     cwd: Path | None = None,
+    options: tuple[str, ...] = (),
 ) -> PlayProcess:
     """Start ``miau play`` on ``database`` (a file or a PostgreSQL URL), on a free port.
 
     Its standard error goes to ``errors`` (a file, or DEVNULL: a pipe nobody
     reads would stall a busy server). It runs on ``python`` (another
-    environment's interpreter runs the Miau installed there) in ``cwd``.
+    environment's interpreter runs the Miau installed there) in ``cwd``,
+    with further command-line ``options``.
     Returns once it has printed its address.
 
     :raises RuntimeError: when it prints no address within ``timeout`` seconds.
     """
-    command = ["miau", "play", "--no-browser", "--port", "0", "--db", str(database)]
+    command = ["miau", "play", "--no-browser", "--port", "0", "--db", str(database), *options]
     process = subprocess.Popen(
         [str(python), "-m", *command],
         stdout=subprocess.PIPE,
@@ -202,10 +210,12 @@ def start_miau_play(
 
 @contextmanager
 def miau_play(
-    database: str | Path, errors: IO[str] | int = subprocess.DEVNULL
+    database: str | Path,
+    errors: IO[str] | int = subprocess.DEVNULL,
+    options: tuple[str, ...] = (),
 ) -> Iterator[PlayProcess]:
     """A started :func:`start_miau_play` process, stopped as Ctrl+C does on leaving the block."""
-    server = start_miau_play(database, errors)
+    server = start_miau_play(database, errors, options=options)
     try:
         yield server
     finally:

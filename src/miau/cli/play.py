@@ -6,6 +6,7 @@ import argparse
 import errno
 import os
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -53,6 +54,39 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--no-browser", action="store_true", help="do not open a browser (headless machines)"
     )
+    parser.add_argument(
+        "--replace-damaged-db",
+        action="store_true",
+        help=(
+            "when the SQLite database fails its check at start, rename it (kept, as "
+            "NAME.damaged-TIME) and start a fresh one; without this a damaged database "
+            "stops miau play and is left as it is"
+        ),
+    )
+    parser.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections one address may hold (default 64; more behind a shared address)",
+    )
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections in all (default 512, at most the open-file limit less 64)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=(
+            "a host name the server also answers for (a proxy's name); by default only the "
+            "address it listens on (and localhost on loopback), against DNS rebinding"
+        ),
+    )
     parser.set_defaults(run=run)
 
 
@@ -61,8 +95,14 @@ def run(args: argparse.Namespace) -> int:
     # Imported here so that the other subcommands start without the server stack.
     import uvicorn
 
+    from miau.server.addresses import ServedAddresses
     from miau.server.app import create_app
-    from miau.server.serving import uvicorn_config
+    from miau.server.serving import (
+        MAX_CONNECTIONS,
+        MAX_CONNECTIONS_PER_ADDRESS,
+        ConnectionGate,
+        uvicorn_config,
+    )
     from miau.server.session import PLAY_LIMITS
     from miau.server.store import POSTGRES_SCHEMES, StoreError
 
@@ -72,12 +112,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         database = Path(args.db) if args.db is not None else default_db_path()
     shown_db = _without_password(database)
-    try:
-        if isinstance(database, Path):
-            database.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(db_path=database, limits=PLAY_LIMITS)
-    except (OSError, StoreError) as error:
-        print(f"miau play: cannot open the database {shown_db}: {error}", file=sys.stderr)
+    if isinstance(database, Path) and not _database_checked(database, args.replace_damaged_db):
         return 2
     try:
         listener = _listen(args.host, args.port)
@@ -92,10 +127,28 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"miau play: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
+    served = ServedAddresses.of(args.host, listener.getsockname()[1], args.allow_host)
+    try:
+        gate = ConnectionGate(
+            per_address=args.connections_per_address or MAX_CONNECTIONS_PER_ADDRESS,
+            total=args.connections or MAX_CONNECTIONS,
+        )
+    except ValueError as error:
+        listener.close()
+        print(f"miau play: {error}", file=sys.stderr)
+        return 2
+    try:
+        if isinstance(database, Path):
+            database.parent.mkdir(parents=True, exist_ok=True)
+        app = create_app(db_path=database, limits=PLAY_LIMITS, served=served)
+    except (OSError, StoreError, sqlite3.DatabaseError) as error:
+        listener.close()
+        print(f"miau play: cannot open the database {shown_db}: {error}", file=sys.stderr)
+        return 2
     port = listener.getsockname()[1]
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown_host}:{port}/"
-    server = uvicorn.Server(uvicorn_config(app))
+    server = uvicorn.Server(uvicorn_config(app, gate=gate))
     threading.Thread(
         target=_announce, args=(server, url, shown_db, not args.no_browser), daemon=True
     ).start()
@@ -106,6 +159,34 @@ def run(args: argparse.Namespace) -> int:
     finally:
         listener.close()
     return 0
+
+
+def _database_checked(path: Path, replace_damaged: bool) -> bool:
+    """Whether the SQLite file at ``path`` may be served from; says why not on standard error.
+
+    A damaged file is left as it is, unless ``replace_damaged``: then it is
+    renamed out of the way (kept) and a fresh database starts in its place.
+    """
+    from miau.server.store.check import DatabaseDamage, check_sqlite_file, set_aside
+
+    try:
+        check_sqlite_file(path)
+    except DatabaseDamage as damage:
+        if replace_damaged:
+            kept = set_aside(path)
+            print(
+                f"miau play: {damage}; it was kept as {kept} and a fresh database starts.",
+                file=sys.stderr,
+            )
+            return True
+        print(
+            f"miau play: {damage}. Nothing was changed: to start afresh, keep a copy of it "
+            "and run miau play again with --replace-damaged-db, which moves the damaged file "
+            "aside (it is kept) and starts a new database.",
+            file=sys.stderr,
+        )
+        return False
+    return True
 
 
 def _listen(host: str, port: int) -> socket.socket:

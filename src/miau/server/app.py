@@ -37,7 +37,6 @@ from http.cookies import SimpleCookie
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import anyio
 from starlette.applications import Starlette
@@ -51,7 +50,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.packs.share import single_level_pack
-from miau.server.library import Library, LibraryEndpoints
+from miau.server.addresses import AddressGuard, ServedAddresses
+from miau.server.library import Library, LibraryEndpoints, UnicodeSafeJSONResponse
 from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
 from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
@@ -82,6 +82,7 @@ def create_app(
     web_dir: Path | None = None,
     limits: ConnectionLimits | None = None,
     studio: StudioJobs | None = None,
+    served: ServedAddresses | None = None,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -93,6 +94,10 @@ def create_app(
     bound each play connection (default :data:`UNTHROTTLED`: no rate limit;
     a server for strangers passes ``PLAY_LIMITS``). ``studio`` runs the
     ``/studio`` jobs (default: a :class:`StudioJobs` with the standard limits).
+    ``served`` are the addresses a request's ``Host`` may name (default None:
+    any; ``miau play`` passes the address it listens on), against DNS rebinding;
+    WebSocket handshakes from another origin are closed with 1008 either way
+    (``miau.server.addresses``).
     """
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path)
@@ -104,10 +109,7 @@ def create_app(
     studio_jobs = studio or StudioJobs()
 
     async def studio_socket(websocket: WebSocket) -> None:
-        """``/studio``: the editor's solve and check jobs, for pages of this server only."""
-        if not _same_origin(websocket):
-            await websocket.close(code=1008, reason="cross-origin")
-            return
+        """``/studio``: the editor's solve and check jobs (only this server's pages get here)."""
         await studio_jobs.serve(websocket)
 
     @contextlib.asynccontextmanager
@@ -131,6 +133,7 @@ def create_app(
         Route("/api/library/{pack}/levels/{level}", library_api.put_level, methods=["PUT"]),
         Route("/api/shared", shared_api.open_shared, methods=["POST"]),
         Route("/api/shared/encode", shared_api.encode, methods=["POST"]),
+        Route("/api", api.not_found),
         Route("/api/{rest:path}", api.not_found),
         WebSocketRoute("/ws", api.play),
         WebSocketRoute("/studio", studio_socket),
@@ -142,7 +145,8 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(PlayerCookieMiddleware)],
+        # The guard answers before the cookie middleware: a refusal never sets a cookie.
+        middleware=[Middleware(AddressGuard, served=served), Middleware(PlayerCookieMiddleware)],
         exception_handlers={HTTPException: _http_error},
         lifespan=lifespan,
     )
@@ -270,7 +274,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def _json(body: dict[str, Any], status: int = 200) -> JSONResponse:
     # Progress changes as the player wins: never let a browser keep an old answer.
-    return JSONResponse(body, status, headers={"Cache-Control": "no-store"})
+    return UnicodeSafeJSONResponse(body, status, headers={"Cache-Control": "no-store"})
 
 
 class _Api:
@@ -367,10 +371,6 @@ class _Api:
 
     async def play(self, websocket: WebSocket) -> None:
         """``/ws``: one play session, a reply frame for every client frame."""
-        if not _same_origin(websocket):
-            # Another site's page must not drive this player's games.
-            await websocket.close(code=1008, reason="cross-origin")
-            return
         player = player_of(websocket.scope)
         await websocket.accept()
         await self.store.ensure_player(player)
@@ -387,15 +387,18 @@ class _Api:
                 with anyio.move_on_after(self.limits.send_timeout) as waiting:
                     await websocket.send_text(json.dumps(reply, separators=(",", ":")))
                 if waiting.cancelled_caught:
+                    # The transport aborts a socket whose application ends with unsent
+                    # replies (miau.server.serving), so the socket goes now.
                     logger.info("play session of %s: the client stopped reading; closed", player)
                     return
-        except WebSocketDisconnect:
+                if session.flooding:
+                    logger.info("play session of %s: past its rate limit for good; closed", player)
+                    await websocket.close(code=1008, reason="too many messages")
+                    return
+        except (WebSocketDisconnect, OSError):
             return
-
-
-def _same_origin(websocket: WebSocket) -> bool:
-    """Whether the handshake comes from a page of this server (or from a non-browser client)."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc == websocket.headers.get("host")
+        except RuntimeError:
+            # The server closed the socket meanwhile (its keepalive ping went unanswered):
+            # the reply has nowhere to go. This is a departure, not a failure.
+            logger.info("play session of %s: the connection was closed under it", player)
+            return

@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -75,6 +76,7 @@ __all__ = [
     "Refusal",
     "json_response",
     "load_one_level_pack",
+    "lone_surrogate",
     "merge_level",
     "pack_entity_count",
     "pack_summary",
@@ -145,9 +147,23 @@ class Refusal(Exception):
         return json_response(self.body, self.status)
 
 
+class UnicodeSafeJSONResponse(JSONResponse):
+    """Starlette's JSON response, able to write any string a pack may hold.
+
+    A lone surrogate (a pack file may escape one: backslash, u, d800) cannot be
+    UTF-8: it is written back as the same JSON escape instead of failing the
+    response with a 500.
+    """
+
+    def render(self, content: Any) -> bytes:
+        """The body: compact UTF-8 JSON, each lone surrogate as its JSON escape."""
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8", "backslashreplace")
+
+
 def json_response(body: dict[str, Any], status: int = 200) -> JSONResponse:
     """A JSON response that no browser or proxy keeps (libraries and progress change)."""
-    return JSONResponse(body, status, headers=PLAIN_JSON)
+    return UnicodeSafeJSONResponse(body, status, headers=PLAIN_JSON)
 
 
 async def load_one_level_pack(document: object, too_many: str) -> tuple[dict[str, Any], Pack]:
@@ -270,7 +286,53 @@ async def read_json_body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[
         raise Refusal(400, {"error": f"The request is not JSON ({detail})."}) from None
     if not isinstance(body, dict):
         raise Refusal(400, {"error": "The request must be a JSON object."})
+    lone = lone_surrogate(body)
+    if lone is not None:
+        # An escape such as \ud800 alone parses, but is no character: nothing can store it.
+        where, code_point = lone
+        raise Refusal(
+            400,
+            {
+                "error": f"The request holds a lone surrogate (\\u{code_point:04x}) at {where}: "
+                "text must be valid Unicode."
+            },
+        )
     return body
+
+
+def _lone_surrogate_in_text(text: str) -> tuple[str, int] | None:
+    """:func:`lone_surrogate` of a JSON text the loader accepted (None if json cannot read it)."""
+    try:
+        return lone_surrogate(json.loads(text))
+    except (ValueError, RecursionError):
+        return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(value: Any) -> tuple[str, int] | None:
+    """The place (``levels[0].title``) and code point of the first lone surrogate in a JSON value.
+
+    ``json.loads`` joins an escaped surrogate pair into one character, so any
+    surrogate left in a parsed string, key or value, stands alone. None when there is none.
+    """
+    pending: list[tuple[str, Any]] = [("the top", value)]
+    while pending:
+        where, item = pending.pop()
+        if isinstance(item, str):
+            found = _SURROGATE.search(item)
+            if found is not None:
+                return where, ord(found.group())
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                place = key if where == "the top" else f"{where}.{key}"
+                pending.append((place, inner))
+                pending.append((f"a key of {where}", key))
+        elif isinstance(item, list):
+            for index in range(len(item) - 1, -1, -1):
+                pending.append((f"{where}[{index}]", item[index]))
+    return None
 
 
 def _utf8_size(text: str) -> int:
@@ -509,6 +571,17 @@ class Library:
             pack = await anyio.to_thread.run_sync(load_pack_text, text)
         except PackError as error:
             raise problems_refusal(error) from None
+        lone = await anyio.to_thread.run_sync(_lone_surrogate_in_text, text)
+        if lone is not None:
+            where, code_point = lone
+            raise Refusal(
+                400,
+                {
+                    "error": f"The pack holds a lone surrogate (\\u{code_point:04x}) at {where}: "
+                    "text must be valid Unicode.",
+                    "problems": [],
+                },
+            )
         pack_id = pack.manifest.id
         self._check_id(pack_id)
         stored = await self.store.library_pack(player, pack_id)

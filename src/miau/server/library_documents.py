@@ -13,21 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from miau.packs import Pack
+from miau.server.worlds import PackSummary
 
 __all__ = ["merge_level", "pack_summary", "version_key"]
 
 
 def pack_summary(pack: Pack) -> dict[str, Any]:
     """A library pack as ``GET /api/library`` lists it."""
-    manifest = pack.manifest
-    return {
-        "id": manifest.id,
-        "name": manifest.name,
-        "version": manifest.version,
-        "description": manifest.description or "",
-        "levels": len(pack.levels),
-        "author": manifest.author,
-    }
+    return PackSummary.of(pack).library_json()
 
 
 def version_key(version: str) -> tuple[int, ...]:

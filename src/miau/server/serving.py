@@ -1,19 +1,220 @@
-"""How the game server runs on uvicorn: the transport settings every way of serving it shares."""
+"""How the game server runs on uvicorn: the transport settings every way of serving it shares.
+
+Besides uvicorn's own settings, every connection passes a :class:`ConnectionGate`
+(``docs/security.md``, "Connections"):
+
+- a connection may hold at most ``per_address`` connections from its peer's
+  address and the server at most ``total`` in all; one past either is closed
+  as soon as it is accepted, so the file descriptors of the process never
+  run out and the connections already open (players already playing) keep
+  being served;
+- a request must arrive whole (request line and headers) within
+  ``request_timeout`` seconds of its first byte, or of the connection's
+  opening: a socket that sends nothing, or half a request, is closed then;
+- a WebSocket whose application has finished while the client has stopped
+  reading is aborted (its unsent buffer dropped) rather than closed
+  politely, which would wait for the buffer to drain, that is for ever.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import resource
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import uvicorn
 from starlette.types import ASGIApp
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["MAX_WEBSOCKET_FRAME", "uvicorn_config"]
+__all__ = [
+    "MAX_CONNECTIONS",
+    "MAX_CONNECTIONS_PER_ADDRESS",
+    "MAX_WEBSOCKET_FRAME",
+    "REQUEST_TIMEOUT",
+    "ConnectionGate",
+    "uvicorn_config",
+]
 
 MAX_WEBSOCKET_FRAME: Final = 1024 * 1024
 """Frames up to this size reach the game, which answers anything over 64 KiB with an error;
 larger ones make uvicorn close the connection."""
 
+MAX_CONNECTIONS_PER_ADDRESS: Final = 64
+"""Open connections from one address: a browser holds about six plus one socket per tab."""
 
-def uvicorn_config(app: ASGIApp, **options: Any) -> uvicorn.Config:
-    """A uvicorn configuration for ``app`` with Miau's transport settings; ``options`` add to it."""
-    return uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME, **options)
+MAX_CONNECTIONS: Final = 512
+"""Open connections in all (fewer when the process may open fewer files: see ConnectionGate)."""
+
+REQUEST_TIMEOUT: Final = 10.0
+"""Seconds a request may take to arrive whole, from its first byte or the connection's opening."""
+
+_SPARE_FILES: Final = 64
+"""File descriptors kept free for the database, the studio's workers and the web client's files."""
+
+
+def _open_file_limit() -> int:
+    """The soft limit on this process's open files."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+@dataclass(slots=True)
+class ConnectionGate:
+    """Counts the open connections, by peer address and in all, and admits or refuses new ones.
+
+    ``total`` is further bounded by the open-file limit (less a spare
+    margin), so that accepting never fails with "Too many open files".
+    ``refused`` counts the connections closed at once for being past a cap,
+    and ``timed_out`` those closed for a request that did not arrive in time
+    (for tests, benchmarks and diagnostics).
+    """
+
+    per_address: int = MAX_CONNECTIONS_PER_ADDRESS
+    total: int = MAX_CONNECTIONS
+    request_timeout: float = REQUEST_TIMEOUT
+    refused: int = 0
+    timed_out: int = 0
+    _by_address: Counter[str] = field(default_factory=Counter, init=False)
+    _open: dict[int, str] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        """Keep ``total`` under the process's open-file limit."""
+        if self.per_address < 1 or self.total < 1 or self.request_timeout <= 0:
+            raise ValueError("a connection gate needs positive caps and a positive timeout")
+        self.total = max(1, min(self.total, _open_file_limit() - _SPARE_FILES))
+
+    @property
+    def open_connections(self) -> int:
+        """How many admitted connections are open now."""
+        return len(self._open)
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection in; False (and nothing counted) when it is past a cap."""
+        key = id(transport)
+        if key in self._open:
+            return True  # a connection upgraded to a WebSocket is still the same one
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if len(self._open) >= self.total or self._by_address[address] >= self.per_address:
+            self.refused += 1
+            return False
+        self._open[key] = address
+        self._by_address[address] += 1
+        return True
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        """Count a closed connection out (once; a connection never admitted is ignored)."""
+        address = self._open.pop(id(transport), None)
+        if address is None:
+            return
+        self._by_address[address] -= 1
+        if self._by_address[address] <= 0:
+            del self._by_address[address]
+
+
+class _GatedHttpProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol behind a gate, with a deadline for each request to arrive."""
+
+    gate: ConnectionGate
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._request_timer: asyncio.TimerHandle | None = None
+        self._admitted = False
+        self._upgraded = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Admit the connection or close it at once; start the first request's deadline."""
+        super().connection_made(transport)
+        if not self.gate.admit(transport):
+            transport.abort()
+            return
+        self._admitted = True
+        self._start_request_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Count the connection out."""
+        self._stop_request_timer()
+        if self._admitted:
+            self.gate.release(self.transport)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        """Read; a request still incomplete keeps the deadline it got at its first byte."""
+        super().data_received(data)
+        if self._upgraded or self.transport.is_closing():
+            return
+        if self._awaiting_request():
+            self._start_request_timer()
+        else:
+            self._stop_request_timer()
+
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        """The connection becomes a WebSocket, which has its own keepalive: no deadline now."""
+        self._stop_request_timer()
+        self._upgraded = True
+        super().handle_websocket_upgrade(event)
+
+    def on_response_complete(self) -> None:
+        """Hand over to uvicorn's keep-alive timeout until the next request's first byte."""
+        self._stop_request_timer()
+        super().on_response_complete()
+
+    def _awaiting_request(self) -> bool:
+        """Whether no request is being answered: the next one has not arrived whole yet."""
+        return self.cycle is None or self.cycle.response_complete
+
+    def _start_request_timer(self) -> None:
+        if self._request_timer is None:
+            self._request_timer = self.loop.call_later(
+                self.gate.request_timeout, self._request_timed_out
+            )
+
+    def _stop_request_timer(self) -> None:
+        if self._request_timer is not None:
+            self._request_timer.cancel()
+            self._request_timer = None
+
+    def _request_timed_out(self) -> None:
+        self._request_timer = None
+        if self._awaiting_request() and not self.transport.is_closing():
+            self.gate.timed_out += 1
+            self.transport.abort()
+
+
+class _GatedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, counted by the gate, aborting a connection stuck on writes."""
+
+    gate: ConnectionGate
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Count the connection out."""
+        self.gate.release(self.transport)
+        super().connection_lost(exc)
+
+    async def run_asgi(self) -> None:
+        """Run the application; if it ended while the client was not reading, abort."""
+        await super().run_asgi()
+        if not self.writable.is_set() and not self.disconnected:
+            # A polite close waits for the unsent buffer to drain, which a client that
+            # stopped reading never lets happen: drop the buffer and the socket now.
+            self.transport.abort()
+
+
+def uvicorn_config(
+    app: ASGIApp, *, gate: ConnectionGate | None = None, **options: Any
+) -> uvicorn.Config:
+    """A uvicorn configuration for ``app`` with Miau's transport settings; ``options`` add to it.
+
+    ``gate`` bounds the connections (default: a :class:`ConnectionGate` with
+    the standard caps); the configuration's protocols count through it.
+    """
+    gate = gate if gate is not None else ConnectionGate()
+    http = type("MiauHttpProtocol", (_GatedHttpProtocol,), {"gate": gate})
+    ws = type("MiauWebSocketProtocol", (_GatedWebSocketProtocol,), {"gate": gate})
+    return uvicorn.Config(
+        app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME, http=http, ws=ws, **options
+    )

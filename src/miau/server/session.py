@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import sys
 import time
 import weakref
@@ -57,9 +58,12 @@ from miau.server.store import StaleGameError, StoredIntent, StoreQuotaError, Sto
 from miau.server.worlds import Worlds
 
 __all__ = [
+    "DRAFT_MAX_ENTITIES",
+    "ENTITIES_PER_TOKEN",
     "PLAY_LIMITS",
     "UNTHROTTLED",
     "ConnectionLimits",
+    "DropCounter",
     "PlaySession",
     "TokenBucket",
     "UnreplayableGameError",
@@ -97,6 +101,15 @@ _COMMIT_ATTEMPTS = 3
 DRAFT_PROBLEMS_SHOWN = 3
 """How many of a refused draft's problems its error message lists."""
 
+DRAFT_MAX_ENTITIES = 1024
+"""The most things and words a draft may start with: a step's reply then stays under
+140 KiB and the engine's step takes a few milliseconds (4,093 YOU things: 537 KiB, 30 ms)."""
+
+ENTITIES_PER_TOKEN = 128
+"""A frame on a level of more entities than this costs the rate limit more than one token:
+one for each started 128 (every shipped level has at most 63; a held key keeps up on levels
+of up to 256; a step on a 1,024-entity draft costs 8)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ConnectionLimits:
@@ -108,14 +121,18 @@ class ConnectionLimits:
     does not read before the server gives up on that connection.
     ``replay_chunk`` is the longest stored log replayed on the event loop
     (a longer one is replayed on a worker thread), and the most entries a
-    page catches up on from another page before it reloads instead. ``clock`` is injectable
-    for tests.
+    page catches up on from another page before it reloads instead.
+    ``flood_close`` is how many frames the rate limit may drop within one
+    second before the connection is closed (1008): a client that keeps
+    sending past its limit costs the server a reply per frame otherwise.
+    ``clock`` is injectable for tests.
     """
 
     frames_per_second: float | None = 30.0
     burst: int = 20
     send_timeout: float = 10.0
     replay_chunk: int = 256
+    flood_close: int | None = 100
     clock: Callable[[], float] = time.monotonic
 
 
@@ -141,15 +158,33 @@ class TokenBucket:
         self.tokens = self.burst
         self.last = clock()
 
-    def take(self) -> bool:
-        """Take one token if there is one; whether there was."""
+    def take(self, cost: float = 1.0) -> bool:
+        """Take ``cost`` tokens (at most the burst) if there are that many; whether there were."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        cost = min(max(cost, 1.0), self.burst)
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False
+
+
+class DropCounter:
+    """Counts the frames a rate limit dropped in the current one-second window."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """No drops yet."""
+        self.clock = clock
+        self.window_start = clock()
+        self.in_the_last_second = 0
+
+    def count(self) -> None:
+        """One more frame dropped (a new window starts a second after the last one began)."""
+        now = self.clock()
+        if now - self.window_start >= 1.0:
+            self.window_start, self.in_the_last_second = now, 0
+        self.in_the_last_second += 1
 
 
 def state_json(game: Game) -> dict[str, Any]:
@@ -313,16 +348,31 @@ class PlaySession:
             None if rate is None else TokenBucket(rate, self.limits.burst, self.limits.clock)
         )
         self.current: OpenGame | None = None
+        self.frame_cost = 1.0
+        """Tokens a frame takes: more on the open level the more entities it has."""
+        self.drops = DropCounter(self.limits.clock)
+
+    @property
+    def flooding(self) -> bool:
+        """Whether the client sent past its rate limit so hard that it is cut off."""
+        limit = self.limits.flood_close
+        return limit is not None and self.drops.in_the_last_second >= limit
 
     async def handle(self, frame: str | bytes | None) -> dict[str, Any]:
         """The reply to one client frame; never raises for anything the client sends."""
         seq: int | None = None
         try:
-            if self.bucket is not None and not self.bucket.take():
+            if self.bucket is not None and not self.bucket.take(self.frame_cost):
+                self.drops.count()
+                heavy = (
+                    f" (on a level this big, a message counts as {self.frame_cost:g})"
+                    if self.frame_cost > 1
+                    else ""
+                )
                 raise ProtocolError(
                     ErrorCode.RATE_LIMITED,
                     f"Too many messages: at most {self.bucket.rate:g} a second "
-                    f"(bursts of {self.limits.burst}); this one was dropped.",
+                    f"(bursts of {self.limits.burst}){heavy}; this one was dropped.",
                     _seq_of(frame),
                 )
             message = parse_message(frame)
@@ -363,13 +413,24 @@ class PlaySession:
         else:
             pack, level = await self._world_level(message)
             pack_id = pack.manifest.id
+        entities = len(level.data.get("objects", ()))
+        if pack_id is None and entities > DRAFT_MAX_ENTITIES:
+            # Refused before the engine builds its board: that alone is the heavy part.
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"This draft cannot be played: it has {entities:,} things and words; "
+                f"a test-play takes at most {DRAFT_MAX_ENTITIES:,}.",
+                message.seq,
+            )
         opened = await self._load(pack, level, pack_id)
+        state = state_json(opened.game)
         self.current = opened
+        self.frame_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
         reply: dict[str, Any] = {
             "type": "opened",
             "pack": pack_id,
             "level": level.id,
-            "state": state_json(opened.game),
+            "state": state,
             "resumed": opened.game_id is not None,
         }
         if pack_id is None:

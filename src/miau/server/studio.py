@@ -19,7 +19,15 @@ Limits, server-wide and per connection:
   (a search that outgrows it is answered ``failed``);
 - a cancel, a closed socket or the server's shutdown kills the worker
   (terminate, then kill after a grace period) and frees its slot before
-  anything else is said.
+  anything else is said;
+- frames past a token bucket (:data:`STUDIO_FRAMES_PER_SECOND`, bursts of
+  :data:`STUDIO_BURST`) are answered ``rate-limited`` and dropped;
+- the loader reads each job's pack in one loader process shared by the
+  server (:class:`PackLoaderProcess`), never in the server's own, so a big
+  or broken pack takes no time from the event loop or its interpreter lock;
+- a check's report lists at most :data:`REPORT_PROBLEMS` problems, each
+  message cut at :data:`REPORT_MESSAGE_CHARS` characters, with the count of
+  those left out.
 
 ``docs/protocol.md`` ("Studio") describes the messages.
 """
@@ -30,6 +38,9 @@ import json
 import logging
 import multiprocessing
 import os
+import resource
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from multiprocessing.connection import Connection
@@ -42,8 +53,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.packs import PackIssue
 from miau.server.problems import problems_json
+from miau.server.session import DropCounter, TokenBucket
 from miau.server.studio_levels import (
     STUDIO_MAX_EXPANSIONS,
+    LoadedLevel,
     level_spec,
 )
 from miau.server.studio_levels import (
@@ -63,6 +76,7 @@ __all__ = [
     "STUDIO_MAX_FRAME_BYTES",
     "STUDIO_WORKERS",
     "CancelJob",
+    "PackLoaderProcess",
     "StartJob",
     "StudioError",
     "StudioErrorCode",
@@ -81,6 +95,9 @@ STUDIO_WORKERS: Final = max(1, (os.cpu_count() or 1) - 1)
 
 STUDIO_JOB_SECONDS: Final = 120.0
 
+STUDIO_NICENESS: Final = 10
+"""How much lower than the server the loader process and the workers run (``nice``)."""
+
 STUDIO_JOB_MEMORY_BYTES: Final = 2 * 1024**3
 """The address space a worker may use (2 GiB): a full 2,000,000-state search fits well inside."""
 """A job still running after this long is killed."""
@@ -89,6 +106,15 @@ KILL_GRACE_SECONDS: Final = 0.5
 """How long a terminated worker has to exit before it is killed outright."""
 
 MAX_JOB_ID_LENGTH: Final = 40
+
+STUDIO_FRAMES_PER_SECOND: Final = 2.0
+"""Studio frames a connection may send a second, sustained: an author asks for a solve or
+a check every few seconds at most."""
+
+STUDIO_BURST: Final = 10
+
+STUDIO_FLOOD_CLOSE: Final = 100
+"""Frames the rate limit may drop within a second before the connection is closed (1008)."""
 
 
 class StudioErrorCode(StrEnum):
@@ -99,6 +125,7 @@ class StudioErrorCode(StrEnum):
     BUSY = "busy"
     TOO_LARGE = "too-large"
     FAILED = "failed"
+    RATE_LIMITED = "rate-limited"
 
 
 class StudioError(Exception):
@@ -193,6 +220,103 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
     return StartJob("solve", job, pack, budget)
 
 
+class PackLoaderProcess:
+    """One spawned process, shared by the server's studio, where the loader reads job packs.
+
+    The loader is pure Python: a big or broken pack read in a thread of the
+    server would hold the interpreter lock, and so every player's replies,
+    for as long as it takes. Here it costs the server only the pipe. Jobs
+    take turns at the process. A process that dies (out of memory, killed)
+    is replaced for the next job, the job it held answered ``failed``; one
+    whose job was abandoned midway is killed, so no stale answer is read;
+    one whose server died sees its pipe close and ends.
+    """
+
+    def __init__(self, memory_bytes: int | None = STUDIO_JOB_MEMORY_BYTES) -> None:
+        """No process yet: it starts with the first job; its address space is capped."""
+        self.memory_bytes = memory_bytes
+        self._process: BaseProcess | None = None
+        self._pipe: Connection | None = None
+        self._turn = anyio.Lock()
+
+    def pid(self) -> int | None:
+        """The loader process's id while it runs (for tests and diagnostics)."""
+        return None if self._process is None else self._process.pid
+
+    async def load(self, document: dict[str, Any]) -> LoadedLevel:
+        """The job pack ``document`` as the loader reads it, read in the loader process.
+
+        :raises StudioError: ``failed`` when the process died on it.
+        """
+        async with self._turn:
+            if self._pipe is None:
+                await anyio.to_thread.run_sync(self._start)
+            pipe = self._pipe
+            assert pipe is not None  # set by _start
+            finished = False
+            try:
+                await anyio.to_thread.run_sync(pipe.send, document)
+                await anyio.wait_readable(pipe.fileno())
+                loaded: LoadedLevel = await anyio.to_thread.run_sync(pipe.recv)
+                finished = True
+            except (EOFError, OSError):
+                raise StudioError(
+                    StudioErrorCode.FAILED,
+                    "The pack could not be read: the loader ran out of memory or was stopped.",
+                ) from None
+            finally:
+                if not finished:
+                    self.close()
+            return loaded
+
+    def _start(self) -> None:
+        ours, theirs = multiprocessing.get_context("spawn").Pipe(duplex=True)
+        process = multiprocessing.get_context("spawn").Process(
+            target=_serve_loads,
+            args=(theirs, self.memory_bytes),
+            name="miau-studio-loader",
+            daemon=True,
+        )
+        process.start()
+        # Only the process may hold its end, so the server's death reads as end of file there.
+        theirs.close()
+        self._process, self._pipe = process, ours
+
+    def close(self) -> None:
+        """Kill the process; a later job starts a new one."""
+        if self._pipe is not None:
+            self._pipe.close()
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+            self._process.close()
+        self._process = self._pipe = None
+
+
+def _serve_loads(pipe: Connection, memory_bytes: int | None) -> None:
+    """The loader process: read each pack sent down ``pipe`` and send back what it is."""
+    _cap_memory(memory_bytes)
+    # Behind the game on a busy machine: a player's reply waits for no pack.
+    os.nice(STUDIO_NICENESS)
+    while True:
+        try:
+            document = pipe.recv()
+        except (EOFError, OSError):
+            return  # the server is gone
+        try:
+            pipe.send(_load_one_level(document))
+        except MemoryError:
+            return  # the server answers the job failed and starts another process
+        except OSError:
+            return
+
+
+def _cap_memory(memory_bytes: int | None) -> None:
+    """Cap the loader process's address space (its initializer)."""
+    if memory_bytes is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+
 @dataclass(eq=False)
 class _Job:
     """One job of one connection, from its request until its worker is gone."""
@@ -202,6 +326,8 @@ class _Job:
     budget: int
     issues: tuple[PackIssue, ...]
     """The loader's warnings about the pack, sent back with a check's report."""
+    left_out: int
+    """How many more warnings the loader found than ``issues`` lists."""
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     finished: anyio.Event = field(default_factory=anyio.Event)
 
@@ -214,6 +340,8 @@ class StudioJobs:
     :data:`STUDIO_JOB_MEMORY_BYTES` and :data:`KILL_GRACE_SECONDS`; tests
     make them smaller. ``send_timeout``
     is how long a frame may wait for a client that does not read.
+    ``frames_per_second`` and ``burst`` make each connection's token bucket
+    (None: no rate limit); ``clock`` is injectable for tests.
     """
 
     def __init__(
@@ -224,10 +352,17 @@ class StudioJobs:
         memory_bytes: int | None = STUDIO_JOB_MEMORY_BYTES,
         kill_grace: float = KILL_GRACE_SECONDS,
         send_timeout: float = 10.0,
+        frames_per_second: float | None = STUDIO_FRAMES_PER_SECOND,
+        burst: int = STUDIO_BURST,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """A studio with ``workers`` slots and no job yet."""
         if workers < 1:
             raise ValueError("a studio needs at least one worker slot")
+        self.frames_per_second = frames_per_second
+        self.burst = burst
+        self.clock = clock
+        self.loader = PackLoaderProcess(memory_bytes)
         self.workers = workers
         self.job_seconds = job_seconds
         self.memory_bytes = memory_bytes
@@ -265,6 +400,7 @@ class StudioJobs:
     async def close(self) -> None:
         """Kill every worker still alive (the server is shutting down)."""
         with anyio.CancelScope(shield=True):
+            self.loader.close()
             for process in list(self._processes):
                 await self._stop(process, polite=False)
 
@@ -278,7 +414,14 @@ class StudioJobs:
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
                 target=run_job,
-                args=(request.kind, job.spec, job.budget, writer, self.memory_bytes),
+                args=(
+                    request.kind,
+                    job.spec,
+                    job.budget,
+                    writer,
+                    self.memory_bytes,
+                    STUDIO_NICENESS,
+                ),
                 name=f"miau-studio-{request.kind}",
                 daemon=True,
             )
@@ -354,7 +497,7 @@ class StudioJobs:
                     return {
                         "type": "checked",
                         "job": name,
-                        "report": {"problems": problems_json(job.issues), "level": report},
+                        "report": _report(job.issues, job.left_out, report),
                     }
                 case ("failed", str() as sentence):
                     return StudioError(StudioErrorCode.FAILED, sentence, name).reply()
@@ -403,6 +546,9 @@ class _Connection:
         self.tasks: anyio.abc.TaskGroup | None = None
         self.job: _Job | None = None
         self.closed = False
+        rate = studio.frames_per_second
+        self.bucket = None if rate is None else TokenBucket(rate, studio.burst, studio.clock)
+        self.drops = DropCounter(studio.clock)
         # Progress from the job's task and replies from the reading loop share the socket.
         self._sending = anyio.Lock()
 
@@ -414,6 +560,18 @@ class _Connection:
                 return
             text = message.get("text")
             try:
+                if self.bucket is not None and not self.bucket.take():
+                    self.drops.count()
+                    if self.drops.in_the_last_second >= STUDIO_FLOOD_CLOSE:
+                        # Past its limit for good: every answer would cost the server more.
+                        await self.websocket.close(code=1008, reason="too many messages")
+                        self.closed = True
+                        return
+                    raise StudioError(
+                        StudioErrorCode.RATE_LIMITED,
+                        f"Too many messages: at most {self.bucket.rate:g} a second "
+                        f"(bursts of {self.studio.burst}); this one was dropped.",
+                    )
                 request = parse_studio_message(text if text is not None else message.get("bytes"))
                 if isinstance(request, CancelJob):
                     await self.cancel(request)
@@ -435,17 +593,25 @@ class _Connection:
                 "wait for its answer or cancel it first.",
                 request.job,
             )
-        # A big pack takes the loader a noticeable moment: not on the event loop.
-        loaded = await anyio.to_thread.run_sync(_load_one_level, request.pack)
-        if loaded.pack is None:
+        # A big pack takes the loader a noticeable moment: not in this process.
+        try:
+            loaded = await self.studio.loader.load(request.pack)
+        except StudioError as error:
+            error.job = request.job
+            raise
+        spec = loaded.spec
+        if spec is None:
             if request.kind == "check":
-                report = {"problems": problems_json(loaded.issues), "level": None}
+                report = _report(loaded.issues, loaded.left_out, None)
                 await self.send({"type": "checked", "job": request.job, "report": report})
                 return
-            raise StudioError(StudioErrorCode.BAD_MESSAGE, _refusal(loaded.issues), request.job)
-        spec = level_spec(loaded.pack)
+            raise StudioError(
+                StudioErrorCode.BAD_MESSAGE,
+                _refusal(loaded.issues, loaded.left_out),
+                request.job,
+            )
         budget = min(spec.budget(request.max_expansions), STUDIO_MAX_EXPANSIONS)
-        job = _Job(request, spec, budget, loaded.issues)
+        job = _Job(request, spec, budget, loaded.issues, loaded.left_out)
         self.job = job
         assert self.tasks is not None  # set by StudioJobs.serve before any frame is read
         self.tasks.start_soon(self._run_job, job)
@@ -503,3 +669,11 @@ class _Connection:
                 self.closed = True
         if self.closed and self.tasks is not None:
             self.tasks.cancel_scope.cancel()
+
+
+def _report(issues: Sequence[PackIssue], left_out: int, level: Any) -> dict[str, Any]:
+    """A check's report: the problems listed, how many more there were, the level's report."""
+    report: dict[str, Any] = {"problems": problems_json(issues), "level": level}
+    if left_out:
+        report["moreProblems"] = left_out
+    return report

@@ -6,6 +6,7 @@ static site's in-page studio (``miau.site.studio``, under Pyodide) share it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -15,8 +16,11 @@ from miau.solver.levels import LevelSpec
 
 __all__ = [
     "PROBLEMS_IN_A_MESSAGE",
+    "REPORT_MESSAGE_CHARS",
+    "REPORT_PROBLEMS",
     "STUDIO_MAX_EXPANSIONS",
     "LoadedLevel",
+    "bounded_issues",
     "level_spec",
     "load_one_level",
     "refusal",
@@ -27,6 +31,12 @@ STUDIO_MAX_EXPANSIONS: Final = 2_000_000
 
 PROBLEMS_IN_A_MESSAGE: Final = 3
 """How many loader problems a ``bad-message`` error spells out for a refused solve."""
+
+REPORT_PROBLEMS: Final = 200
+"""The most problems a check's report lists; the loader may find thousands in a broken pack."""
+
+REPORT_MESSAGE_CHARS: Final = 300
+"""The longest problem message a report carries (a message may quote a long value)."""
 
 
 def level_spec(pack: Pack) -> LevelSpec:
@@ -42,18 +52,36 @@ def level_spec(pack: Pack) -> LevelSpec:
 
 @dataclass(frozen=True, slots=True)
 class LoadedLevel:
-    """A one-level pack read by the loader: the pack, or why not; every issue either way."""
+    """A one-level pack read by the loader: its level, or why not; the issues either way.
 
-    pack: Pack | None
+    ``issues`` are at most :data:`REPORT_PROBLEMS` of them, each message cut
+    at :data:`REPORT_MESSAGE_CHARS`; ``left_out`` counts those not listed.
+    It is small and plain, so it crosses a process pipe cheaply.
+    """
+
+    spec: LevelSpec | None
     issues: tuple[PackIssue, ...]
+    left_out: int = 0
+
+
+def bounded_issues(issues: Sequence[PackIssue]) -> tuple[tuple[PackIssue, ...], int]:
+    """The first :data:`REPORT_PROBLEMS` issues, messages cut short; how many were left out."""
+    kept = []
+    for issue in issues[:REPORT_PROBLEMS]:
+        if len(issue.message) > REPORT_MESSAGE_CHARS:
+            issue = dataclasses.replace(
+                issue, message=issue.message[: REPORT_MESSAGE_CHARS - 1] + "\u2026"
+            )
+        kept.append(issue)
+    return tuple(kept), max(0, len(issues) - REPORT_PROBLEMS)
 
 
 def load_one_level(document: dict[str, Any]) -> LoadedLevel:
-    """Load a job's pack, refusing any but exactly one level (runs in a worker thread)."""
+    """Load a job's pack, refusing any but exactly one level."""
     try:
         pack = load_pack(document)
     except PackError as error:
-        return LoadedLevel(None, error.issues)
+        return LoadedLevel(None, *bounded_issues(error.issues))
     if len(pack.levels) != 1:
         count = len(pack.levels)
         issue = PackIssue(
@@ -61,14 +89,14 @@ def load_one_level(document: dict[str, Any]) -> LoadedLevel:
             f"a studio job takes a one-level pack; this one has {count} levels",
             location=("levels",),
         )
-        return LoadedLevel(None, (*pack.warnings, issue))
-    return LoadedLevel(pack, tuple(pack.warnings))
+        return LoadedLevel(None, *bounded_issues((*pack.warnings, issue)))
+    return LoadedLevel(level_spec(pack), *bounded_issues(pack.warnings))
 
 
-def refusal(issues: Sequence[PackIssue]) -> str:
+def refusal(issues: Sequence[PackIssue], left_out: int = 0) -> str:
     """A sentence for a solve whose pack the loader refused, naming the first problems."""
     errors = [issue for issue in issues if issue.severity == "error"] or list(issues)
-    count = len(errors)
+    count = len(errors) + left_out
     shown = "; ".join(str(issue) for issue in errors[:PROBLEMS_IN_A_MESSAGE])
     more = f" (and {count - PROBLEMS_IN_A_MESSAGE} more)" if count > PROBLEMS_IN_A_MESSAGE else ""
     plural = "problem" if count == 1 else "problems"

@@ -75,17 +75,20 @@ def run_job(
     max_expansions: int,
     pipe: Connection,
     memory_bytes: int | None = None,
+    niceness: int = 0,
 ) -> None:
     """Run one job and send its messages down ``pipe`` (the worker process's target).
 
     ``max_expansions`` is the budget, already clamped by the server;
     ``memory_bytes`` caps the worker's address space (none when None), so a
     search that outgrows it ends with a sentence instead of starving the
-    machine.
+    machine; ``niceness`` lowers its priority, so the game's replies come first.
     """
     job_start = time.monotonic()
     if memory_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    if niceness:
+        os.nice(niceness)
     try:
         pipe.send(("started", os.getpid()))
         progress = PipeProgress(pipe, job_start)

@@ -59,6 +59,7 @@ from miau.server.protocol import (
     parse_message,
 )
 from miau.server.worlds import (
+    PackSummary,
     Worlds,
     level_json,
     next_in_pack,
@@ -380,7 +381,8 @@ class SiteBackend:
         route = parts[1:]
         match method, route:
             case "GET", ["worlds"]:
-                return self.worlds.world_list(self._best().keys(), self._library_packs())
+                library = [PackSummary.of(pack) for pack in self._library_packs()]
+                return self.worlds.world_list(self._best().keys(), library)
             case "GET", ["worlds", pack_id]:
                 pack, imported = self._found(pack_id)
                 return world_json(pack.manifest.id, pack, self._best(), imported=imported)

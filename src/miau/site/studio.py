@@ -16,7 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from miau.server.problems import problems_json
-from miau.server.studio_levels import STUDIO_MAX_EXPANSIONS, level_spec, load_one_level, refusal
+from miau.server.studio_levels import (
+    STUDIO_MAX_EXPANSIONS,
+    LoadedLevel,
+    load_one_level,
+    refusal,
+)
 from miau.solver.check import check_level
 from miau.solver.search import SearchProgress, solve
 
@@ -53,21 +58,28 @@ class _Reporter(SearchProgress):
         )
 
 
+def _report(loaded: LoadedLevel, level: Any) -> dict[str, Any]:
+    """A check's report, as the server's studio sends it: problems, how many more, the level."""
+    report: dict[str, Any] = {"problems": problems_json(loaded.issues), "level": level}
+    if loaded.left_out:
+        report["moreProblems"] = loaded.left_out
+    return report
+
+
 def run_job(kind: str, job: str, pack_json: str, max_expansions: int | None, report: Report) -> str:
     """Run one ``solve`` or ``check`` job on a one-level pack; the answer frame as JSON."""
     loaded = load_one_level(json.loads(pack_json))
-    if loaded.pack is None:
+    spec = loaded.spec
+    if spec is None:
         if kind == "check":
             answer: dict[str, Any] = {
                 "type": "checked",
                 "job": job,
-                "report": {"problems": problems_json(loaded.issues), "level": None},
+                "report": _report(loaded, None),
             }
             return json.dumps(answer)
-        return json.dumps(
-            {"type": "error", "job": job, "code": "bad-message", "message": refusal(loaded.issues)}
-        )
-    spec = level_spec(loaded.pack)
+        message = refusal(loaded.issues, loaded.left_out)
+        return json.dumps({"type": "error", "job": job, "code": "bad-message", "message": message})
     budget = min(spec.budget(max_expansions), STUDIO_MAX_EXPANSIONS)
     progress = _Reporter(report)
     try:
@@ -75,7 +87,7 @@ def run_job(kind: str, job: str, pack_json: str, max_expansions: int | None, rep
             result = solve(spec.data, max_expansions=budget, progress=progress)
             return json.dumps({"type": "solved", "job": job, "result": result.to_json()})
         checked = check_level(spec, max_expansions=budget, progress=progress)
-        report_json = {"problems": problems_json(loaded.issues), "level": checked.to_json()}
+        report_json = _report(loaded, checked.to_json())
         return json.dumps({"type": "checked", "job": job, "report": report_json})
     except MemoryError:
         message = f"The {kind} job ran out of the page's memory; make the level smaller or give a lower cap."

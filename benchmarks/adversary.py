@@ -1,0 +1,861 @@
+"""The attacks of issue 23 against a real ``miau play``, one at a time, while a player is timed.
+
+Run from the repository root::
+
+    .venv/bin/python -m benchmarks.adversary [--seconds 8] [--only NAME,NAME]
+
+It starts ``miau play --no-browser`` on 127.0.0.1 (a real process, as
+deployed, with its rate limits) on a fresh SQLite database. A well-behaved
+player, in a process of its own, keeps one WebSocket open on tutorial
+``first-steps`` and sends one intent every 50 ms (right, left, right, undo,
+which the engine always accepts), the next one once the reply is in, and
+times each reply. Then each attack runs alone for at most ``--seconds``
+(and a bounded number of frames, requests or sockets), with a pause
+between two. Every connection is on loopback; nothing leaves the machine.
+
+For each attack it prints the player's reply latency p50/p95/p99 and max
+(ms), the player's replies and refusals (an error reply, a rejected intent,
+a reply later than 5 s or a dropped socket), what the attack was refused
+(error replies such as ``rate-limited``, 4xx answers, sockets the server
+closed), the server's peak resident memory (RSS, MiB, sampled every
+0.1 s) and the tracebacks the server logged meanwhile. The attacks:
+
+- ``idle``: a quiet baseline (no attack);
+- ``garbage``: 4 sockets sending malformed frames (bad JSON, binary, wrong types);
+- ``idle-sockets``: 400 TCP connections that send nothing or half a request line;
+- ``slow-readers``: 4 sockets sending 20 ``open`` frames (55 KB replies), then 2 a second,
+  never reading, for 13 s;
+- ``studio-flood``: 5 ``/studio`` sockets sending ``solve`` with a 134 KiB broken pack;
+- ``heavy-drafts``: 4 sockets opening a 64 x 64 draft with 4,093 YOU things
+  (then one at the entity cap) and stepping as fast as replies come;
+- ``library-packs``: uploads of 64-level 64 x 64 packs (278 KiB), then ``GET /api/worlds``;
+- ``long-resume``: 10 sockets resuming a stored 50,000-intent game, again and again;
+- ``restore-padding``: ``restore`` frames carrying an extra 60 KB field (disk growth printed);
+- ``overflow-restore``: ``restore`` with ``moveCount`` 2**63 - 1, a step, a re-open;
+- ``surrogates``: a lone surrogate (the escape ``u+d800``) in every JSON endpoint's body (5xx counted);
+- ``cross-site``: share-link page loads from another site, cross-site and
+  wrong-scheme WebSocket handshakes, and requests for a rebound host name;
+- ``damaged-db``: ``miau play`` started on a truncated copy of a database
+  (its exit status and how many lines it printed).
+
+The player's line ``p99 < 50 ms, nothing refused`` is what issue 23 asks under
+every attack. A shared machine skews figures: compare attacks within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import multiprocessing
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from tests.server.wire import RawSocket, masked_frame
+from tests.support.local import PlayProcess, start_miau_play
+from websockets.asyncio.client import connect
+
+from miau.engine import Game
+from miau.server.store import SqliteStore, StoredIntent
+from miau.server.worlds import Worlds
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVEL = ("tutorial", "first-steps")
+CYCLE = (
+    {"intent": "step", "direction": "right"},
+    {"intent": "step", "direction": "left"},
+    {"intent": "step", "direction": "right"},
+    {"intent": "undo"},
+)
+"""Intents the engine accepts forever on ``first-steps``: the cat walks to and fro."""
+
+PLAYER_INTERVAL = 0.05
+PLAYER_PATIENCE = 5.0
+"""A reply later than this counts as refused to the player."""
+
+MEMORY_BOUND_MIB = 512
+"""The server's resident memory the issue's line is checked against."""
+
+LONG_GAME = 50_000
+LONG_GAME_OWNER = "adversary-long-game-owner-0001"
+
+
+# --- the well-behaved player, in a process of its own --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One of the player's intents: when it was sent, how long its reply took, whether it held."""
+
+    sent: float
+    latency: float
+    ok: bool
+
+
+async def _play(port: int, stop: Connection) -> list[Sample]:
+    samples: list[Sample] = []
+    url = f"ws://127.0.0.1:{port}/ws"
+    seq = 0
+    while not stop.poll():
+        try:
+            async with connect(url, max_size=2**22, compression=None, open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "open", "pack": LEVEL[0], "level": LEVEL[1]}))
+                await asyncio.wait_for(ws.recv(), PLAYER_PATIENCE)
+                due = time.monotonic()
+                while not stop.poll():
+                    intent = CYCLE[seq % len(CYCLE)]
+                    seq += 1
+                    sent = time.monotonic()
+                    await ws.send(json.dumps({"type": "intent", "seq": seq, **intent}))
+                    try:
+                        reply = json.loads(await asyncio.wait_for(ws.recv(), PLAYER_PATIENCE))
+                    except TimeoutError:
+                        samples.append(Sample(sent, PLAYER_PATIENCE, False))
+                        break
+                    received = time.monotonic()
+                    ok = reply.get("type") == "result" and bool(reply["event"]["accepted"])
+                    samples.append(Sample(sent, received - sent, ok))
+                    due += PLAYER_INTERVAL
+                    await asyncio.sleep(max(0.0, due - time.monotonic()))
+                    due = max(due, time.monotonic() - PLAYER_INTERVAL)
+        except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+            samples.append(Sample(time.monotonic(), 0.0, False))
+            await asyncio.sleep(0.2)
+    return samples
+
+
+def player_process(port: int, stop: Connection, results: Connection) -> None:
+    """The player's process: play until told to stop, then send every sample back."""
+    samples = asyncio.run(_play(port, stop))
+    results.send([(each.sent, each.latency, each.ok) for each in samples])
+
+
+# --- measuring the server -------------------------------------------------------------------
+
+
+def rss_mib(pid: int) -> float:
+    """The resident memory of process ``pid``, in MiB (0 when it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+@dataclass(slots=True)
+class Tally:
+    """What one attack was refused, and what it noted along the way."""
+
+    refused: int = 0
+    sent: int = 0
+    closed: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """One attack's figures."""
+
+    name: str
+    start: float
+    end: float
+    tally: Tally
+    peak_rss: float
+    tracebacks: int
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The ``share`` percentile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(0, min(len(ordered) - 1, round(share * len(ordered)) - 1))
+    return ordered[rank]
+
+
+# --- the attacks ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Target:
+    """The server under attack: its port, process, database and scratch folder."""
+
+    play: PlayProcess
+    db_path: Path
+    scratch: Path
+    seconds: float
+
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+        return self.play.port
+
+    @property
+    def base(self) -> str:
+        """Its HTTP address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        """Its play WebSocket's address."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+async def each_connection(tally: Tally, count: int, one: Callable[[], Awaitable[None]]) -> None:
+    """Run ``count`` attacking connections; one the server closes counts as refused."""
+
+    async def guarded() -> None:
+        try:
+            await one()
+        except (websockets.ConnectionClosed, OSError):
+            tally.refused += 1
+            tally.closed += 1
+
+    await asyncio.gather(*(guarded() for _ in range(count)))
+    if tally.closed:
+        tally.notes.append(f"{tally.closed} of {count} connections closed by the server")
+
+
+async def attack_idle(target: Target, tally: Tally) -> None:
+    """No attack: the player alone."""
+    await asyncio.sleep(target.seconds)
+
+
+GARBAGE = [
+    "{",
+    "[]",
+    '"just a string"',
+    '{"type": 7}',
+    '{"type": "intent", "seq": true, "intent": "step"}',
+    '{"type": "open", "pack": ["x"], "level": {}}',
+    '{"type": "intent", "seq": 1, "intent": "restore", "state": []}',
+    "\x00\x01\x02 not json at all",
+    '{"type": "open", "share": "not-a-code"}',
+]
+
+
+async def attack_garbage(
+    target: Target, tally: Tally, sockets: int = 4, frames: int = 2000
+) -> None:
+    """Malformed frames on several sockets, each sent once the last one was answered."""
+    deadline = time.monotonic() + target.seconds
+    budget = [frames]
+
+    async def one() -> None:
+        async with connect(target.ws, max_size=2**22, compression=None) as ws:
+            index = 0
+            while time.monotonic() < deadline and budget[0] > 0:
+                budget[0] -= 1
+                frame: str | bytes = GARBAGE[index % len(GARBAGE)]
+                if index % 11 == 0:
+                    frame = os.urandom(64)
+                index += 1
+                await ws.send(frame)
+                tally.sent += 1
+                reply = json.loads(await ws.recv())
+                if reply.get("type") == "error":
+                    tally.refused += 1
+
+    await each_connection(tally, sockets, one)
+
+
+async def attack_idle_sockets(target: Target, tally: Tally, count: int = 400) -> None:
+    """Connections that send nothing, or half a request line, held for the attack's time."""
+    loop = asyncio.get_running_loop()
+    opened: list[socket.socket] = []
+    try:
+        for index in range(count):
+            sock = socket.socket()
+            sock.setblocking(False)
+            try:
+                await loop.sock_connect(sock, ("127.0.0.1", target.port))
+            except OSError:
+                sock.close()
+                tally.refused += 1
+                continue
+            if index % 2:
+                await loop.sock_sendall(sock, b"GET /api/wor")
+            opened.append(sock)
+            tally.sent += 1
+        await asyncio.sleep(target.seconds)
+        for sock in opened:
+            # Closed by the server (at once past a cap, or at its request timeout)?
+            try:
+                data = sock.recv(1, socket.MSG_PEEK)
+                closed = data == b""
+            except BlockingIOError:
+                closed = False
+            except OSError:
+                closed = True
+            tally.refused += closed
+        tally.notes.append(f"{tally.refused} of {count} closed by the server")
+    finally:
+        for sock in opened:
+            sock.close()
+
+
+OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
+
+
+async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) -> None:
+    """Sockets that send 20 ``open`` frames at once, then 2 a second, and never read.
+
+    Each opens a draft of 400 things (a 55 KB reply): 20 replies fill the
+    buffers of a client that does not read, and the send timeout (10 s) must
+    then drop the socket. The attack lasts at least 13 s to see it.
+    """
+    seconds = max(target.seconds, 13.0)
+    opening = json.dumps({"type": "open", "draft": crowded_draft(400)}).encode()
+
+    def stall() -> bool:
+        client = RawSocket(target.port, receive_buffer=4096)
+        frame = masked_frame(opening)
+        client.sock.settimeout(0.05)
+        deadline = time.monotonic() + seconds
+        closed = False
+        while time.monotonic() < deadline and not closed:
+            try:
+                client.sock.sendall(frame)
+                tally.sent += 1
+            except TimeoutError:
+                pass
+            except OSError:
+                closed = True
+            if tally.sent >= 20 * sockets:
+                time.sleep(0.5)
+        if not closed:
+            try:
+                closed = client.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+            except BlockingIOError:
+                closed = False
+            except OSError:
+                closed = True
+        client.close()
+        return closed
+
+    results = await asyncio.gather(*(asyncio.to_thread(stall) for _ in range(sockets)))
+    tally.refused += sum(results)
+    tally.notes.append(
+        f"{sum(results)} of {sockets} stalled sockets dropped by the server (none while the "
+        "replies still fit the kernel's socket buffers: then no send waits)"
+    )
+
+
+def broken_studio_pack(size: int = 134 * 1024) -> dict[str, Any]:
+    """A one-level pack of about ``size`` bytes, every object of it broken."""
+    objects: list[dict[str, Any]] = []
+    while len(json.dumps(objects)) < size:
+        objects.append({"kind": "object", "noun": "not a noun!" * 4, "x": -1, "y": "?"})
+    return {
+        "manifest": {"id": "broken", "name": "Broken", "version": "1.0.0", "engine": 1},
+        "levels": [
+            {
+                "id": "b",
+                "title": "B",
+                "width": 8,
+                "height": 8,
+                "map": ["." * 8] * 8,
+                "legend": {},
+                "objects": objects,
+            }
+        ],
+    }
+
+
+async def attack_studio_flood(target: Target, tally: Tally, sockets: int = 5) -> None:
+    """``solve`` frames carrying a big broken pack, each sent once the last was answered."""
+    frame = json.dumps({"type": "solve", "job": "j", "pack": broken_studio_pack()})
+    url = f"ws://127.0.0.1:{target.port}/studio"
+    deadline = time.monotonic() + target.seconds
+    received = [0]
+
+    async def one() -> None:
+        async with connect(url, max_size=2**26, compression=None) as ws:
+            while time.monotonic() < deadline:
+                await ws.send(frame)
+                tally.sent += 1
+                reply = await ws.recv()
+                received[0] += len(reply)
+                if json.loads(reply).get("code") == "rate-limited":
+                    tally.refused += 1
+
+    await each_connection(tally, sockets, one)
+    tally.notes.append(f"{received[0] / 1024**2:.1f} MiB of replies")
+
+
+def crowded_draft(things: int, side: int = 64) -> dict[str, Any]:
+    """A ``side`` x ``side`` draft: MIAU IS YOU and ``things`` MIAU things."""
+    rows = [["."] * side for _ in range(side)]
+    rows[0][0:3] = ["M", "=", "Y"]
+    cells = [(x, y) for y in range(2, side) for x in range(side)]
+    for x, y in cells[:things]:
+        rows[y][x] = "c"
+    legend = {"M": {"word": "MIAU"}, "=": {"word": "IS"}, "Y": {"word": "YOU"}, "c": "MIAU"}
+    return {
+        "manifest": {"id": "draft", "name": "Crowded", "version": "1.0.0", "engine": 1},
+        "levels": [
+            {
+                "id": "crowded",
+                "title": "Crowded",
+                "width": side,
+                "height": side,
+                "map": ["".join(row) for row in rows],
+                "legend": legend,
+            }
+        ],
+    }
+
+
+async def attack_heavy_drafts(target: Target, tally: Tally, sockets: int = 4) -> None:
+    """Open the heaviest draft that fits a frame, then step on whatever opens, flat out."""
+    deadline = time.monotonic() + target.seconds
+    replies = [0, 0]
+
+    async def one() -> None:
+        async with connect(target.ws, max_size=2**24, compression=None) as ws:
+            opened = False
+            for things in (4093, 1021):
+                await ws.send(json.dumps({"type": "open", "draft": crowded_draft(things)}))
+                reply = json.loads(await ws.recv())
+                tally.sent += 1
+                if reply.get("type") == "opened":
+                    opened = True
+                    break
+                tally.refused += 1
+            seq = 0
+            while opened and time.monotonic() < deadline:
+                seq += 1
+                step = {"intent": "step", "direction": "up" if seq % 2 else "down"}
+                await ws.send(json.dumps({"type": "intent", "seq": seq, **step}))
+                text = await ws.recv()
+                tally.sent += 1
+                replies[0] += 1
+                replies[1] = max(replies[1], len(text))
+                if json.loads(text).get("code") == "rate-limited":
+                    tally.refused += 1
+
+    await each_connection(tally, sockets, one)
+    tally.notes.append(f"largest reply {replies[1] / 1024:.0f} KiB")
+
+
+def big_pack_text(pack_id: str, levels: int = 64, side: int = 64) -> str:
+    """A pack of ``levels`` levels of ``side`` x ``side``, rocks on every other cell."""
+    level_list = []
+    for index in range(levels):
+        rows = []
+        for y in range(side):
+            row = "".join("o" if (x + y) % 2 else "." for x in range(side))
+            rows.append(row)
+        rows[0] = "M=Y" + rows[0][3:]
+        rows[1] = "c" + rows[1][1:]
+        level_list.append(
+            {
+                "id": f"level-{index}",
+                "title": f"Level {index}",
+                "width": side,
+                "height": side,
+                "map": rows,
+                "legend": {
+                    "M": {"word": "MIAU"},
+                    "=": {"word": "IS"},
+                    "Y": {"word": "YOU"},
+                    "c": "MIAU",
+                    "o": "ROCK",
+                },
+            }
+        )
+    manifest = {"id": pack_id, "name": pack_id, "version": "1.0.0", "engine": 1}
+    return json.dumps({"manifest": manifest, "levels": level_list})
+
+
+async def attack_library_packs(target: Target, tally: Tally, uploads: int = 8) -> None:
+    """Upload big packs (one player), then list the worlds that include them."""
+    deadline = time.monotonic() + target.seconds
+    async with httpx.AsyncClient(base_url=target.base, timeout=target.seconds + 30) as client:
+        await client.get("/api/worlds")  # the player cookie
+        sizes = []
+        for index in range(uploads):
+            if time.monotonic() > deadline:
+                break
+            text = big_pack_text(f"big-{index}")
+            sizes.append(len(text))
+            reply = await client.post("/api/library", json={"text": text})
+            tally.sent += 1
+            tally.refused += reply.status_code >= 400
+        listed = 0
+        while time.monotonic() < deadline and listed < 5:
+            reply = await client.get("/api/worlds")
+            tally.sent += 1
+            listed += 1
+            tally.refused += reply.status_code >= 400
+        if sizes:
+            tally.notes.append(
+                f"{len(sizes)} packs of {max(sizes) / 1024:.0f} KiB, {listed} listings"
+            )
+
+
+async def attack_long_resume(
+    target: Target, tally: Tally, sockets: int = 10, opens: int = 30
+) -> None:
+    """Sockets of the owner of a stored 50,000-intent game, opening it again and again."""
+    deadline = time.monotonic() + target.seconds
+    budget = [opens]
+    headers = {"Cookie": f"miau_player={LONG_GAME_OWNER}"}
+
+    async def one() -> None:
+        async with connect(
+            target.ws, additional_headers=headers, max_size=2**24, compression=None
+        ) as ws:
+            while time.monotonic() < deadline and budget[0] > 0:
+                budget[0] -= 1
+                await ws.send(json.dumps({"type": "open", "pack": LEVEL[0], "level": LEVEL[1]}))
+                reply = json.loads(await ws.recv())
+                tally.sent += 1
+                if reply.get("type") != "opened":
+                    tally.refused += 1
+
+    await each_connection(tally, sockets, one)
+
+
+def database_bytes(db_path: Path) -> int:
+    """The database file and its write-ahead log, in bytes."""
+    return sum(
+        path.stat().st_size
+        for path in (db_path, db_path.with_name(db_path.name + "-wal"))
+        if path.exists()
+    )
+
+
+async def attack_restore_padding(target: Target, tally: Tally, frames: int = 600) -> None:
+    """``restore`` frames of a real state plus an extra 60 KB field, as fast as allowed."""
+    before = database_bytes(target.db_path)
+    deadline = time.monotonic() + target.seconds
+    async with connect(target.ws, max_size=2**22, compression=None) as ws:
+        await ws.send(json.dumps({"type": "open", "pack": "tutorial", "level": "walls"}))
+        state = json.loads(await ws.recv())["state"]
+        padded = {**state, "padding": "x" * 60_000}
+        seq = 0
+        while time.monotonic() < deadline and seq < frames:
+            seq += 1
+            message = {"type": "intent", "seq": seq, "intent": "restore", "state": padded}
+            await ws.send(json.dumps(message))
+            reply = json.loads(await ws.recv())
+            tally.sent += 1
+            if reply.get("type") == "error":
+                tally.refused += 1
+    grown = database_bytes(target.db_path) - before
+    tally.notes.append(f"database grew {grown / 1024**2:.1f} MiB")
+
+
+async def attack_overflow_restore(target: Target, tally: Tally) -> None:
+    """A restore of a huge ``moveCount``, a step, then a re-open of the level."""
+    headers = {"Cookie": f"miau_player={secrets.token_urlsafe(24)}"}
+    answers = []
+    for _ in range(2):
+        async with connect(target.ws, additional_headers=headers, compression=None) as ws:
+            await ws.send(json.dumps({"type": "open", "pack": "tutorial", "level": "walls"}))
+            opened = json.loads(await ws.recv())
+            answers.append(opened.get("type") if opened.get("type") != "error" else opened["code"])
+            state = opened.get("state") or {}
+            huge = {**state, "moveCount": 2**63 - 1}
+            for message in (
+                {"type": "intent", "seq": 1, "intent": "restore", "state": huge},
+                {"type": "intent", "seq": 2, "intent": "step", "direction": "up"},
+            ):
+                await ws.send(json.dumps(message))
+                reply = json.loads(await ws.recv())
+                tally.sent += 1
+                answers.append(reply.get("code") or reply.get("type"))
+    tally.refused = answers.count("server-error")
+    tally.notes.append("answers: " + ", ".join(str(each) for each in answers))
+    await asyncio.sleep(min(2.0, target.seconds))
+
+
+async def attack_surrogates(target: Target, tally: Tally) -> None:
+    """A lone surrogate in every JSON endpoint's body; how many got a 5xx."""
+    lone = '"\\ud800"'
+    bodies = [
+        ("POST", "/api/library", '{"text": ' + lone + "}"),
+        ("PUT", "/api/library/mine/levels/walls", '{"pack": {"manifest": {"id": ' + lone + "}}}"),
+        ("POST", "/api/shared/encode", '{"pack": {"manifest": {"name": ' + lone + "}}}"),
+        ("POST", "/api/shared", '{"code": ' + lone + "}"),
+        ("POST", "/api/library", '{"text": "{\\"manifest\\": {\\"name\\": \\"\\\\ud800\\"}}"}'),
+    ]
+    statuses = []
+    async with httpx.AsyncClient(base_url=target.base, timeout=30) as client:
+        for _ in range(20):
+            for method, path, body in bodies:
+                reply = await client.request(
+                    method,
+                    path,
+                    content=body.encode(),
+                    headers={"content-type": "application/json"},
+                )
+                tally.sent += 1
+                statuses.append(reply.status_code)
+    tally.refused = sum(status >= 500 for status in statuses)
+    tally.notes.append(f"statuses {sorted(set(statuses))}; 5xx counted as refused")
+    await asyncio.sleep(min(2.0, target.seconds))
+
+
+def _handshake(port: int, origin: str | None, host: str) -> bytes:
+    """A raw WebSocket handshake on /ws; the start of what the server answers."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        key = base64.b64encode(os.urandom(16)).decode()
+        lines = [
+            "GET /ws HTTP/1.1",
+            f"Host: {host}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+        ]
+        if origin is not None:
+            lines.append(f"Origin: {origin}")
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        received = b""
+        while b"\r\n\r\n" not in received or len(received.partition(b"\r\n\r\n")[2]) < 4:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            received += chunk
+        return received
+
+
+async def attack_cross_site(target: Target, tally: Tally, rounds: int = 20) -> None:
+    """Cross-site page loads keep the player; cross-origin sockets and rebound hosts are refused.
+
+    Counted as refused (to the attacker, as it should be): a socket closed with 1008 or a
+    421; a wrong outcome (a new cookie, an accepted socket) is noted.
+    """
+    own = f"127.0.0.1:{target.port}"
+    wrong = 0
+    async with httpx.AsyncClient(base_url=target.base, timeout=30) as client:
+        for _ in range(rounds):
+            page = await client.get(
+                "/", headers={"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate"}
+            )
+            tally.sent += 1
+            wrong += "set-cookie" in page.headers
+            rebound = await client.get(
+                "/api/progress", headers={"host": f"rebound.example:{target.port}"}
+            )
+            tally.sent += 1
+            tally.refused += rebound.status_code == 421
+            wrong += rebound.status_code != 421
+    for origin in (
+        "https://" + own,
+        "ws://" + own,
+        "chrome-extension://" + own,
+        "http://evil.example",
+    ):
+        for _ in range(rounds // 4):
+            answer = await asyncio.to_thread(_handshake, target.port, origin, own)
+            tally.sent += 1
+            head, _, frames = answer.partition(b"\r\n\r\n")
+            closed_1008 = head.startswith(b"HTTP/1.1 101") and frames[2:4] == b"\x03\xf0"
+            tally.refused += closed_1008
+            wrong += not closed_1008
+    tally.notes.append(f"{wrong} wrong outcomes (a new cookie, an accepted socket or host)")
+
+
+async def attack_damaged_db(target: Target, tally: Tally) -> None:
+    """``miau play`` on a truncated copy of a database: its exit status and what it printed."""
+    copy = target.scratch / "damaged.db"
+    store = SqliteStore(copy)
+    for index in range(40):
+        player = f"damaged-db-player-{index:04d}"
+        store.ensure_player(player)
+        store.start_game(
+            player, "tutorial", "first-steps", tuple(StoredIntent("R") for _ in range(50))
+        )
+    store.close()
+    data = copy.read_bytes()
+    copy.write_bytes(data[: len(data) // 2])
+    command = [
+        sys.executable,
+        "-m",
+        "miau",
+        "play",
+        "--no-browser",
+        "--port",
+        "0",
+        "--db",
+        str(copy),
+    ]
+    result = await asyncio.to_thread(
+        subprocess.run, command, capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    lines = result.stderr.strip().splitlines()
+    tally.sent = 1
+    tally.refused = int(result.returncode != 2 or len(lines) != 1)
+    tally.notes.append(
+        f"exit {result.returncode}, {len(lines)} line(s): {lines[0][:90] if lines else ''}"
+    )
+
+
+ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
+    "idle": attack_idle,
+    "garbage": attack_garbage,
+    "idle-sockets": attack_idle_sockets,
+    "slow-readers": attack_slow_readers,
+    "studio-flood": attack_studio_flood,
+    "heavy-drafts": attack_heavy_drafts,
+    "library-packs": attack_library_packs,
+    "long-resume": attack_long_resume,
+    "restore-padding": attack_restore_padding,
+    "overflow-restore": attack_overflow_restore,
+    "surrogates": attack_surrogates,
+    "cross-site": attack_cross_site,
+    "damaged-db": attack_damaged_db,
+}
+
+
+# --- running them -----------------------------------------------------------------------------
+
+
+def store_long_game(db_path: Path) -> None:
+    """A stored game of ``LONG_GAME`` accepted steps for ``LONG_GAME_OWNER`` on first-steps."""
+    level = Worlds.load(None).level(*LEVEL)
+    assert level is not None
+    game = Game(dict(level.data))
+    letters = []
+    for index in range(LONG_GAME):
+        direction = "right" if index % 2 == 0 else "left"
+        assert game.step(direction).accepted
+        letters.append(StoredIntent("R" if direction == "right" else "L"))
+    store = SqliteStore(db_path)
+    store.ensure_player(LONG_GAME_OWNER)
+    store.start_game(LONG_GAME_OWNER, *LEVEL, tuple(letters))
+    store.close()
+
+
+async def run_attacks(target: Target, names: Sequence[str], log: Path) -> list[Outcome]:
+    """Each attack in turn, with the server's memory sampled throughout."""
+    outcomes = []
+    pid = target.play.process.pid
+    for name in names:
+        tally = Tally()
+        peak = [rss_mib(pid)]
+        logged_before = log.read_text(errors="replace").count("Traceback")
+
+        async def sample(peak: list[float] = peak) -> None:
+            while True:
+                peak[0] = max(peak[0], rss_mib(pid))
+                await asyncio.sleep(0.1)
+
+        sampler = asyncio.create_task(sample())
+        start = time.monotonic()
+        try:
+            await asyncio.wait_for(ATTACKS[name](target, tally), target.seconds + 60)
+        except (TimeoutError, OSError, websockets.ConnectionClosed) as error:
+            tally.notes.append(f"the attack ended early: {type(error).__name__}")
+        end = time.monotonic()
+        sampler.cancel()
+        tracebacks = log.read_text(errors="replace").count("Traceback") - logged_before
+        outcomes.append(Outcome(name, start, end, tally, peak[0], tracebacks))
+        print(f"  {name}: done in {end - start:.1f} s", file=sys.stderr, flush=True)
+        await asyncio.sleep(1.0)  # let the server settle between two attacks
+    return outcomes
+
+
+def report(outcomes: Sequence[Outcome], samples: Sequence[tuple[float, float, bool]]) -> bool:
+    """Print the table; whether every attack kept the player's line."""
+    print(
+        f"{'attack':<17} {'n':>5} {'p50':>6} {'p95':>6} {'p99':>6} {'max':>7} "
+        f"{'player refused':>14} {'attack sent':>11} {'refused':>8} {'RSS MiB':>8} {'tracebacks':>10}"
+    )
+    held = True
+    for outcome in outcomes:
+        window = [each for each in samples if outcome.start <= each[0] < outcome.end]
+        latencies = [each[1] * 1000 for each in window if each[2]]
+        failed = sum(not each[2] for each in window)
+        p99 = percentile(latencies, 0.99)
+        line_held = (
+            bool(latencies) and p99 < 50 and failed == 0 and outcome.peak_rss < MEMORY_BOUND_MIB
+        )
+        held = held and line_held
+        print(
+            f"{outcome.name:<17} {len(window):>5} {percentile(latencies, 0.50):>6.1f} "
+            f"{percentile(latencies, 0.95):>6.1f} {p99:>6.1f} "
+            f"{max(latencies, default=float('nan')):>7.1f} {failed:>14} {outcome.tally.sent:>11} "
+            f"{outcome.tally.refused:>8} {outcome.peak_rss:>8.0f} {outcome.tracebacks:>10}"
+            f"{'' if line_held else '  <- over the line'}"
+        )
+    print()
+    for outcome in outcomes:
+        if outcome.tally.notes:
+            print(f"{outcome.name}: {'; '.join(outcome.tally.notes)}")
+    print(
+        f"\nThe line: p99 < 50 ms, no reply refused to the player, server RSS < "
+        f"{MEMORY_BOUND_MIB} MiB: {'held under every attack' if held else 'NOT held everywhere'}."
+    )
+    return held
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the attacks; exit 0 when the player's line held under all of them."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="each attack's length")
+    parser.add_argument(
+        "--only", default="", help=f"comma-separated attacks (default all: {', '.join(ATTACKS)})"
+    )
+    args = parser.parse_args(argv)
+    names = [name for name in args.only.split(",") if name] or list(ATTACKS)
+    unknown = [name for name in names if name not in ATTACKS]
+    if unknown:
+        parser.error(f"unknown attacks: {', '.join(unknown)}")
+    scratch = Path(tempfile.mkdtemp(prefix="miau-adversary-"))
+    try:
+        db_path = scratch / "miau.db"
+        if "long-resume" in names:
+            store_long_game(db_path)
+        log = scratch / "server.log"
+        with log.open("w") as errors:
+            play = start_miau_play(db_path, errors)
+            try:
+                target = Target(play, db_path, scratch, args.seconds)
+                context = multiprocessing.get_context("spawn")
+                stop_reader, stop_writer = context.Pipe(duplex=False)
+                results_reader, results_writer = context.Pipe(duplex=False)
+                player = context.Process(
+                    target=player_process, args=(play.port, stop_reader, results_writer)
+                )
+                player.start()
+                time.sleep(1.0)  # the player is connected and playing before any attack
+                print(
+                    f"miau play on 127.0.0.1:{play.port}; player every "
+                    f"{PLAYER_INTERVAL * 1000:.0f} ms; attacks of {args.seconds:g} s",
+                    file=sys.stderr,
+                )
+                outcomes = asyncio.run(run_attacks(target, names, log))
+                stop_writer.send(True)
+                samples = results_reader.recv()
+                player.join(timeout=30)
+            finally:
+                play.stop()
+        held = report(outcomes, samples)
+        print(f"cores: {os.cpu_count()}; load average {os.getloadavg()[0]:.2f}")
+        return 0 if held else 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
