@@ -642,7 +642,7 @@ def test_job_packs_are_read_by_the_loader_process_not_in_the_server(
         raise AssertionError("the loader ran in the server's own process")
 
     # Patched here, in the server's process: the loader process has its own, unpatched.
-    monkeypatch.setattr("miau.server.studio.load_pack", in_the_server)
+    monkeypatch.setattr("miau.server.studio_levels.load_pack", in_the_server)
     with server.connect() as studio:
         studio.send({"type": "check", "job": "c", "pack": one_level_pack(SMALL_ROOM)})
         _, checked = studio.until({"checked", "error"})
