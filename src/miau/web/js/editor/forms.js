@@ -231,7 +231,7 @@ export class Forms {
       return field(key === "width" ? "Width" : "Height", input);
     };
     return [
-      this.text("title", "Title", level.title, (value) => setLevel("title")(value.trim() || "Untitled"), {
+      this.text("title", "Title", level.title, (value) => draft.setTitle(value.trim() || "Untitled"), {
         validate: (value) => (value.trim() ? null : "A level needs a title."),
       }),
       this.text("hint", "Hint", level.hint, (value) => setLevel("hint")(value.trim()), {

@@ -220,6 +220,7 @@ export async function mount(root, params, { signal }) {
     pack: (manifest) => packToSend(manifest),
     levelId: () => draft.level.id,
     onPlace: showPlace,
+    signal,
   });
 
   const testPlay = new TestPlay(playRoot, { onExit: () => exitPlay() });
@@ -348,8 +349,9 @@ export async function mount(root, params, { signal }) {
           selectTab("save");
           break;
         case "new":
-          if (window.confirm("Start an empty level? (Undo brings this one back.)"))
-            draft.replace(emptyPack());
+          // Undo brings the last level back, so New needs no question.
+          draft.replace(emptyPack());
+          toast("Started an empty level. Undo (Ctrl+Z) brings the last one back.");
           break;
         default:
           break;
