@@ -9,6 +9,7 @@ import { h, keyLabel } from "../dom.js";
 import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
 import { Ledger } from "../ledger.js";
+import { dpad } from "../pad.js";
 import { toast } from "../toast.js";
 
 const REPLAY_PAUSE_MS = 110;
@@ -57,6 +58,7 @@ export class TestPlay {
         h("div", { class: "board-wrap" }, this.boardArea, this.banner),
         h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), this.ledgerList),
       ),
+      dpad(),
     );
   }
 

@@ -20,6 +20,7 @@ import { shareDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
 import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
+import { dpad } from "../pad.js";
 import { Ledger } from "../ledger.js";
 import { problemList } from "../problems.js";
 import { toast } from "../toast.js";
@@ -35,38 +36,6 @@ function actionButton(intent, label, key, extra = {}) {
     "button",
     { class: "button action", type: "button", dataset: { intent, ...extra } },
     keyLabel(label, key),
-  );
-}
-
-function dpad() {
-  const pad = (direction, arrow, label) =>
-    h(
-      "button",
-      {
-        class: "dpad-button",
-        type: "button",
-        "aria-label": label,
-        dataset: { intent: "step", direction, pad: direction },
-      },
-      arrow,
-    );
-  return h(
-    "nav",
-    { class: "dpad", "aria-label": "Move" },
-    pad("up", "▲", "Up"),
-    pad("left", "◀", "Left"),
-    h(
-      "button",
-      {
-        class: "dpad-button wait",
-        type: "button",
-        "aria-label": "Wait",
-        dataset: { intent: "wait", pad: "wait" },
-      },
-      "Wait",
-    ),
-    pad("right", "▶", "Right"),
-    pad("down", "▼", "Down"),
   );
 }
 
