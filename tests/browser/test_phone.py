@@ -64,6 +64,10 @@ def test_a_held_pad_button_keeps_moving_until_it_is_let_go(
 ) -> None:
     phone.goto(f"{live_server.url}/#/play/tutorial/first-steps")
     phone.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+    # The hint (here the tutorial's first guidance) is on screen on a phone too.
+    hint = phone.locator(".hint-panel")
+    assert hint.is_visible()
+    assert "flag" in hint.inner_text()
     right = phone.locator(".dpad-button[data-pad='right']")
     assert right.is_visible()
     right.dispatch_event(

@@ -266,3 +266,42 @@ def test_the_live_region_says_one_clear_line_for_every_move_of_mouse_keeps_time(
     assert lines[-1].endswith(f"Solved in {len(moves)} moves."), lines[-1]
     assert len(lines) == len(moves)
     assert lines[0] == "Move 1: MIAU moved down, MOUSE moved left."
+
+
+def test_the_loss_banner_and_the_reconnecting_badge_move_nothing(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "skulls")
+    board = page.locator(".board")
+    actions = page.locator(".topbar .play-actions")
+    board_before = board.bounding_box()
+    actions_before = actions.bounding_box()
+
+    game.play("RRR")
+    page.locator(".loss-banner").wait_for(state="visible")
+    assert board.bounding_box() == board_before
+
+    page.evaluate("document.querySelector('.connection').hidden = false")
+    assert page.locator(".connection").is_visible()
+    assert actions.bounding_box() == actions_before
+
+
+def test_restart_is_undone_by_one_undo_and_the_moves_before_it_undo_as_usual(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "walls")
+    game.play("RRD")
+    played = game.positions()
+    game.press("r")
+    assert game.move_count() == 0
+
+    game.press("z")
+    assert game.move_count() == 3
+    assert game.positions() == played
+    page.wait_for_function(
+        "document.getElementById('announcer').textContent.startsWith('Restart undone')"
+    )
+    game.press("z")
+    assert game.move_count() == 2
