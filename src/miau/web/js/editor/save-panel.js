@@ -228,7 +228,8 @@ export class SavePanel {
   /** Shows the save status: one line, then any further nodes. */
   status(state, line, ...more) {
     this.saveStatus.dataset.state = state;
-    this.saveStatus.replaceChildren(h("p", {}, line), ...more);
+    // Only real nodes: replaceChildren would print a null as the text "null".
+    this.saveStatus.replaceChildren(h("p", {}, line), ...more.filter((part) => part !== null && part !== undefined));
   }
 
   /** Saves the level into the chosen library pack; asks first when that would replace a level. */
@@ -352,8 +353,10 @@ export class SavePanel {
     if (!reply.ok) {
       this.shareStatus.dataset.state = "error";
       this.shareStatus.replaceChildren(
-        h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
-        problemList(reply.body.problems, this.onPlace),
+        ...[
+          h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
+          problemList(reply.body.problems, this.onPlace),
+        ].filter(Boolean),
       );
       return;
     }
