@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.browser.conftest import UNLOCK_ALL
 from tests.support.local import PACKS, LocalServer
 
 pytestmark = pytest.mark.browser
@@ -36,6 +37,7 @@ SIDEWAYS = "() => document.scrollingElement.scrollWidth - document.scrollingElem
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)  # type: ignore[arg-type]
+    context.add_init_script(UNLOCK_ALL)
     yield context.new_page()
     context.close()
 

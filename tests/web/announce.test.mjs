@@ -89,9 +89,11 @@ test("undo and restart say where the game stands", () => {
   assert.deepEqual(describeTurn({ kind: "undo", accepted: true }, stateAt(2), before, { intent: "undo" }), [
     "Undone, back to move 2.",
   ]);
-  assert.deepEqual(describeTurn({ kind: "reset", accepted: true }, stateAt(0), before, { intent: "reset" }), [
+  const reset = { kind: "reset", accepted: true };
+  assert.deepEqual(describeTurn({ ...reset, restartUndoable: true }, stateAt(0), before, { intent: "reset" }), [
     "Level restarted. Undo brings your moves back.",
   ]);
+  assert.deepEqual(describeTurn(reset, stateAt(0), before, { intent: "reset" }), ["Level restarted."]);
 });
 
 test("the announcer says a refused move once, however often it is tried, and every accepted one", () => {

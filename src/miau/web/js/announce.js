@@ -124,7 +124,9 @@ function moveClause(event, state, previous, intent) {
       ? `Restart undone, back to move ${state.moveCount}.`
       : `Undone, back to move ${state.moveCount}.`;
   }
-  if (event.kind === "reset") return "Level restarted. Undo brings your moves back.";
+  if (event.kind === "reset") {
+    return event.restartUndoable ? "Level restarted. Undo brings your moves back." : "Level restarted.";
+  }
   if (event.kind !== "step") return "";
   const moved = (event.moved || []).filter(
     (record) => record.from?.[0] !== record.to?.[0] || record.from?.[1] !== record.to?.[1],

@@ -6,11 +6,11 @@
 // wire one of these; the controller touches no DOM itself, so Node's test
 // runner drives it with a fake port and fake views (tests/web/).
 //
-// Restart is undoable: the controller remembers where the game stood before
-// a restart, and an undo with nothing left to undo after it plays the way
-// back (the same moves again, so the engine's own undo history comes back
-// too; a resumed game whose earlier moves are unknown gets its position back
-// through a restore).
+// Restart is undoable: the controller remembers the moves played before a
+// restart, and an undo with nothing left to undo after it plays them again
+// (so the engine's own undo history comes back too, and a win after it
+// counts like any other). A game resumed after a reload, whose earlier moves
+// the page does not know, restarts for good, as before.
 
 /** How many intents may wait behind the one whose reply is pending. */
 export const MAX_WAITING_INTENTS = 4;
@@ -211,7 +211,9 @@ export class GameController {
     if (this.closed) return reply;
     this.record(intent, reply, previous);
     this.show(reply.state, reply.event);
-    this.announcer?.turn(reply.event, reply.state, previous, intent);
+    // A restart says whether undo can take it back.
+    const said = intent.intent === "reset" ? { ...reply.event, restartUndoable: Boolean(this.beforeRestart) } : reply.event;
+    this.announcer?.turn(said, reply.state, previous, intent);
     this.sound?.turn(reply.event, reply.state, previous);
     if (reply.state.won && !this.won) this.markWon(reply.progress);
     else if (!reply.state.won) this.won = false;
@@ -222,8 +224,8 @@ export class GameController {
   record(intent, reply, previous) {
     if (!reply.event.accepted) return;
     if (intent.intent === "reset") {
-      if (previous && previous.moveCount > 0) {
-        this.beforeRestart = { state: previous, moves: this.moves ? [...this.moves] : null };
+      if (previous && previous.moveCount > 0 && this.moves?.length) {
+        this.beforeRestart = { state: previous, moves: [...this.moves] };
       }
       this.moves = [];
       return;
@@ -241,25 +243,17 @@ export class GameController {
     // A move after a restart keeps the restart undoable only through the moves' own undos.
   }
 
-  /** Brings back the game as it was before the last restart. */
+  /** Brings back the game as it was before the last restart: its moves, played again. */
   async undoRestart() {
-    const { state: before, moves } = this.beforeRestart;
+    const { moves } = this.beforeRestart;
     this.beforeRestart = null;
     const previous = this.state;
-    let reply;
-    if (moves) {
-      // The same moves again rebuild the engine's undo history as well.
-      for (const letter of moves) {
-        reply = await this.port.send(intentOfLetter(letter));
-        if (this.closed) return reply;
-      }
-      this.moves = [...moves];
-    } else {
-      reply = await this.port.send({ intent: "restore", state: before });
+    let reply = null;
+    for (const letter of moves) {
+      reply = await this.port.send(intentOfLetter(letter));
       if (this.closed) return reply;
-      this.moves = null;
     }
-    if (!reply) return { event: { kind: "undo", accepted: false }, state: previous, progress: null };
+    this.moves = [...moves];
     this.show(reply.state, null);
     const event = { ...reply.event, kind: "undo", undoneRestart: true, accepted: true };
     this.announcer?.turn(event, reply.state, previous, { intent: "undo" });

@@ -4,6 +4,7 @@
 
 import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
+import { toast } from "../toast.js";
 import { errorCard, exportLink, loadingCard, onEscape, removeButton, removeLibraryPack } from "./common.js";
 
 const TIERS = {
@@ -112,6 +113,14 @@ function levelCard(pack, level, index, editable = false) {
           class: `card level-card is-locked${editable ? " has-edit" : ""}`,
           tabindex: "0",
           "aria-disabled": "true",
+          // A locked card answers a click or Enter with what opens it.
+          onclick: (event) => sayLocked(event.currentTarget, level.unlockedBy),
+          onkeydown: (event) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              sayLocked(event.currentTarget, level.unlockedBy);
+            }
+          },
           dataset,
         },
         body,
@@ -132,5 +141,13 @@ function levelCard(pack, level, index, editable = false) {
       body,
     ),
     edit,
+  );
+}
+
+function sayLocked(card, unlockedBy) {
+  toast(`🔒 Locked: ${unlockedBy || "it opens later"}.`, { tone: "info", duration: 3500 });
+  card.animate(
+    [{ translate: "0" }, { translate: "-6px" }, { translate: "6px" }, { translate: "-3px" }, { translate: "0" }],
+    { duration: 260, easing: "ease-out" },
   );
 }

@@ -94,6 +94,19 @@ function draftWorldAndLevel(packJson) {
   return { world, level };
 }
 
+/**
+ * Whether this browser opens every level, locked or not: `localStorage`
+ * `miau.unlockAll` set to "1" (for authors checking a world, and for the
+ * browser tests, which jump straight to any level). The map still shows locks.
+ */
+function unlockedEverywhere() {
+  try {
+    return localStorage.getItem("miau.unlockAll") === "1";
+  } catch {
+    return false;
+  }
+}
+
 function playKind(params) {
   if (params.draft) return "draft";
   if (params.share !== undefined) return "shared";
@@ -206,11 +219,14 @@ export async function mount(root, params, context) {
       ({ world, level } = draftWorldAndLevel(params.draft));
       opened = await port.open({ draft: params.draft });
     } else {
-      [world, level, opened] = await Promise.all([
-        api.world(pack),
-        api.level(pack, levelId),
-        port.open({ pack, level: levelId }),
-      ]);
+      [world, level] = await Promise.all([api.world(pack), api.level(pack, levelId)]);
+      if (signal.aborted) return;
+      // A locked level opened by its address says what opens it, and no game starts.
+      if (level.locked && !unlockedEverywhere()) {
+        showLocked(world, level);
+        return;
+      }
+      opened = await port.open({ pack, level: levelId });
     }
   } catch (error) {
     if (signal.aborted) return;
@@ -218,6 +234,29 @@ export async function mount(root, params, context) {
     return;
   }
   if (signal.aborted) return;
+
+  function showLocked(lockedWorld, lockedLevel) {
+    document.title = `${lockedLevel.title} (locked) · Miau`;
+    worldName.textContent = lockedWorld.name;
+    levelTitle.textContent = lockedLevel.title;
+    root.dataset.failed = "true";
+    root.dataset.locked = "true";
+    boardArea.replaceChildren(
+      h(
+        "div",
+        { class: "card error-card message-panel locked-panel", role: "alert", dataset: { failure: "locked" } },
+        h("h2", { class: "message-heading" }, "🔒 This level is locked"),
+        h("p", { class: "message-text" }, `${lockedLevel.unlockedBy || "It opens later"}.`),
+        h(
+          "div",
+          { class: "message-actions" },
+          h("button", { class: "button primary", type: "button", onclick: backToMap }, mapLabel),
+        ),
+      ),
+    );
+    boardArea.querySelector(".message-actions .button")?.focus();
+    window.addEventListener("keydown", (event) => event.key === "Escape" && backToMap(), { signal });
+  }
 
   function showOpenError(error) {
     const refusedLink = kind === "shared" && error?.status >= 400 && error?.status < 500;
@@ -448,7 +487,7 @@ export async function mount(root, params, context) {
   root.dataset.ready = "true";
   root.dataset.resumed = String(opened.resumed);
   if (opened.resumed && opened.state.moveCount > 0) {
-    toast(`Resumed at move ${opened.state.moveCount}. Restart with R (undoable).`, { duration: 3500 });
+    toast(`Resumed at move ${opened.state.moveCount}. Restart with R.`, { duration: 3500 });
   }
 
   return {

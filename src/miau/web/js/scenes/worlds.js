@@ -4,6 +4,7 @@
 
 import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
+import { toast } from "../toast.js";
 import { errorCard, loadingCard, onEscape } from "./common.js";
 
 /** Draws the world select scene into `root`. */
@@ -117,6 +118,14 @@ function worldCard(world, index) {
           class: "card world-card is-locked",
           tabindex: "0",
           "aria-disabled": "true",
+          // A locked card answers a click or Enter with what opens it.
+          onclick: (event) => sayLocked(event.currentTarget, world.unlockedBy),
+          onkeydown: (event) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              sayLocked(event.currentTarget, world.unlockedBy);
+            }
+          },
           dataset: { world: world.id },
         },
         body,
@@ -176,4 +185,12 @@ function toolCards(importedCount) {
       "Make a level: paint it, test-play it, let the solver prove it, share it.",
     ),
   ];
+}
+
+function sayLocked(card, unlockedBy) {
+  toast(`🔒 Locked: ${unlockedBy || "it opens later"}.`, { tone: "info", duration: 3500 });
+  card.animate(
+    [{ translate: "0" }, { translate: "-6px" }, { translate: "6px" }, { translate: "-3px" }, { translate: "0" }],
+    { duration: 260, easing: "ease-out" },
+  );
 }
