@@ -23,6 +23,7 @@ import { createInput } from "../input.js";
 import { dpad } from "../pad.js";
 import { Ledger } from "../ledger.js";
 import { problemList } from "../problems.js";
+import { worldCompletion } from "../progress.js";
 import { toast } from "../toast.js";
 import { CORE_PROPERTIES, Vocabulary, wordTile } from "../words.js";
 import { showWin } from "./win.js";
@@ -387,9 +388,19 @@ export async function mount(root, params, context) {
   function onWin(progress) {
     won = true;
     input.setEnabled(false);
-    const open = () => {
+    // The last level of a world (its next is elsewhere, or none) shows the world's moment.
+    const lastOfWorld = kind === "level" && (!level.next || level.next.pack !== pack);
+    const completion = lastOfWorld
+      ? api
+          .worlds()
+          .then((list) => worldCompletion(list, pack, level.next))
+          .catch(() => null)
+      : Promise.resolve(null);
+    const open = async () => {
+      const done = await completion;
       if (signal.aborted) return;
       closeWin = showWin(root, {
+        completion: done,
         title: level.title,
         moves: controller.state.moveCount,
         bestMoves: progress?.bestMoves ?? null,

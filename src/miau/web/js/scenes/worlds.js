@@ -4,6 +4,7 @@
 
 import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
+import { overallProgress } from "../progress.js";
 import { toast } from "../toast.js";
 import { errorCard, loadingCard, onEscape } from "./common.js";
 
@@ -55,6 +56,7 @@ export async function mount(root, _params, { navigate, signal }) {
   const shipped = list.filter((world) => !world.imported);
   const imported = list.filter((world) => world.imported);
   grid.replaceChildren(...shipped.map((world, index) => worldCard(world, index)));
+  grid.before(overallView(overallProgress(list)));
   libraryGrid.replaceChildren(
     ...imported.map((world) => worldCard(world, null)),
     ...toolCards(imported.length),
@@ -192,5 +194,20 @@ function sayLocked(card, unlockedBy) {
   card.animate(
     [{ translate: "0" }, { translate: "-6px" }, { translate: "6px" }, { translate: "-3px" }, { translate: "0" }],
     { duration: 260, easing: "ease-out" },
+  );
+}
+
+/** All the shipped worlds in one line: levels won, worlds complete, and a bar. */
+function overallView({ won, levels, worldsComplete, worlds }) {
+  return h(
+    "p",
+    { class: "overall-progress", dataset: { won: String(won), levels: String(levels) } },
+    h("span", {}, h("strong", {}, `${won} of ${levels}`), " levels won"),
+    h(
+      "span",
+      { class: "bar", role: "progressbar", "aria-label": "Levels won in all", "aria-valuemin": "0", "aria-valuemax": String(levels), "aria-valuenow": String(won) },
+      h("span", { class: "bar-fill", style: { width: `${levels ? Math.round((won / levels) * 100) : 0}%` } }),
+    ),
+    h("span", {}, `${worldsComplete} of ${worlds} world${worlds === 1 ? "" : "s"} complete`),
   );
 }
