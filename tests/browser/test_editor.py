@@ -766,3 +766,20 @@ def test_a_copy_of_a_vocabulary_1_level_keeps_its_words_and_test_plays_it(
     assert "features" not in editor.draft()["manifest"]
     expect(not_tile).to_have_attribute("data-class", "noun")
     expect(page.locator(".tool[data-tool='word:MOVE']")).to_have_count(0)
+
+
+def test_escape_leaves_a_field_then_goes_back_to_the_level_the_editor_was_opened_on(
+    page: Page, live_server: LocalServer, console: ConsoleWatch
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open("/edit/tutorial/rocks")
+    expect(page.locator(".editor [data-field='title']")).to_have_value("Rocks")
+    page.focus(".editor [data-field='title']")
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.classList.contains('editor-overlay')")
+    assert "#/edit" in page.url
+
+    page.keyboard.press("Escape")
+    page.wait_for_url("**/#/world/tutorial")
+    focused = page.locator(".level-card:focus")
+    expect(focused).to_have_attribute("data-level", "rocks")

@@ -47,7 +47,12 @@ export async function mount(root, { pack }, { navigate, signal }) {
   grid.replaceChildren(...world.levels.map((level, index) => levelCard(pack, level, index, world.imported)));
   if (world.imported) tools.replaceChildren(...libraryTools(world, { navigate, signal }));
   arrowFocus(grid, ".level-card", signal);
-  const next = world.levels.find((level) => !level.locked && !level.won) || world.levels[0];
+  // Back from editing one of these levels: that level has the focus, not the first one.
+  const edited = editedLevel(pack);
+  const next =
+    world.levels.find((level) => level.id === edited) ||
+    world.levels.find((level) => !level.locked && !level.won) ||
+    world.levels[0];
   grid.querySelector(`[data-level="${CSS.escape(next?.id ?? "")}"]`)?.focus();
 }
 
@@ -150,4 +155,14 @@ function sayLocked(card, unlockedBy) {
     [{ translate: "0" }, { translate: "-6px" }, { translate: "6px" }, { translate: "-3px" }, { translate: "0" }],
     { duration: 260, easing: "ease-out" },
   );
+}
+
+/** The level of `pack` the editor was last opened on in this tab, or null. */
+function editedLevel(pack) {
+  try {
+    const from = JSON.parse(sessionStorage.getItem("miau.editor.from") || "null");
+    return from?.pack === pack ? from.level : null;
+  } catch {
+    return null;
+  }
 }
