@@ -10,6 +10,7 @@ import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
 import { Ledger } from "../ledger.js";
 import { dpad } from "../pad.js";
+import { sound } from "../sound.js";
 import { toast } from "../toast.js";
 
 const REPLAY_PAUSE_MS = 110;
@@ -77,7 +78,7 @@ export class TestPlay {
       board,
       ledger,
       announcer: new TurnAnnouncer(),
-      sound: this.sound,
+      sound: this.sound ?? sound(),
       afterWin: ["undo", "reset"],
       onState: (state) => this.show(state),
       onPending: (count) => {

@@ -23,6 +23,8 @@ import { createInput } from "../input.js";
 import { dpad } from "../pad.js";
 import { Ledger } from "../ledger.js";
 import { problemList } from "../problems.js";
+import { sound } from "../sound.js";
+import { soundControl } from "../sound-control.js";
 import { worldCompletion } from "../progress.js";
 import { toast } from "../toast.js";
 import { CORE_PROPERTIES, Vocabulary, wordTile } from "../words.js";
@@ -186,6 +188,7 @@ export async function mount(root, params, context) {
           { class: "button action share-button", type: "button", dataset: { action: "share" } },
           keyLabel("Share", SHARE_KEY.toUpperCase()),
         ),
+        soundControl(sound(), signal),
       ),
       connection,
     ),
@@ -331,7 +334,7 @@ export async function mount(root, params, context) {
     board,
     ledger,
     announcer: new TurnAnnouncer(),
-    sound: context.sound ?? null,
+    sound: sound(),
     onState: (state) => {
       moveCount.textContent = String(state.moveCount);
       lossBanner.hidden = !state.controlLost || state.won;
