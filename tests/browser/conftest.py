@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.library_page import ConsoleWatch
-from tests.support.local import CHROMIUM, CHROMIUM_ARGS, LocalServer
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS, UNLOCK_ALL, LocalServer
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -43,10 +43,6 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def base_url(live_server: LocalServer) -> str:
     # Replaces pytest-base-url's fixture (whose form pytest 9 warns about) with the live server.
     return live_server.url
-
-
-UNLOCK_ALL = "localStorage.setItem('miau.unlockAll', '1')"
-"""The page's switch that opens every level by its address (the tests jump straight to any level)."""
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import UNLOCK_ALL
-from tests.support.local import PACKS, LocalServer
+from tests.support.local import PACKS, UNLOCK_ALL, LocalServer
 
 pytestmark = pytest.mark.browser
 
