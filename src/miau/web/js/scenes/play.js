@@ -26,7 +26,7 @@ import { problemList } from "../problems.js";
 import { sound } from "../sound.js";
 import { soundControl } from "../sound-control.js";
 import { worldCompletion } from "../progress.js";
-import { toast } from "../toast.js";
+import { clearToasts, toast } from "../toast.js";
 import { CORE_PROPERTIES, Vocabulary, wordTile } from "../words.js";
 import { showWin } from "./win.js";
 
@@ -402,6 +402,7 @@ export async function mount(root, params, context) {
     const open = async () => {
       const done = await completion;
       if (signal.aborted) return;
+      clearToasts(); // a word card or resume note would cover the card's buttons on a phone
       closeWin = showWin(root, {
         completion: done,
         title: level.title,
