@@ -110,3 +110,31 @@ def test_no_scene_scrolls_sideways_on_a_phone_and_test_play_has_the_pad(
     phone.wait_for_selector(".editor[data-mode='play'] .editor-play[data-ready='true']")
     assert phone.locator(".editor-play .dpad-button[data-pad='right']").is_visible()
     assert phone.evaluate(SIDEWAYS) <= 0
+
+
+def test_a_rule_broken_on_a_phone_does_not_move_the_board(
+    phone: Page, live_server: LocalServer
+) -> None:
+    phone.goto(f"{live_server.url}/#/play/tutorial/break-the-wall")
+    phone.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+    board = phone.locator(".board")
+    before = board.bounding_box()
+    rules_before = phone.locator(".ledger-rule").count()
+    for key in ("ArrowUp", "ArrowRight", "ArrowUp"):  # the third pushes WALL out of WALL IS STOP
+        phone.keyboard.press(key)
+        phone.wait_for_function("document.querySelector('.play-scene').dataset.pending === '0'")
+    assert phone.locator(".ledger-rule").count() == rules_before - 1
+    assert board.bounding_box() == before
+
+
+def test_every_palette_tool_of_the_editor_is_on_screen_on_a_phone(
+    phone: Page, live_server: LocalServer
+) -> None:
+    phone.goto(f"{live_server.url}/#/edit/clockwork/mouse-keeps-time")
+    phone.wait_for_selector(".editor[data-ready='true'] .board > .entity")
+    outside = phone.eval_on_selector_all(
+        ".editor-palette .tool",
+        "tools => tools.filter((tool) => { const box = tool.getBoundingClientRect();"
+        " return box.left < 0 || box.right > window.innerWidth; }).map((tool) => tool.dataset.tool)",
+    )
+    assert outside == []
