@@ -219,9 +219,3 @@ export class TurnAnnouncer {
     this.speak(text);
   }
 }
-
-/** Speaks what a turn did, if anything worth saying (without the move itself: no previous state). */
-export function announceTurn(event, state) {
-  const lines = describeTurn(event, state);
-  if (lines.length) say(lines.join(" "));
-}
