@@ -88,10 +88,10 @@ export class Board {
 
   /**
    * Picks the whole-pixel tile size that makes the board fit its area, but
-   * never one whose word text would be under MIN_WORD_TEXT_PX: small tiles
-   * draw words of four letters or more in two lines ("MI/AU", Baba's way),
-   * and a board still too dense for its area is drawn larger and pans (the
-   * area scrolls to keep YOU in view).
+   * never one whose word text would be under MIN_WORD_TEXT_PX: a word of
+   * four letters or more too long for one line at that size is drawn in two
+   * ("MI/AU", Baba's way), and a board still too dense for its area is drawn
+   * larger and pans (the area scrolls to keep YOU in view).
    */
   fit() {
     if (!this.state) return;
@@ -100,18 +100,24 @@ export class Board {
     const height = this.area.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
     const fitting = Math.floor(Math.min(width / this.state.width, height / this.state.height));
     const words = new Set(this.state.entities.filter((entity) => entity.kind === "word").map((entity) => entity.text));
-    let tile = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
-    const twoLines = tile < tileForText(words, false);
-    tile = Math.min(MAX_TILE_PX, Math.max(tile, tileForText(words, twoLines)));
-    if (tile === this.tile && twoLines === this.twoLines && this.element.style.width) return;
+    const fitted = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
+    const tile = Math.min(MAX_TILE_PX, Math.max(fitted, tileForText(words, true)));
+    if (tile === this.tile && this.element.style.width) return;
     this.finishAnimations();
     this.tile = tile;
-    this.twoLines = twoLines;
-    this.element.dataset.words = twoLines ? "two-lines" : "one-line";
+    for (const parts of this.elements.values()) this.setLines(parts.root);
     this.element.style.setProperty("--tile", `${tile}px`);
     this.element.style.width = `${tile * this.state.width}px`;
     this.element.style.height = `${tile * this.state.height}px`;
     this.draw(this.state);
+  }
+
+  /** Marks a word tile for two lines when its one line would be under MIN_WORD_TEXT_PX at this tile size. */
+  setLines(root) {
+    if (root.dataset.kind !== "word") return;
+    const share = Math.min(TEXT_CAP, TEXT_WIDTH / lineLetters(root.dataset.text, false));
+    const twoLines = this.tile * share < MIN_WORD_TEXT_PX && lineLetters(root.dataset.text, true) < lineLetters(root.dataset.text, false);
+    root.dataset.lines = twoLines ? "2" : "1";
   }
 
   /** Scrolls a board larger than its area so that the first YOU thing stays two cells from the edge. */
@@ -326,7 +332,7 @@ export class Board {
     if (entity.kind === "word") {
       root.dataset.text = entity.text;
       dressWordTile(root, entity.text, this.vocabulary);
-      // Two halves: one line on a roomy board, two lines on a small one (miau.css, data-words).
+      // Two halves: one line on a roomy board, two lines on a small one (miau.css, data-lines).
       const letters = [...entity.text];
       const cut = letters.length >= 4 ? Math.ceil(letters.length / 2) : letters.length;
       const first = document.createElement("span");
@@ -338,6 +344,7 @@ export class Board {
         face.append(second);
       }
       root.style.setProperty("--half", String(lineLetters(entity.text, true)));
+      this.setLines(root);
     }
     this.element.append(root);
     this.elements.set(entity.id, parts);
