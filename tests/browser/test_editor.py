@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Dialog, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.library_page import ConsoleWatch
 from tests.support.local import LocalServer, shipped_solution
@@ -518,24 +518,18 @@ def test_shrinking_the_grid_asks_before_it_drops_tiles(
     editor = Editor(page, live_server.url)
     editor.open()
     editor.paint("object:ROCK", (8, 6), (1, 1))
-    answers = iter([False, True])
-    messages: list[str] = []
-
-    def answer(dialog: Dialog) -> None:
-        messages.append(dialog.message)
-        if next(answers):
-            dialog.accept()
-        else:
-            dialog.dismiss()
-
-    page.on("dialog", answer)
+    # The page asks in its own dialog (a native confirm would stop the page).
+    dialog = page.locator(".confirm-dialog")
     editor.set_field("width", "5")
-    assert editor.level()["width"] == 9
+    expect(dialog).to_contain_text("A 5 by 7 grid leaves out 1 tile. Resize anyway?")
+    dialog.locator("[data-answer='cancel']").click()
     expect(page.locator("[data-field='width']")).to_have_value("9")
+    assert editor.level()["width"] == 9
     editor.set_field("width", "5")
+    dialog.locator("[data-answer='confirm']").click()
+    expect(page.locator("[data-field='width']")).to_have_value("5")
     assert editor.level()["width"] == 5
     assert editor.entities() == [("object", "ROCK", 1, 1)]
-    assert messages == ["A 5 by 7 grid leaves out 1 tile. Resize anyway?"] * 2
 
     editor.set_field("height", "99")  # the loader's limit is 64
     assert editor.level()["height"] == 64
