@@ -135,7 +135,8 @@ function moveClause(event, state, previous, intent) {
   // A pushed thing belongs to the mover at the start of its push chain.
   const rootOf = (entry) => {
     let current = entry;
-    for (let hops = 0; hops < moved.length && current.pushedBy != null && record.has(current.pushedBy); hops += 1) {
+    for (let hops = 0; hops < moved.length; hops += 1) {
+      if (current.pushedBy == null || !record.has(current.pushedBy)) break;
       current = record.get(current.pushedBy);
     }
     return current;
@@ -180,7 +181,9 @@ export function describeTurn(event, state, previous = null, intent = null) {
   for (const rule of event.rulesRemoved || []) lines.push(`Rule broken: ${ruleText(rule)}.`);
   lines.push(...counted((event.transformed || []).map((record) => `${record.from} became ${record.to}.`)));
   lines.push(
-    ...counted((event.destroyed || []).map((record) => `${destroyedName(record)} ${destructionVerb(record.cause)}.`)),
+    ...counted(
+      (event.destroyed || []).map((record) => `${destroyedName(record)} ${destructionVerb(record.cause)}.`),
+    ),
   );
   lines.push(
     ...counted((event.spawned || []).map((record) => `Left behind: ${record.noun ?? `the word ${record.text}`}.`)),

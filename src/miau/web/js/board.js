@@ -99,7 +99,9 @@ export class Board {
     const width = this.area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const height = this.area.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
     const fitting = Math.floor(Math.min(width / this.state.width, height / this.state.height));
-    const words = new Set(this.state.entities.filter((entity) => entity.kind === "word").map((entity) => entity.text));
+    const words = new Set(
+      this.state.entities.filter((entity) => entity.kind === "word").map((entity) => entity.text),
+    );
     const fitted = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
     const tile = Math.min(MAX_TILE_PX, Math.max(fitted, tileForText(words, true)));
     if (tile === this.tile && this.element.style.width) return;
@@ -116,7 +118,8 @@ export class Board {
   setLines(root) {
     if (root.dataset.kind !== "word") return;
     const share = Math.min(TEXT_CAP, TEXT_WIDTH / lineLetters(root.dataset.text, false));
-    const twoLines = this.tile * share < MIN_WORD_TEXT_PX && lineLetters(root.dataset.text, true) < lineLetters(root.dataset.text, false);
+    const text = root.dataset.text;
+    const twoLines = this.tile * share < MIN_WORD_TEXT_PX && lineLetters(text, true) < lineLetters(text, false);
     root.dataset.lines = twoLines ? "2" : "1";
   }
 

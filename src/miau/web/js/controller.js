@@ -212,7 +212,8 @@ export class GameController {
     this.record(intent, reply, previous);
     this.show(reply.state, reply.event);
     // A restart says whether undo can take it back.
-    const said = intent.intent === "reset" ? { ...reply.event, restartUndoable: Boolean(this.beforeRestart) } : reply.event;
+    const said =
+      intent.intent === "reset" ? { ...reply.event, restartUndoable: Boolean(this.beforeRestart) } : reply.event;
     this.announcer?.turn(said, reply.state, previous, intent);
     this.sound?.turn(reply.event, reply.state, previous);
     if (reply.state.won && !this.won) this.markWon(reply.progress);

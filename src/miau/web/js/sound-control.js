@@ -41,9 +41,8 @@ export function soundControl(board, signal) {
     "keydown",
     (event) => {
       if (event.key.toLowerCase() !== "m" || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.target instanceof HTMLElement && event.target.closest("input, textarea, select, [contenteditable]")) {
-        return;
-      }
+      const typing = event.target instanceof HTMLElement && event.target.closest("input, textarea, select");
+      if (typing) return;
       event.preventDefault();
       board.setMuted(!board.muted);
     },

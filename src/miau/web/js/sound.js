@@ -39,7 +39,8 @@ export function soundsFor(event, state, previous = null) {
     if (event.rulesAdded?.length) sounds.push("rule-formed");
     if (event.rulesRemoved?.length) sounds.push("rule-broken");
     const movedRecords = (event.moved || []).filter(moved);
-    if (movedRecords.some((record) => record.pushedBy !== null && record.pushedBy !== undefined)) sounds.push("push");
+    const pushed = movedRecords.some((record) => record.pushedBy !== null && record.pushedBy !== undefined);
+    if (pushed) sounds.push("push");
     else if (movedRecords.length) sounds.push("move");
     else if (event.blocked?.length) sounds.push("blocked");
   }

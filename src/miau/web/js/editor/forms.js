@@ -224,7 +224,9 @@ export class Forms {
           dropped === 0 ||
           (await confirmDialog({
             title: "Resize the grid?",
-            text: `A ${width} by ${height} grid leaves out ${dropped} tile${dropped === 1 ? "" : "s"}. Resize anyway?`,
+            text:
+              `A ${width} by ${height} grid leaves out ` +
+              `${dropped} tile${dropped === 1 ? "" : "s"}. Resize anyway?`,
             details: "Undo (Ctrl+Z) brings them back.",
             confirm: "Resize",
             tone: "danger",

@@ -229,7 +229,8 @@ export class SavePanel {
   status(state, line, ...more) {
     this.saveStatus.dataset.state = state;
     // Only real nodes: replaceChildren would print a null as the text "null".
-    this.saveStatus.replaceChildren(h("p", {}, line), ...more.filter((part) => part !== null && part !== undefined));
+    const parts = more.filter((part) => part !== null && part !== undefined);
+    this.saveStatus.replaceChildren(h("p", {}, line), ...parts);
   }
 
   /** Saves the level into the chosen library pack; asks first when that would replace a level. */

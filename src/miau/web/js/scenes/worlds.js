@@ -205,7 +205,14 @@ function overallView({ won, levels, worldsComplete, worlds }) {
     h("span", {}, h("strong", {}, `${won} of ${levels}`), " levels won"),
     h(
       "span",
-      { class: "bar", role: "progressbar", "aria-label": "Levels won in all", "aria-valuemin": "0", "aria-valuemax": String(levels), "aria-valuenow": String(won) },
+      {
+        class: "bar",
+        role: "progressbar",
+        "aria-label": "Levels won in all",
+        "aria-valuemin": "0",
+        "aria-valuemax": String(levels),
+        "aria-valuenow": String(won),
+      },
       h("span", { class: "bar-fill", style: { width: `${levels ? Math.round((won / levels) * 100) : 0}%` } }),
     ),
     h("span", {}, `${worldsComplete} of ${worlds} world${worlds === 1 ? "" : "s"} complete`),
