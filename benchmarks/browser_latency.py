@@ -89,7 +89,7 @@ from typing import Any, Literal
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
-from tests.support.local import CHROMIUM, CHROMIUM_ARGS, running_server
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS, UNLOCK_ALL, running_server
 from websockets.sync.client import connect as ws_connect
 from websockets.typing import Origin
 
@@ -469,6 +469,7 @@ def new_page(browser: Browser, base_url: str, motion: Mode) -> Page:
     """A fresh player (own cookie) on the benchmark level, probed, with ``motion``."""
     context = browser.new_context(viewport=VIEWPORT, reduced_motion=motion)
     context.add_init_script(PROBE)
+    context.add_init_script(UNLOCK_ALL)  # the benchmark level is locked for a fresh player
     page = context.new_page()
     page.goto(f"{base_url}/#/play/{PACK}/{LEVEL}")
     page.wait_for_selector(READY)

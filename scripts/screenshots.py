@@ -9,8 +9,10 @@ solutions from ``packs/*.json``) and writes one PNG per scene into OUTDIR,
 printing each path: title, world select, level select (after two wins),
 play at the start of a level, play mid-push, win, loss banner, Clockwork's
 ``mouse-keeps-time`` with its property tile and glossary, all at 1280x800,
-then the play scene on a 390x844 touch screen and its side panels; then, at
-both sizes, the library with an imported pack and a refused pack's problem
+then the play scene on a 390x844 touch screen, its side panels and a hint;
+then, at both sizes, a locked level opened by its address, the
+world-complete card, world select's overall progress and the sound switched
+off; then, at both sizes, the library with an imported pack and a refused pack's problem
 report, world select with the library, a shared level, its Share dialog and
 a tampered link's message; then, at both sizes, the level editor (grid,
 automaton form, check report, solve result, test-play). A scene
@@ -41,7 +43,14 @@ from playwright.sync_api import (
     ViewportSize,
     sync_playwright,
 )
-from tests.support.local import CHROMIUM, CHROMIUM_ARGS, PACKS, running_server, shipped_solution
+from tests.support.local import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PACKS,
+    UNLOCK_ALL,
+    running_server,
+    shipped_solution,
+)
 from tests.support.static_site import static_site
 
 from miau.packs import load_pack
@@ -188,6 +197,7 @@ class Shooter:
 def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
     """Title, world and level select, play, mid-push, win, loss, Clockwork, in one session."""
     context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(UNLOCK_ALL)  # Skulls and Clockwork by address, before they open
     page = context.new_page()
     problems.watch(page)
     shots = Shooter(page, base_url, outdir)
@@ -245,7 +255,7 @@ def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
     page.evaluate(RESUME_BOARD)
     shots.wait_still()
 
-    # Skulls is locked on the map (the server still opens it): reached by address.
+    # Skulls is locked on the map: reached by address (miau.unlockAll).
     shots.goto("/play/tutorial/skulls")
     shots.wait_play_ready("Skulls")
     shots.play("RRR")
@@ -265,6 +275,7 @@ def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
 def phone_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
     """The play scene on a narrow touch screen (a fresh player), then its side panels."""
     context: BrowserContext = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(UNLOCK_ALL)
     page = context.new_page()
     problems.watch(page)
     shots = Shooter(page, base_url, outdir)
@@ -281,7 +292,51 @@ def phone_scenes(browser: Browser, base_url: str, outdir: Path, problems: Proble
     page.locator(".words-panel").scroll_into_view_if_needed()
     shots.wait_still()
     shots.shoot("10-phone-play-panels")
+
+    # The tutorial's first guidance: the hint sits above the rules on a phone.
+    shots.goto("/play/tutorial/first-steps")
+    shots.wait_play_ready("First Steps")
+    shots.wait_still()
+    shots.shoot("11-phone-hint")
     context.close()
+
+
+def progress_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """A locked level by its address, the world-complete card, world select's progress, sound off.
+
+    Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
+    """
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+
+        shots.goto("/play/proofs/proof-05")
+        page.wait_for_selector(".play-scene[data-locked='true'] .locked-panel")
+        shots.wait_still()
+        shots.shoot(f"12-{prefix}locked-level")
+
+        page.evaluate(UNLOCK_ALL)
+        for level in ("key-and-door", "let-the-mouse-in"):
+            shots.goto(f"/play/clockwork-pairs/{level}")
+            shots.wait_play_ready()
+            shots.win("clockwork-pairs", level)
+        page.wait_for_selector(".win-overlay[data-world-complete='true']")
+        shots.shoot(f"13-{prefix}world-complete")
+
+        shots.goto("/worlds")
+        page.wait_for_selector(".overall-progress")
+        shots.wait_still()
+        shots.shoot(f"14-{prefix}world-progress")
+
+        shots.goto("/play/tutorial/first-steps")
+        shots.wait_play_ready("First Steps")
+        page.keyboard.press("m")
+        page.wait_for_selector("html[data-sound='muted']")
+        shots.wait_still()
+        shots.shoot(f"15-{prefix}sound-off")
+        context.close()
 
 
 def import_pack(page: Page, pack_file: Path) -> None:
@@ -374,8 +429,12 @@ def editor_scenes(browser: Browser, base_url: str, outdir: Path, problems: Probl
 
         page.click(".editor-topbar [data-action='test-play']")
         page.wait_for_selector(".editor-play[data-ready='true'] .board > .entity")
+        if touch:
+            # The pad under the board, in the viewport as it is (a full-page shot
+            # stretches the dvh-sized board and misplaces the panels below it).
+            page.locator(".editor-play .dpad").scroll_into_view_if_needed()
         shots.wait_still()
-        shots.shoot(f"35-{prefix}editor-test-play", full_page=full)
+        shots.shoot(f"35-{prefix}editor-test-play")
         context.close()
 
 
@@ -428,6 +487,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             desktop_scenes(browser, server.url, outdir, problems)
             phone_scenes(browser, server.url, outdir, problems)
+            progress_scenes(browser, server.url, outdir, problems)
             library_scenes(browser, server.url, outdir, problems)
             editor_scenes(browser, server.url, outdir, problems)
             with (

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.library_page import ConsoleWatch
-from tests.support.local import CHROMIUM, CHROMIUM_ARGS, LocalServer
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS, UNLOCK_ALL, LocalServer
 from tests.support.static_site import StaticSite, static_site
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -66,6 +66,13 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def base_url(live_server: LocalServer) -> str:
     # Replaces pytest-base-url's fixture (whose form pytest 9 warns about) with the live server.
     return live_server.url
+
+
+@pytest.fixture
+def page(page: Page) -> Page:
+    """pytest-playwright's page, with every level open by address (test_locks.py checks the locks)."""
+    page.add_init_script(UNLOCK_ALL)
+    return page
 
 
 @pytest.fixture

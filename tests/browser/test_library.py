@@ -90,6 +90,8 @@ def test_a_pasted_pack_joins_the_library(page: Page, game_url: str, console: Con
     paste_and_import(page, pack_text(garden_pack()))
 
     assert wait_for_report(page) == "imported"
+    # A report without problems lists none, and prints no stray "null".
+    assert "null" not in page.inner_text(".import-report")
     expect(page.locator(".pack-card[data-pack='garden']")).to_be_visible()
     assert library_ids(page) == [("garden", "1.0.0")]
     expect(page.locator("#pack-text")).to_have_value("")

@@ -1,10 +1,19 @@
 from __future__ import annotations
 
+import re
+from pathlib import Path
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.game_page import GamePage
+from miau.engine import Game
+from miau.packs import load_pack
+from tests.browser.game_page import KEY_FOR_MOVE, GamePage
 from tests.support.local import LocalServer, shipped_solution
+
+PACKS = Path(__file__).resolve().parents[2] / "packs"
+DIRECTIONS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 
 pytestmark = pytest.mark.browser
 
@@ -208,3 +217,91 @@ def test_a_vocabulary_1_level_draws_its_grammar_and_properties_and_plays_to_a_wi
     assert move.get_attribute("data-class") == "property"
     assert move.get_attribute("data-accent") == "stop"  # the built-in glossary's accent for MOVE
     expect(page.locator(".glossary-entry[data-word='MOVE']")).to_contain_text("Steps once")
+
+
+def _direction(entry: dict[str, Any]) -> str:
+    dx = entry["to"][0] - entry["from"][0]
+    dy = entry["to"][1] - entry["from"][1]
+    if abs(dx) >= abs(dy):
+        return "right" if dx > 0 else "left"
+    return "down" if dy > 0 else "up"
+
+
+def test_the_live_region_says_one_clear_line_for_every_move_of_mouse_keeps_time(
+    page: Page, live_server: LocalServer
+) -> None:
+    """Each move's line is read after its reply and checked against the engine's own event."""
+    pack, level_id = "clockwork", "mouse-keeps-time"
+    moves = shipped_solution(pack, level_id)
+    level = next(
+        entry for entry in load_pack(PACKS / f"{pack}.json").levels if entry.id == level_id
+    )
+    engine = Game(dict(level.data))
+    game = GamePage(page, live_server.url)
+    game.open_level(pack, level_id)
+
+    lines: list[str] = []
+    for number, move in enumerate(moves, start=1):
+        nouns = {
+            entity["id"]: entity.get("noun") or entity.get("text")
+            for entity in engine.state.to_json()["entities"]
+        }
+        event = (engine.wait() if move == "W" else engine.step(DIRECTIONS[move])).to_json()
+        game.press(KEY_FOR_MOVE[move])
+        page.wait_for_function(
+            "prefix => document.getElementById('announcer').textContent.startsWith(prefix)",
+            arg=f"Move {number}: ",
+        )
+        line = page.inner_text("#announcer")
+        lines.append(line)
+        for entry in event["moved"]:
+            if entry["pushedBy"] is None and entry["from"] != entry["to"]:
+                # "MIAU moved right" or "MIAU and MOUSE moved right".
+                said = rf"\b{nouns[entry['id']]}\b[^,.]* moved {_direction(entry)}"
+                assert re.search(said, line), line
+        for rule in event["rulesAdded"]:
+            assert f"Rule formed: {rule['subject']} is {rule['predicate']}." in line, line
+        sentences = [sentence for sentence in line.split(". ") if sentence]
+        assert len(sentences) == len(set(sentences)), f"a sentence repeats: {line}"
+    assert lines[-1].endswith(f"Solved in {len(moves)} moves."), lines[-1]
+    assert len(lines) == len(moves)
+    assert lines[0] == "Move 1: MIAU moved down, MOUSE moved left."
+
+
+def test_the_loss_banner_and_the_reconnecting_badge_move_nothing(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "skulls")
+    board = page.locator(".board")
+    actions = page.locator(".topbar .play-actions")
+    board_before = board.bounding_box()
+    actions_before = actions.bounding_box()
+
+    game.play("RRR")
+    page.locator(".loss-banner").wait_for(state="visible")
+    assert board.bounding_box() == board_before
+
+    page.evaluate("document.querySelector('.connection').hidden = false")
+    assert page.locator(".connection").is_visible()
+    assert actions.bounding_box() == actions_before
+
+
+def test_restart_is_undone_by_one_undo_and_the_moves_before_it_undo_as_usual(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "walls")
+    game.play("RRD")
+    played = game.positions()
+    game.press("r")
+    assert game.move_count() == 0
+
+    game.press("z")
+    assert game.move_count() == 3
+    assert game.positions() == played
+    page.wait_for_function(
+        "document.getElementById('announcer').textContent.startsWith('Restart undone')"
+    )
+    game.press("z")
+    assert game.move_count() == 2

@@ -95,3 +95,38 @@ def test_winning_every_required_level_of_a_world_opens_its_challenges_and_the_ne
     assert worlds[2]["unlocked"] is False
     levels = client.get("/api/worlds/tutorial").json()["levels"]
     assert not any(each["locked"] for each in levels)
+
+
+def test_proofs_opens_with_first_steps_not_behind_lexicon(client: TestClient) -> None:
+    tutorial = pack_json("tutorial")["levels"]
+    required = [each for each in tutorial if each.get("tier", "required") == "required"]
+    proofs = next(w for w in client.get("/api/worlds").json()["worlds"] if w["id"] == "proofs")
+    assert proofs["unlockedBy"] == "Win every required level of First Steps first"
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        for each in required:
+            win(player, "tutorial", each)
+    worlds = {w["id"]: w for w in client.get("/api/worlds").json()["worlds"]}
+    assert worlds["proofs"]["unlocked"] is True
+    assert worlds["lexicon"]["unlocked"] is False
+
+
+def test_a_level_asked_for_by_its_address_says_whether_it_is_locked_and_why(
+    client: TestClient,
+) -> None:
+    first = client.get("/api/worlds/tutorial/levels/first-steps").json()
+    assert (first["locked"], first["unlockedBy"]) == (False, None)
+    walls = client.get("/api/worlds/tutorial/levels/walls").json()
+    assert (walls["locked"], walls["unlockedBy"]) == (True, "Win \u201cFirst Steps\u201d first")
+    proof = client.get("/api/worlds/proofs/levels/proof-05").json()
+    assert proof["locked"] is True
+    assert proof["unlockedBy"] == "Win every required level of First Steps first"
+    with client.websocket_connect("/ws") as socket:
+        win(Player(socket), "tutorial", tutorial_level("first-steps"))
+    walls = client.get("/api/worlds/tutorial/levels/walls").json()
+    assert (walls["locked"], walls["unlockedBy"]) == (False, None)
+
+
+def tutorial_level(level_id: str) -> dict[str, Any]:
+    levels: list[dict[str, Any]] = pack_json("tutorial")["levels"]
+    return next(each for each in levels if each["id"] == level_id)

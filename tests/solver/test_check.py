@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from miau.cli.check import describe_level
 from miau.solver import LevelSpec, Outcome, check_level, read_levels, replay_solution, word_moves
 from tests.solver.builders import PACKS, fixture_level, level, sentence, thing, word
 
@@ -109,3 +110,10 @@ def test_check_reads_loader_warnings_into_the_level_they_concern(tmp_path: Path)
     report = check_level(spec)
     assert any("features" in warning for warning in report.warnings)
     assert not report.failed
+
+
+def test_the_printed_report_says_once_that_no_you_can_move() -> None:
+    lines = describe_level(check_level(LevelSpec("boxed", "Boxed", BOXED)))
+    said = [line for line in lines if "YOU can" in line or "YOU cannot" in line]
+    assert said == ["    warning: no YOU can move from the start (U, D, L and R are all refused)"]
+    assert "    moves from start: none" in lines

@@ -53,6 +53,11 @@ CHROMIUM_ARGS: Final = (
 """Chromium as root in a container, with no traffic of its own."""
 
 
+UNLOCK_ALL = "localStorage.setItem('miau.unlockAll', '1')"
+"""An init script for a browser context: the page then opens every level by its
+address, locked or not (the browser tests and the screenshots jump straight to levels)."""
+
+
 def shipped_solution(pack: str, level: str) -> str:
     """The stored ``solution`` of a shipped level.
 

@@ -134,7 +134,8 @@ def describe_level(level: LevelReport) -> list[str]:
     if level.errors:
         return lines + [f"    warning: {warning}" for warning in level.warnings]
     lines.append(f"    rules at start: {'; '.join(level.rules) or '(none)'}")
-    moves = " ".join(level.start_moves) if level.start_moves else "none, YOU cannot move"
+    # "none": the warning below says that no YOU can move, and why, once.
+    moves = " ".join(level.start_moves) if level.start_moves else "none"
     lines.append(f"    moves from start: {moves}")
     lines.append(f"    solution: {_describe_solution(level)}")
     if level.solver is not None:

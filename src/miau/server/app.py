@@ -56,7 +56,14 @@ from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
 from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
 from miau.server.studio import StudioJobs
-from miau.server.worlds import Worlds, level_json, next_in_pack, vocabularies_json, world_json
+from miau.server.worlds import (
+    Worlds,
+    level_json,
+    level_lock_json,
+    next_in_pack,
+    vocabularies_json,
+    world_json,
+)
 
 __all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
 
@@ -323,9 +330,12 @@ class _Api:
         level = next((each for each in pack.levels if each.id == level_id), None)
         if level is None:
             return _error(404, f"The world {pack_id!r} has no level {level_id!r}.")
+        won = (await self._best_moves(player_of(request.scope))).keys()
         if imported:
-            return _json(level_json(pack_id, level, next_in_pack(pack, level)))
-        return _json(self.worlds.level_detail(pack, level))
+            detail = level_json(pack_id, level, next_in_pack(pack, level))
+            detail.update(level_lock_json(pack, level, won))
+            return _json(detail)
+        return _json(self.worlds.level_detail(pack, level, won))
 
     async def show_level_pack(self, request: Request) -> Response:
         """``GET /api/worlds/{pack}/levels/{level}/pack``: the level as a one-level pack.

@@ -10,9 +10,11 @@ Unlock rules, within a world (tiers as the pack declares them):
 
 Challenge and optional levels therefore never block a required one, and a
 level once won stays open (should a pack gain a level before it). A world
-opens when every required level of the world before it is won; the first
-world is always open. Locks are advice for the player's map: the server
-does not refuse to open a locked level.
+opens when every required level of the world before it is won (Proofs, the
+plainest levels, when First Steps is: ``OPENS_AFTER``); the first world is
+always open. The map and a level's own page show the locks (a locked level
+opened by its address says what opens it); the play socket does not refuse
+a locked level.
 
 A player's library packs (``miau.server.library``) are worlds too: listed
 after the shipped ones with ``"imported": true``, always open, their levels
@@ -59,6 +61,7 @@ __all__ = [
     "PackSummary",
     "Worlds",
     "level_json",
+    "level_lock_json",
     "level_locks",
     "level_properties",
     "library_world_entry",
@@ -71,6 +74,10 @@ DEFAULT_PACKS_DIR = shipped_packs_dir()
 
 SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "lexicon", "proofs")
 """The order of the shipped worlds; any other pack comes after them, by id."""
+
+OPENS_AFTER = {"proofs": "tutorial"}
+"""Shipped worlds that open after another than the one before them: Proofs
+holds the plainest levels, so it waits for First Steps, not for Lexicon."""
 
 logger = logging.getLogger(__name__)
 
@@ -247,6 +254,20 @@ def level_json(pack_id: str, level: PackLevel, next_level: dict[str, str] | None
     }
 
 
+def level_lock_json(
+    pack: Pack, level: PackLevel, won: Won, world_unlocked_by: str | None = None
+) -> dict[str, Any]:
+    """``locked`` and ``unlockedBy`` of one level for a player: its world's lock first, then its own."""
+    if (pack.manifest.id, level.id) in won:
+        return {"locked": False, "unlockedBy": None}
+    if world_unlocked_by is not None:
+        return {"locked": True, "unlockedBy": world_unlocked_by}
+    won_ids = {level_id for (pack_id, level_id) in won if pack_id == pack.manifest.id}
+    locks = level_locks(pack.levels, won_ids)
+    lock = next(lock for each, lock in zip(pack.levels, locks, strict=True) if each.id == level.id)
+    return {"locked": lock.locked, "unlockedBy": lock.unlocked_by}
+
+
 def next_in_pack(pack: Pack, level: PackLevel) -> dict[str, str] | None:
     """The level after this one in its own pack, or None for the last."""
     index = next(i for i, each in enumerate(pack.levels) if each.id == level.id)
@@ -409,24 +430,39 @@ class Worlds:
         player's ``library`` packs (their summaries) in the order given
         (``"imported": true``).
         """
-        worlds: list[dict[str, Any]] = []
-        previous: Pack | None = None
-        for pack in self._packs.values():
-            unlocked_by = None
-            if previous is not None and not _all_required_won(previous, won):
-                unlocked_by = f"Win every required level of {previous.manifest.name} first"
-            worlds.append(_world_entry(pack, won, unlocked_by))
-            previous = pack
+        worlds = [
+            _world_entry(pack, won, self.world_unlocked_by(pack.manifest.id, won))
+            for pack in self._packs.values()
+        ]
         worlds.extend(library_world_entry(summary, won) for summary in library)
         return {"worlds": worlds}
+
+    def world_unlocked_by(self, pack_id: str, won: Won) -> str | None:
+        """What opens the shipped world ``pack_id`` (None when it is open).
+
+        A world opens when every required level of the world it follows is
+        won: the one before it, or the one ``OPENS_AFTER`` names.
+        """
+        packs = list(self._packs.values())
+        index = next((i for i, each in enumerate(packs) if each.manifest.id == pack_id), 0)
+        if index == 0:
+            return None
+        prerequisite = self._packs.get(OPENS_AFTER.get(pack_id, "")) or packs[index - 1]
+        if _all_required_won(prerequisite, won):
+            return None
+        return f"Win every required level of {prerequisite.manifest.name} first"
 
     def world_detail(self, pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
         """``GET /api/worlds/{pack}`` for a shipped world: its palette, glossary and levels' state."""
         return world_json(pack.manifest.id, pack, best_moves, imported=False)
 
-    def level_detail(self, pack: Pack, level: PackLevel) -> dict[str, Any]:
-        """``GET /api/worlds/{pack}/levels/{level}`` for a level of a shipped world."""
-        return level_json(pack.manifest.id, level, self.next_level(pack, level))
+    def level_detail(self, pack: Pack, level: PackLevel, won: Won = ()) -> dict[str, Any]:
+        """``GET /api/worlds/{pack}/levels/{level}`` for a level of a shipped world, locked as ``won`` says."""
+        detail = level_json(pack.manifest.id, level, self.next_level(pack, level))
+        detail.update(
+            level_lock_json(pack, level, won, self.world_unlocked_by(pack.manifest.id, won))
+        )
+        return detail
 
     def next_level(self, pack: Pack, level: PackLevel) -> dict[str, str] | None:
         """The level after this one: the next in its world, else the next world's first."""

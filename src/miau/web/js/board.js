@@ -9,6 +9,28 @@ export const SLIDE_MS = 120;
 const BUMP_MS = 140;
 const MIN_TILE_PX = 12;
 const MAX_TILE_PX = 96;
+/** The smallest word-tile text the board draws (CSS px): a denser board pans instead. */
+export const MIN_WORD_TEXT_PX = 11;
+// The word face's font size as a share of the tile (miau.css): the smaller
+// of TEXT_CAP and TEXT_WIDTH over the letters on its longest line.
+const TEXT_CAP = 0.34;
+const TEXT_WIDTH = 0.98;
+
+/** A word's letters on its longest line: all of them, or half (rounded up) when drawn in two lines. */
+export function lineLetters(text, twoLines) {
+  const length = Math.max(2, [...text].length);
+  return twoLines && length >= 4 ? Math.ceil(length / 2) : length;
+}
+
+/** The smallest tile (whole px) on which every word of `words` has text of at least `minText` px. */
+export function tileForText(words, twoLines, minText = MIN_WORD_TEXT_PX) {
+  let tile = 0;
+  for (const word of words) {
+    const share = Math.min(TEXT_CAP, TEXT_WIDTH / lineLetters(word, twoLines));
+    tile = Math.max(tile, Math.ceil(minText / share));
+  }
+  return tile;
+}
 
 const reducedMotionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -64,21 +86,58 @@ export class Board {
     this.finishAnimations();
   }
 
-  /** Picks the whole-pixel tile size that makes the board fit its area. */
+  /**
+   * Picks the whole-pixel tile size that makes the board fit its area, but
+   * never one whose word text would be under MIN_WORD_TEXT_PX: a word of
+   * four letters or more too long for one line at that size is drawn in two
+   * ("MI/AU", Baba's way), and a board still too dense for its area is drawn
+   * larger and pans (the area scrolls to keep YOU in view).
+   */
   fit() {
     if (!this.state) return;
     const style = getComputedStyle(this.area);
     const width = this.area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const height = this.area.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
     const fitting = Math.floor(Math.min(width / this.state.width, height / this.state.height));
-    const tile = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
+    const words = new Set(
+      this.state.entities.filter((entity) => entity.kind === "word").map((entity) => entity.text),
+    );
+    const fitted = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
+    const tile = Math.min(MAX_TILE_PX, Math.max(fitted, tileForText(words, true)));
     if (tile === this.tile && this.element.style.width) return;
     this.finishAnimations();
     this.tile = tile;
+    for (const parts of this.elements.values()) this.setLines(parts.root);
     this.element.style.setProperty("--tile", `${tile}px`);
     this.element.style.width = `${tile * this.state.width}px`;
     this.element.style.height = `${tile * this.state.height}px`;
     this.draw(this.state);
+  }
+
+  /** Marks a word tile for two lines when its one line would be under MIN_WORD_TEXT_PX at this tile size. */
+  setLines(root) {
+    if (root.dataset.kind !== "word") return;
+    const share = Math.min(TEXT_CAP, TEXT_WIDTH / lineLetters(root.dataset.text, false));
+    const text = root.dataset.text;
+    const twoLines = this.tile * share < MIN_WORD_TEXT_PX && lineLetters(text, true) < lineLetters(text, false);
+    root.dataset.lines = twoLines ? "2" : "1";
+  }
+
+  /** Scrolls a board larger than its area so that the first YOU thing stays two cells from the edge. */
+  keepYouInView() {
+    const area = this.area;
+    if (area.scrollWidth <= area.clientWidth + 1 && area.scrollHeight <= area.clientHeight + 1) return;
+    const you = this.element.querySelector('.entity[data-you="true"]');
+    if (!you) return;
+    const margin = this.tile * 2;
+    const left = this.element.offsetLeft + Number(you.dataset.x) * this.tile;
+    const top = this.element.offsetTop + Number(you.dataset.y) * this.tile;
+    if (left - margin < area.scrollLeft) area.scrollLeft = left - margin;
+    else if (left + this.tile + margin > area.scrollLeft + area.clientWidth)
+      area.scrollLeft = left + this.tile + margin - area.clientWidth;
+    if (top - margin < area.scrollTop) area.scrollTop = top - margin;
+    else if (top + this.tile + margin > area.scrollTop + area.clientHeight)
+      area.scrollTop = top + this.tile + margin - area.clientHeight;
   }
 
   /** Draws `state` as it is, at once. */
@@ -130,6 +189,7 @@ export class Board {
       "aria-label",
       `Board, ${state.width} by ${state.height}. ${rules.length ? `Rules: ${rules.join(", ")}.` : "No rules."}`,
     );
+    this.keepYouInView();
   }
 
   /**
@@ -275,7 +335,19 @@ export class Board {
     if (entity.kind === "word") {
       root.dataset.text = entity.text;
       dressWordTile(root, entity.text, this.vocabulary);
-      face.textContent = entity.text;
+      // Two halves: one line on a roomy board, two lines on a small one (miau.css, data-lines).
+      const letters = [...entity.text];
+      const cut = letters.length >= 4 ? Math.ceil(letters.length / 2) : letters.length;
+      const first = document.createElement("span");
+      first.textContent = letters.slice(0, cut).join("");
+      face.append(first);
+      if (cut < letters.length) {
+        const second = document.createElement("span");
+        second.textContent = letters.slice(cut).join("");
+        face.append(second);
+      }
+      root.style.setProperty("--half", String(lineLetters(entity.text, true)));
+      this.setLines(root);
     }
     this.element.append(root);
     this.elements.set(entity.id, parts);

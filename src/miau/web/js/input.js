@@ -1,5 +1,5 @@
-// Input: keys (with hold-to-repeat), swipes and on-screen buttons, turned
-// into intents. Intents are plain objects:
+// Input: keys and the on-screen pad (both with hold-to-repeat at the same
+// rate), swipes and other on-screen buttons, turned into intents. Intents are plain objects:
 //   {intent: "step", direction}, {intent: "wait"}, {intent: "undo"},
 //   {intent: "reset"}, and the scene-level {intent: "back"}.
 
@@ -41,7 +41,10 @@ function keyName(event) {
  */
 export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }) {
   let enabled = true;
-  const held = []; // keys held down, most recent last
+  const held = []; // keys (and "pad" for a pad button) held down, most recent last
+  const heldIntents = new Map(); // what each held source repeats
+  let padPointer = null; // the pointer holding a pad button
+  let skipClick = false; // the click that ends a pad press was already a move
   let delayTimer = null;
   let repeatTimer = null;
 
@@ -56,9 +59,9 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
     stopRepeating();
     delayTimer = setTimeout(() => {
       repeatTimer = setInterval(() => {
-        if (enabled && held.at(-1) === key) onIntent(KEY_INTENTS[key], { repeat: true });
+        if (enabled && held.at(-1) === key) onIntent(heldIntents.get(key), { repeat: true });
       }, REPEAT_INTERVAL_MS);
-      if (enabled && held.at(-1) === key) onIntent(KEY_INTENTS[key], { repeat: true });
+      if (enabled && held.at(-1) === key) onIntent(heldIntents.get(key), { repeat: true });
     }, REPEAT_DELAY_MS);
   }
 
@@ -67,6 +70,7 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
     if (index === -1) return;
     const wasActive = index === held.length - 1;
     held.splice(index, 1);
+    heldIntents.delete(key);
     if (!wasActive) return;
     // Another key still held takes over after the usual delay, without a
     // press of its own: the player did not press it again.
@@ -84,10 +88,13 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
     if (event.repeat) return;
     if (held.includes(key)) return;
     onIntent(intent, { repeat: false });
-    if (REPEATING.has(intent.intent)) {
-      held.push(key);
-      startRepeating(key);
-    }
+    if (REPEATING.has(intent.intent)) hold(key, intent);
+  }
+
+  function hold(source, intent) {
+    held.push(source);
+    heldIntents.set(source, intent);
+    startRepeating(source);
   }
 
   function onKeyUp(event) {
@@ -96,6 +103,8 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
 
   function releaseAll() {
     held.length = 0;
+    heldIntents.clear();
+    padPointer = null;
     stopRepeating();
   }
 
@@ -117,12 +126,46 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
     swipeStart = null;
   }
 
-  function onButtonClick(event) {
-    const button = event.target instanceof Element && event.target.closest("[data-intent]");
-    if (!button || !buttonRoot.contains(button) || !enabled) return;
+  function buttonOf(event) {
+    const button = typeof event.target?.closest === "function" && event.target.closest("[data-intent]");
+    return button && buttonRoot.contains(button) ? button : null;
+  }
+
+  function intentOfButton(button) {
     const intent = { intent: button.dataset.intent };
     if (button.dataset.direction) intent.direction = button.dataset.direction;
+    return intent;
+  }
+
+  // A pad button held down repeats like a held key: the move on press, the
+  // first repeat after REPEAT_DELAY_MS, then one every REPEAT_INTERVAL_MS.
+  function onButtonPointerDown(event) {
+    const button = buttonOf(event);
+    if (!button || !enabled || !button.dataset.pad || event.button > 0) return;
+    const intent = intentOfButton(button);
+    if (!REPEATING.has(intent.intent)) return;
+    if (padPointer !== null) release("pad");
+    padPointer = event.pointerId;
+    skipClick = true;
     onIntent(intent, { repeat: false });
+    hold("pad", intent);
+  }
+
+  function onButtonPointerUp(event) {
+    if (padPointer === null || event.pointerId !== padPointer) return;
+    padPointer = null;
+    release("pad");
+  }
+
+  function onButtonClick(event) {
+    const button = buttonOf(event);
+    if (skipClick && button?.dataset.pad) {
+      skipClick = false;
+      return;
+    }
+    skipClick = false;
+    if (!button || !enabled) return;
+    onIntent(intentOfButton(button), { repeat: false });
   }
 
   window.addEventListener("keydown", onKeyDown);
@@ -133,7 +176,12 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
     swipeSurface.addEventListener("pointerup", onPointerUp);
     swipeSurface.addEventListener("pointercancel", onPointerCancel);
   }
-  if (buttonRoot) buttonRoot.addEventListener("click", onButtonClick);
+  const padEnds = ["pointerup", "pointercancel", "pointerleave"];
+  if (buttonRoot) {
+    buttonRoot.addEventListener("click", onButtonClick);
+    buttonRoot.addEventListener("pointerdown", onButtonPointerDown);
+    for (const name of padEnds) buttonRoot.addEventListener(name, onButtonPointerUp, true);
+  }
 
   return {
     /** Turns the controls off (an overlay owns the keys) or on again. */
@@ -152,7 +200,11 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
         swipeSurface.removeEventListener("pointerup", onPointerUp);
         swipeSurface.removeEventListener("pointercancel", onPointerCancel);
       }
-      if (buttonRoot) buttonRoot.removeEventListener("click", onButtonClick);
+      if (buttonRoot) {
+        buttonRoot.removeEventListener("click", onButtonClick);
+        buttonRoot.removeEventListener("pointerdown", onButtonPointerDown);
+        for (const name of padEnds) buttonRoot.removeEventListener(name, onButtonPointerUp, true);
+      }
     },
   };
 }

@@ -24,8 +24,10 @@ export class Vocabulary {
     this.glossary = world.glossary || {};
     // A level with a larger grammar (vocabulary-1: NOT, HAS, ON, ...) lists its operators.
     this.operators = new Set(level.operators || OPERATORS);
+    // The level says which words are properties; the core six only when it does not (an old server).
+    this.properties = new Set(level.properties || CORE_PROPERTIES);
     this.declared = new Set();
-    for (const word of level.properties || []) {
+    for (const word of this.properties) {
       if (!CORE_PROPERTIES.has(word)) this.declared.add(word);
     }
     for (const automaton of level.automata || []) {
@@ -34,12 +36,13 @@ export class Vocabulary {
     for (const pair of level.pairs || []) {
       for (const word of pair.words || []) this.declared.add(word);
     }
+    for (const word of this.declared) this.properties.add(word);
   }
 
   /** "operator", "property" or "noun". */
   classOf(word) {
     if (this.operators.has(word)) return "operator";
-    if (CORE_PROPERTIES.has(word) || this.declared.has(word)) return "property";
+    if (this.properties.has(word)) return "property";
     return "noun";
   }
 

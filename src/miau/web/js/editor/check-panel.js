@@ -131,82 +131,21 @@ export class CheckPanel {
       );
     }
     if (level) {
-      const line = (check, ok, text) =>
+      const lines = checkLines(level).map(({ check, ok, mark, text, handsOff }) =>
         h(
           "li",
           { class: "check-line", dataset: { check, ok: String(ok) } },
-          h("span", { class: "check-mark", "aria-hidden": "true" }, ok ? "✓" : "✗"),
-          text,
-        );
-      const lines = [];
-      lines.push(
-        line(
-          "rules",
-          level.rules.length > 0,
-          level.rules.length
-            ? `Rules at the start: ${level.rules.join(", ")}`
-            : "No rule is active at the start.",
-        ),
-      );
-      lines.push(
-        line(
-          "start-moves",
-          Boolean(level.startMoves),
-          level.startMoves
-            ? `YOU can move from the start (${[...level.startMoves].join(" ")}).`
-            : "No YOU can move from the start.",
-        ),
-      );
-      if (level.solution) {
-        const solution = level.solution;
-        lines.push(
-          line(
-            "solution",
-            solution.won,
-            solution.won
-              ? `The stored solution wins in ${solution.turns} moves.`
-              : `The stored solution does not win${solution.error ? `: ${solution.error}` : "."}`,
-          ),
-        );
-      } else {
-        lines.push(line("solution", false, "No solution is stored (solve, then store one)."));
-      }
-      if (level.solver) {
-        const solver = level.solver;
-        const text =
-          solver.outcome === "solved"
-            ? `Solver: solved in ${solver.length} moves (${solver.moves}), ${number(solver.expanded)} states.`
-            : solver.outcome === "unsolvable"
-              ? `Solver: UNSOLVABLE after ${number(solver.expanded)} states.`
-              : `Solver: LIMIT after ${number(solver.expanded)} states.`;
-        lines.push(line("solver", solver.outcome === "solved", text));
-      }
-      lines.push(
-        h(
-          "li",
-          { class: "check-line", dataset: { check: "hands-off", ok: String(!level.handsOff) } },
-          h("span", { class: "check-mark", "aria-hidden": "true" }, level.handsOff ? "!" : "✓"),
-          level.handsOff
+          h("span", { class: "check-mark", "aria-hidden": "true" }, mark),
+          handsOff
             ? h(
                 "span",
                 {},
                 h("strong", { class: "outcome", dataset: { outcome: "hands-off" } }, "HANDS-OFF"),
-                " the level can be won without pushing a word.",
+                ` ${text}`,
               )
-            : "Not HANDS-OFF: winning needs a word pushed.",
+            : text,
         ),
       );
-      for (const message of level.errors || []) lines.push(line("error", false, message));
-      for (const message of level.warnings || []) {
-        lines.push(
-          h(
-            "li",
-            { class: "check-line", dataset: { check: "warning", ok: "false" } },
-            h("span", { class: "check-mark", "aria-hidden": "true" }, "!"),
-            message,
-          ),
-        );
-      }
       parts.push(h("ul", { class: "check-lines" }, lines));
     }
     const failed = errors.length > 0 || Boolean(level?.failed);
@@ -214,4 +153,76 @@ export class CheckPanel {
     this.report.hidden = false;
     this.report.replaceChildren(...parts);
   }
+}
+
+const START_REFUSED = "no YOU can move from the start";
+
+/**
+ * The lines of a level's check report, in order: `{check, ok, mark, text}`
+ * (`handsOff` on the HANDS-OFF line). HANDS-OFF is only judged for a level
+ * the solver solved (an unsolvable level is not "not HANDS-OFF"), and the
+ * loader's "no YOU can move" warning is said once, on the start line.
+ */
+export function checkLines(level) {
+  const plainLine = (check, ok, text) => ({ check, ok, mark: ok ? "✓" : "✗", text });
+  const lines = [];
+  lines.push(
+    plainLine(
+      "rules",
+      level.rules.length > 0,
+      level.rules.length ? `Rules at the start: ${level.rules.join(", ")}` : "No rule is active at the start.",
+    ),
+  );
+  const refused = (level.warnings || []).find((message) => message.startsWith(START_REFUSED));
+  lines.push(
+    plainLine(
+      "start-moves",
+      Boolean(level.startMoves),
+      level.startMoves
+        ? `YOU can move from the start (${[...level.startMoves].join(" ")}).`
+        : `${refused ? refused[0].toUpperCase() + refused.slice(1) : "No YOU can move from the start"}.`,
+    ),
+  );
+  if (level.solution) {
+    const solution = level.solution;
+    const turns = `${solution.turns} move${solution.turns === 1 ? "" : "s"}`;
+    lines.push(
+      plainLine(
+        "solution",
+        solution.won,
+        solution.won
+          ? `The stored solution wins in ${turns}.`
+          : `The stored solution does not win${solution.error ? `: ${solution.error}` : "."}`,
+      ),
+    );
+  } else {
+    lines.push(plainLine("solution", false, "No solution is stored (solve, then store one)."));
+  }
+  const solver = level.solver;
+  if (solver) {
+    const length = `${solver.length} move${solver.length === 1 ? "" : "s"}`;
+    const text =
+      solver.outcome === "solved"
+        ? `Solver: solved in ${length} (${solver.moves}), ${number(solver.expanded)} states.`
+        : solver.outcome === "unsolvable"
+          ? `Solver: UNSOLVABLE after ${number(solver.expanded)} states.`
+          : `Solver: LIMIT after ${number(solver.expanded)} states.`;
+    lines.push(plainLine("solver", solver.outcome === "solved", text));
+  }
+  if (level.handsOff) {
+    lines.push({
+      check: "hands-off",
+      ok: false,
+      mark: "!",
+      text: "the level can be won without pushing a word.",
+      handsOff: true,
+    });
+  } else if (solver?.outcome === "solved") {
+    lines.push(plainLine("hands-off", true, "Not HANDS-OFF: winning needs a word pushed."));
+  }
+  for (const message of level.errors || []) lines.push(plainLine("error", false, message));
+  for (const message of level.warnings || []) {
+    if (message !== refused) lines.push({ check: "warning", ok: false, mark: "!", text: message });
+  }
+  return lines;
 }

@@ -45,6 +45,31 @@ export function isLevelId(text) {
   return typeof text === "string" && LEVEL_ID.test(text);
 }
 
+/**
+ * The level id a title suggests: lowercase letters and digits, every other
+ * run of characters one `-`, accents dropped ("Flag run!" gives
+ * `flag-run`, "Écluse 2" gives `ecluse-2`); `level` when nothing is left, and
+ * `level-` before a title that starts with a digit.
+ */
+export function levelIdFromTitle(title) {
+  const slug = String(title ?? "")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  const id = !slug ? "level" : /^[a-z]/.test(slug) ? slug : `level-${slug}`;
+  return id.slice(0, 64).replace(/-+$/, "");
+}
+
+/**
+ * Whether the level's id still follows its title: it is the id the title
+ * suggests. An id typed by hand that differs stays as typed.
+ */
+export function idFollowsTitle(level) {
+  return level.id === levelIdFromTitle(level.title);
+}
+
 /** True for a pack id: 2 to 64 characters, a lowercase letter first. */
 export function isPackId(text) {
   return typeof text === "string" && PACK_ID.test(text);
@@ -414,6 +439,18 @@ export class Draft {
   /** How many objects a resize to width by height would drop. */
   droppedByResize(width, height) {
     return this.level.objects.filter((entry) => entry.x >= width || entry.y >= height).length;
+  }
+
+  /**
+   * Retitles the level; its id follows the new title while it still
+   * followed the old one (a new level's `my-level` follows "My level").
+   */
+  setTitle(title) {
+    return this.edit((pack) => {
+      const level = pack.levels[0];
+      if (idFollowsTitle(level)) level.id = levelIdFromTitle(title);
+      level.title = title;
+    }, "title");
   }
 
   /** Resizes the grid, dropping the objects outside it. */

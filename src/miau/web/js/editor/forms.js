@@ -5,6 +5,7 @@
 // accepts; a typed word it would refuse is shown as an error and not kept.
 // Every committed change is one undoable draft edit.
 
+import { confirmDialog } from "../dialog.js";
 import { h } from "../dom.js";
 import { wordTile } from "../words.js";
 import {
@@ -210,16 +211,27 @@ export class Forms {
         dataset: { field: key },
       });
       input.value = String(level[key]);
-      input.addEventListener("change", () => {
+      let asking = false; // Enter and the blur the dialog causes both send "change": one question
+      input.addEventListener("change", async () => {
+        if (asking) return;
         const wanted = Math.max(MIN_SIZE, Math.min(MAX_SIZE, Math.round(Number(input.value)) || level[key]));
         const width = key === "width" ? wanted : level.width;
         const height = key === "height" ? wanted : level.height;
         const dropped = draft.droppedByResize(width, height);
+        // An in-page question (no native confirm): the tiles outside the new grid would go.
+        asking = dropped > 0;
         const asked =
           dropped === 0 ||
-          window.confirm(
-            `A ${width} by ${height} grid leaves out ${dropped} tile${dropped === 1 ? "" : "s"}. Resize anyway?`,
-          );
+          (await confirmDialog({
+            title: "Resize the grid?",
+            text:
+              `A ${width} by ${height} grid leaves out ` +
+              `${dropped} tile${dropped === 1 ? "" : "s"}. Resize anyway?`,
+            details: "Undo (Ctrl+Z) brings them back.",
+            confirm: "Resize",
+            tone: "danger",
+          }));
+        asking = false;
         if (asked && (width !== level.width || height !== level.height)) draft.resize(width, height);
         input.value = String(draft.level[key]);
       });
@@ -231,7 +243,7 @@ export class Forms {
       return field(key === "width" ? "Width" : "Height", input);
     };
     return [
-      this.text("title", "Title", level.title, (value) => setLevel("title")(value.trim() || "Untitled"), {
+      this.text("title", "Title", level.title, (value) => draft.setTitle(value.trim() || "Untitled"), {
         validate: (value) => (value.trim() ? null : "A level needs a title."),
       }),
       this.text("hint", "Hint", level.hint, (value) => setLevel("hint")(value.trim()), {

@@ -1,8 +1,11 @@
 // Save and share: put the draft's level into a pack of the player's library
 // (an existing one, or a new one by id and name), link to that pack's
 // export, and ask the server for the level's share link (the page cannot
-// deflate and validate a pack itself).
+// deflate and validate a pack itself). A save never replaces a level
+// without asking, and the last few saves can be undone: each one keeps the
+// pack as it was before (or that there was none).
 
+import { confirmDialog } from "../dialog.js";
 import { h } from "../dom.js";
 import { siteRequest } from "../engine-port-pyodide.js";
 import { isStaticSite } from "../site.js";
@@ -10,6 +13,8 @@ import { isPackId } from "./draft.js";
 
 const TARGET_KEY = "miau.editor.target";
 const NEW_PACK = "__new__";
+/** How many saves "Undo save" can take back, newest first. */
+export const SAVE_UNDO_LIMIT = 5;
 
 async function requestJson(method, path, body = undefined) {
   if (isStaticSite) {
@@ -83,18 +88,34 @@ function rememberedTarget() {
   }
 }
 
+/** The level `levelId` of a pack file's text (its title), or null when the text has none. */
+export function existingLevel(packText, levelId) {
+  if (!packText) return null;
+  try {
+    const levels = JSON.parse(packText).levels;
+    return (Array.isArray(levels) && levels.find((level) => level?.id === levelId)) || null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The panel drawn into `root`. `pack(manifest)` gives the one-level pack to
  * send (with the manifest fields given), `levelId()` the level's id,
  * `onPlace(place)` shows a problem's place.
  */
 export class SavePanel {
-  constructor(root, { pack, levelId, onPlace }) {
+  constructor(root, { pack, levelId, onPlace, signal = undefined }) {
     this.root = root;
     this.pack = pack;
     this.levelId = levelId;
     this.onPlace = onPlace;
+    this.signal = signal;
     this.library = [];
+    /** The pack the author picked in this visit (null: the one saved into last time). */
+    this.choice = null;
+    /** Saves that can be undone, newest last: {packId, level, before} (before: the pack's text, or null). */
+    this.undoable = [];
     this.select = h("select", { class: "input", name: "library-pack", dataset: { field: "library-pack" } });
     this.newId = h("input", {
       class: "input",
@@ -119,7 +140,10 @@ export class SavePanel {
     );
     this.saveStatus = h("div", { class: "save-status", role: "status" });
     this.shareStatus = h("div", { class: "share-status", role: "status" });
-    this.select.addEventListener("change", () => this.syncNewFields());
+    this.select.addEventListener("change", () => {
+      this.choice = this.select.value;
+      this.syncNewFields();
+    });
     const remembered = rememberedTarget();
     if (remembered?.id) {
       this.newId.value = remembered.id;
@@ -172,7 +196,7 @@ export class SavePanel {
   }
 
   fillSelect() {
-    const previous = this.select.value || rememberedTarget()?.id || "";
+    const previous = this.choice ?? rememberedTarget()?.id ?? "";
     this.select.replaceChildren(
       ...this.library.map((pack) => h("option", { value: pack.id }, `${pack.name} (${pack.id})`)),
       h("option", { value: NEW_PACK }, "New pack…"),
@@ -197,70 +221,136 @@ export class SavePanel {
     return { id, name, version: "1.0.0" };
   }
 
-  /** Saves the level into the chosen library pack. */
+  /** The pack's file as the library holds it now, or null when it has none (or it cannot be read). */
+  async storedPackText(packId) {
+    if (!this.library.some((pack) => pack.id === packId)) return null;
+    try {
+      const response = await fetch(`/api/library/${encodeURIComponent(packId)}/export`);
+      return response.ok ? await response.text() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Shows the save status: one line, then any further nodes. */
+  status(state, line, ...more) {
+    this.saveStatus.dataset.state = state;
+    // Only real nodes: replaceChildren would print a null as the text "null".
+    const parts = more.filter((part) => part !== null && part !== undefined);
+    this.saveStatus.replaceChildren(h("p", {}, line), ...parts);
+  }
+
+  /** Saves the level into the chosen library pack; asks first when that would replace a level. */
   async save() {
     const target = this.target();
     if (!isPackId(target.id)) {
-      this.saveStatus.dataset.state = "error";
-      this.saveStatus.replaceChildren(
-        h(
-          "p",
-          {},
-          "A pack id is 2 to 64 characters: a lowercase letter, then lowercase letters, digits, ., _ or -.",
-        ),
+      this.status(
+        "error",
+        "A pack id is 2 to 64 characters: a lowercase letter, then lowercase letters, digits, ., _ or -.",
       );
       this.newId.focus();
       return;
     }
-    this.saveStatus.dataset.state = "saving";
-    this.saveStatus.replaceChildren(h("p", {}, "Saving…"));
     const level = this.levelId();
+    const before = await this.storedPackText(target.id);
+    const replaced = existingLevel(before, level);
+    if (replaced) {
+      const yes = await confirmDialog({
+        title: `Replace “${replaced.title || level}”?`,
+        text: `${target.name} already has a level with the id “${level}”. Saving replaces it with this one.`,
+        details: "To keep both, cancel and give this level another id (Level tab).",
+        confirm: "Replace",
+        tone: "danger",
+        signal: this.signal,
+      });
+      if (!yes) {
+        this.status("cancelled", `Not saved: ${target.name} still has its own “${level}”.`);
+        return;
+      }
+    }
+    this.status("saving", "Saving…");
     const reply = await requestJson(
       "PUT",
       `/api/library/${encodeURIComponent(target.id)}/levels/${encodeURIComponent(level)}`,
       { pack: this.pack({ id: target.id, name: target.name, version: target.version }) },
     );
     if (!reply.ok) {
-      this.saveStatus.dataset.state = "error";
-      this.saveStatus.replaceChildren(
-        h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
+      this.status(
+        "error",
+        reply.body.error || `The server answered ${reply.status}.`,
         problemList(reply.body.problems, this.onPlace),
       );
       return;
     }
     rememberTarget({ id: target.id, name: target.name });
+    this.choice = target.id;
+    this.undoable.push({ packId: target.id, level, before });
+    if (this.undoable.length > SAVE_UNDO_LIMIT) this.undoable.shift();
     const summary = reply.body.pack || target;
-    this.saveStatus.dataset.state = "saved";
+    const count = `${summary.levels ?? "?"} level${summary.levels === 1 ? "" : "s"}`;
+    this.status(
+      "saved",
+      `${replaced ? "Replaced" : "Saved"} “${level}” in ${summary.name} (${count}).`,
+      this.savedActions(summary),
+    );
     this.saveStatus.dataset.pack = summary.id;
-    this.saveStatus.replaceChildren(
+    await this.refresh();
+  }
+
+  savedActions(summary) {
+    return h(
+      "div",
+      { class: "studio-actions" },
+      this.undoButton(),
       h(
-        "p",
-        {},
-        `Saved “${level}” in ${summary.name} (${summary.levels ?? "?"} level${summary.levels === 1 ? "" : "s"}).`,
+        "a",
+        {
+          class: "button small",
+          href: `/api/library/${encodeURIComponent(summary.id)}/export`,
+          download: `${summary.id}.json`,
+          dataset: { action: "export" },
+        },
+        "Export pack (JSON)",
       ),
       h(
-        "div",
-        { class: "studio-actions" },
-        h(
-          "a",
-          {
-            class: "button small",
-            href: `/api/library/${encodeURIComponent(summary.id)}/export`,
-            download: `${summary.id}.json`,
-            dataset: { action: "export" },
-          },
-          "Export pack (JSON)",
-        ),
-        h(
-          "a",
-          { class: "button ghost small", href: `#/world/${encodeURIComponent(summary.id)}` },
-          "Open in world select",
-        ),
+        "a",
+        { class: "button ghost small", href: `#/world/${encodeURIComponent(summary.id)}` },
+        "Open in world select",
       ),
     );
+  }
+
+  undoButton() {
+    if (!this.undoable.length) return null;
+    return h(
+      "button",
+      { class: "button small", type: "button", dataset: { action: "undo-save" }, onclick: () => this.undoSave() },
+      "Undo save",
+    );
+  }
+
+  /** Takes back the newest save: the pack goes back to what it was (or away, if the save made it). */
+  async undoSave() {
+    const last = this.undoable.pop();
+    if (!last) return;
+    this.status("saving", "Undoing the save…");
+    const reply =
+      last.before === null
+        ? await requestJson("DELETE", `/api/library/${encodeURIComponent(last.packId)}`)
+        : await requestJson("POST", "/api/library", { text: last.before, replace: true });
+    if (!reply.ok) {
+      this.undoable.push(last);
+      this.status("error", reply.body.error || `The server answered ${reply.status}.`, this.undoButton());
+      return;
+    }
     await this.refresh();
-    this.select.value = summary.id;
-    this.syncNewFields();
+    this.status(
+      "undone",
+      last.before === null
+        ? `Save undone: the pack ${last.packId} is gone again.`
+        : `Save undone: ${last.packId} is back as it was before “${last.level}” was saved.`,
+      h("div", { class: "studio-actions" }, this.undoButton()),
+    );
   }
 
   /** Asks the server for the level's share link and shows it with a Copy button. */
@@ -271,8 +361,10 @@ export class SavePanel {
     if (!reply.ok) {
       this.shareStatus.dataset.state = "error";
       this.shareStatus.replaceChildren(
-        h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
-        problemList(reply.body.problems, this.onPlace),
+        ...[
+          h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
+          problemList(reply.body.problems, this.onPlace),
+        ].filter(Boolean),
       );
       return;
     }

@@ -172,7 +172,7 @@ export class SolvePanel {
           "p",
           { class: "outcome-line" },
           h("strong", { class: "outcome", dataset: { outcome: "solved" } }, "SOLVED"),
-          ` shortest: ${moves.length} moves`,
+          ` shortest: ${moves.length} move${moves.length === 1 ? "" : "s"}`,
         ),
         h(
           "p",

@@ -2,24 +2,18 @@
 // the engine port's draft games (`open({draft})`: played in memory on the
 // server, nothing stored). Also plays a solver's moves back as a replay.
 
-import { announceTurn, say } from "../announce.js";
+import { TurnAnnouncer } from "../announce.js";
 import { Board, SLIDE_MS } from "../board.js";
+import { GameController, intentOfLetter } from "../controller.js";
 import { h, keyLabel } from "../dom.js";
 import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
 import { Ledger } from "../ledger.js";
+import { dpad } from "../pad.js";
+import { sound } from "../sound.js";
 import { toast } from "../toast.js";
-import { ruleText } from "../words.js";
 
-const LETTER_INTENTS = {
-  U: { intent: "step", direction: "up" },
-  D: { intent: "step", direction: "down" },
-  L: { intent: "step", direction: "left" },
-  R: { intent: "step", direction: "right" },
-  W: { intent: "wait" },
-};
 const REPLAY_PAUSE_MS = 110;
-const MAX_WAITING = 4;
 
 function actionButton(intent, label, key) {
   return h("button", { class: "button action", type: "button", dataset: { intent } }, keyLabel(label, key));
@@ -30,9 +24,10 @@ function actionButton(intent, label, key) {
  * called when the player asks to go back to editing (Escape or the button).
  */
 export class TestPlay {
-  constructor(root, { onExit }) {
+  constructor(root, { onExit, sound = null }) {
     this.root = root;
     this.onExit = onExit;
+    this.sound = sound;
     this.session = null;
     this.moveCount = h("strong", { class: "move-count", dataset: { role: "test-moves" } }, "0");
     this.status = h("span", { class: "test-status", role: "status" }, "Test-play");
@@ -64,6 +59,7 @@ export class TestPlay {
         h("div", { class: "board-wrap" }, this.boardArea, this.banner),
         h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), this.ledgerList),
       ),
+      dpad(),
     );
   }
 
@@ -73,19 +69,22 @@ export class TestPlay {
    */
   async start(pack, vocabulary, palette, { replay = null } = {}) {
     this.stop();
-    const session = {
-      closed: false,
-      queue: [],
-      waiting: false,
-      won: false,
-      replay,
-      board: new Board(this.boardArea, { vocabulary, palette }),
-      input: null,
-    };
+    const board = new Board(this.boardArea, { vocabulary, palette });
+    const session = { closed: false, replay, board, input: null };
     this.session = session;
-    session.ledger = new Ledger(this.ledgerList, {
-      vocabulary,
-      onHighlight: (ids) => session.board.highlight(ids),
+    const ledger = new Ledger(this.ledgerList, { vocabulary, onHighlight: (ids) => board.highlight(ids) });
+    session.controller = new GameController({
+      port,
+      board,
+      ledger,
+      announcer: new TurnAnnouncer(),
+      sound: this.sound ?? sound(),
+      afterWin: ["undo", "reset"],
+      onState: (state) => this.show(state),
+      onPending: (count) => {
+        if (!session.closed) this.root.dataset.pending = String(count);
+      },
+      onError: (error) => toast(error?.message || "That did not work.", { tone: "error" }),
     });
     this.root.dataset.ready = "false";
     this.root.dataset.pending = "0";
@@ -115,9 +114,8 @@ export class TestPlay {
       return;
     }
     if (session.closed) return;
-    this.show(session, opened.state, null);
+    session.controller.start(opened.state, { title: "Test-play" });
     this.root.dataset.ready = "true";
-    say(`Test-play. ${opened.state.rules.map(ruleText).join(". ")}.`);
     if (replay) this.runReplay(session, replay);
   }
 
@@ -126,6 +124,7 @@ export class TestPlay {
     const session = this.session;
     if (!session) return;
     session.closed = true;
+    session.controller.close();
     session.input.destroy();
     session.board.destroy();
     session.board.element.remove();
@@ -133,10 +132,8 @@ export class TestPlay {
     this.session = null;
   }
 
-  show(session, state, event) {
-    if (event) session.board.apply(event, state);
-    else session.board.draw(state);
-    session.ledger.show(state);
+  show(state) {
+    const session = this.session;
     this.moveCount.textContent = String(state.moveCount);
     this.root.dataset.moves = String(state.moveCount);
     if (state.won && !session.won) {
@@ -167,45 +164,17 @@ export class TestPlay {
       this.onExit();
       return;
     }
-    if (session.won && intent.intent !== "undo" && intent.intent !== "reset") return;
-    session.board.finishAnimations();
-    if (repeat && session.queue.length > 0) return;
-    if (session.queue.length >= MAX_WAITING) return;
-    session.queue.push(intent);
-    this.pump(session);
-  }
-
-  async pump(session) {
-    if (session.waiting || !session.queue.length || session.closed) return;
-    session.waiting = true;
-    this.root.dataset.pending = String(session.queue.length);
-    const intent = session.queue.shift();
-    try {
-      const reply = await port.send(intent);
-      if (session.closed) return;
-      this.show(session, reply.state, reply.event);
-      announceTurn(reply.event, reply.state);
-    } catch (error) {
-      if (session.closed) return;
-      session.queue.length = 0;
-      if (error?.code !== "offline" && error?.code !== "superseded")
-        toast(error?.message || "That did not work.", { tone: "error" });
-    } finally {
-      session.waiting = false;
-      if (!session.closed) this.root.dataset.pending = String(session.queue.length);
-    }
-    this.pump(session);
+    session.controller.request(intent, { repeat });
   }
 
   async runReplay(session, moves) {
     for (const letter of moves) {
       if (session.closed) return;
-      const intent = LETTER_INTENTS[letter];
+      const intent = intentOfLetter(letter);
       if (!intent) continue;
       try {
-        const reply = await port.send(intent);
+        await session.controller.send(intent);
         if (session.closed) return;
-        this.show(session, reply.state, reply.event);
       } catch {
         break;
       }

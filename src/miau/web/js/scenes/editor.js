@@ -54,7 +54,24 @@ function topButton(action, label, key, extra = {}) {
 }
 
 /** Draws the editor into `root`. */
-export async function mount(root, params, { signal }) {
+/** Where the editor was opened from: `{pack, level}` (a level's Edit), kept for this tab. */
+const CAME_FROM_KEY = "miau.editor.from";
+
+function cameFrom() {
+  try {
+    return JSON.parse(sessionStorage.getItem(CAME_FROM_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The way back: the level select of the world the edited level came from (that level focused), else worlds. */
+function backRoute() {
+  const from = cameFrom();
+  return from?.pack ? `/world/${encodeURIComponent(from.pack)}` : "/worlds";
+}
+
+export async function mount(root, params, { signal, navigate }) {
   root.className = "scene editor-scene editor";
   root.dataset.mode = "edit";
   root.dataset.ready = "false";
@@ -129,8 +146,9 @@ export async function mount(root, params, { signal }) {
       { class: "topbar editor-topbar" },
       h(
         "a",
-        { class: "button ghost back", href: "#/worlds" },
-        h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, " Worlds")),
+        { class: "button ghost back", href: `#${backRoute()}`, dataset: { action: "back" } },
+        h("span", { class: "label" }, "‹", h("span", { class: "back-word" }, cameFrom()?.pack ? " Levels" : " Worlds")),
+        h("kbd", {}, "Esc"),
       ),
       h("div", { class: "play-titles" }, h("span", { class: "play-world" }, "Level editor"), levelTitle),
       h(
@@ -220,6 +238,7 @@ export async function mount(root, params, { signal }) {
     pack: (manifest) => packToSend(manifest),
     levelId: () => draft.level.id,
     onPlace: showPlace,
+    signal,
   });
 
   const testPlay = new TestPlay(playRoot, { onExit: () => exitPlay() });
@@ -348,8 +367,9 @@ export async function mount(root, params, { signal }) {
           selectTab("save");
           break;
         case "new":
-          if (window.confirm("Start an empty level? (Undo brings this one back.)"))
-            draft.replace(emptyPack());
+          // Undo brings the last level back, so New needs no question.
+          draft.replace(emptyPack());
+          toast("Started an empty level. Undo (Ctrl+Z) brings the last one back.");
           break;
         default:
           break;
@@ -396,6 +416,13 @@ export async function mount(root, params, { signal }) {
           event.preventDefault();
           redo();
         }
+        return;
+      }
+      if (key === "Escape" && !event.defaultPrevented && !document.querySelector("dialog[open]")) {
+        event.preventDefault();
+        // Escape leaves a text field for the grid first, then the editor for where it was opened from.
+        if (typing) grid.overlay.focus({ preventScroll: true });
+        else navigate(backRoute());
         return;
       }
       if (typing || event.altKey || event.defaultPrevented) return;
@@ -448,6 +475,11 @@ export async function mount(root, params, { signal }) {
   root.dataset.ready = "true";
 
   if (params?.pack && params?.level) {
+    try {
+      sessionStorage.setItem(CAME_FROM_KEY, JSON.stringify({ pack: params.pack, level: params.level }));
+    } catch {
+      // Without storage the way back is world select.
+    }
     try {
       const onePack = await api.levelPack(params.pack, params.level);
       if (signal.aborted) return;

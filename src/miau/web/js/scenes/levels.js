@@ -4,6 +4,7 @@
 
 import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
+import { toast } from "../toast.js";
 import { errorCard, exportLink, loadingCard, onEscape, removeButton, removeLibraryPack } from "./common.js";
 
 const TIERS = {
@@ -46,7 +47,12 @@ export async function mount(root, { pack }, { navigate, signal }) {
   grid.replaceChildren(...world.levels.map((level, index) => levelCard(pack, level, index, world.imported)));
   if (world.imported) tools.replaceChildren(...libraryTools(world, { navigate, signal }));
   arrowFocus(grid, ".level-card", signal);
-  const next = world.levels.find((level) => !level.locked && !level.won) || world.levels[0];
+  // Back from editing one of these levels: that level has the focus, not the first one.
+  const edited = editedLevel(pack);
+  const next =
+    world.levels.find((level) => level.id === edited) ||
+    world.levels.find((level) => !level.locked && !level.won) ||
+    world.levels[0];
   grid.querySelector(`[data-level="${CSS.escape(next?.id ?? "")}"]`)?.focus();
 }
 
@@ -112,6 +118,14 @@ function levelCard(pack, level, index, editable = false) {
           class: `card level-card is-locked${editable ? " has-edit" : ""}`,
           tabindex: "0",
           "aria-disabled": "true",
+          // A locked card answers a click or Enter with what opens it.
+          onclick: (event) => sayLocked(event.currentTarget, level.unlockedBy),
+          onkeydown: (event) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              sayLocked(event.currentTarget, level.unlockedBy);
+            }
+          },
           dataset,
         },
         body,
@@ -133,4 +147,22 @@ function levelCard(pack, level, index, editable = false) {
     ),
     edit,
   );
+}
+
+function sayLocked(card, unlockedBy) {
+  toast(`🔒 Locked: ${unlockedBy || "it opens later"}.`, { tone: "info", duration: 3500 });
+  card.animate(
+    [{ translate: "0" }, { translate: "-6px" }, { translate: "6px" }, { translate: "-3px" }, { translate: "0" }],
+    { duration: 260, easing: "ease-out" },
+  );
+}
+
+/** The level of `pack` the editor was last opened on in this tab, or null. */
+function editedLevel(pack) {
+  try {
+    const from = JSON.parse(sessionStorage.getItem("miau.editor.from") || "null");
+    return from?.pack === pack ? from.level : null;
+  } catch {
+    return null;
+  }
 }

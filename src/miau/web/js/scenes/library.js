@@ -180,11 +180,9 @@ export async function mount(root, _params, { navigate, signal }) {
     report.hidden = false;
     report.dataset.outcome = kind;
     report.setAttribute("role", kind === "failed" ? "alert" : "status");
-    report.replaceChildren(
-      h("h3", { class: "report-heading" }, heading),
-      extra,
-      lines.length ? problemList(lines) : null,
-    );
+    // replaceChildren would print a null as the text "null": only real nodes go in.
+    const parts = [h("h3", { class: "report-heading" }, heading), extra, lines.length ? problemList(lines) : null];
+    report.replaceChildren(...parts.filter((part) => part !== null && part !== undefined));
     report.scrollIntoView({ block: "nearest" });
   }
 

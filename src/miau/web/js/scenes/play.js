@@ -13,61 +13,32 @@
 //   the scene's own queue (a replay), resolving with the reply once drawn.
 
 import * as api from "../api.js";
-import { announceTurn, say } from "../announce.js";
+import { TurnAnnouncer } from "../announce.js";
 import { Board, prefersReducedMotion, SLIDE_MS } from "../board.js";
+import { GameController } from "../controller.js";
 import { shareDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
 import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
+import { dpad } from "../pad.js";
 import { Ledger } from "../ledger.js";
 import { problemList } from "../problems.js";
-import { toast } from "../toast.js";
-import { Vocabulary, ruleText, wordTile } from "../words.js";
+import { sound } from "../sound.js";
+import { soundControl } from "../sound-control.js";
+import { worldCompletion } from "../progress.js";
+import { clearToasts, toast } from "../toast.js";
+import { CORE_PROPERTIES, Vocabulary, wordTile } from "../words.js";
 import { showWin } from "./win.js";
 
-/** How many intents may wait behind the one whose reply is pending. */
-export const MAX_WAITING_INTENTS = 4;
+export { MAX_WAITING_INTENTS } from "../controller.js";
 const SEEN_WORDS_KEY = "miau.seenWords";
 const SHARE_KEY = "l";
-const CORE_PROPERTY_WORDS = ["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"];
 
 function actionButton(intent, label, key, extra = {}) {
   return h(
     "button",
     { class: "button action", type: "button", dataset: { intent, ...extra } },
     keyLabel(label, key),
-  );
-}
-
-function dpad() {
-  const pad = (direction, arrow, label) =>
-    h(
-      "button",
-      {
-        class: "dpad-button",
-        type: "button",
-        "aria-label": label,
-        dataset: { intent: "step", direction, pad: direction },
-      },
-      arrow,
-    );
-  return h(
-    "nav",
-    { class: "dpad", "aria-label": "Move" },
-    pad("up", "▲", "Up"),
-    pad("left", "◀", "Left"),
-    h(
-      "button",
-      {
-        class: "dpad-button wait",
-        type: "button",
-        "aria-label": "Wait",
-        dataset: { intent: "wait", pad: "wait" },
-      },
-      "Wait",
-    ),
-    pad("right", "▶", "Right"),
-    pad("down", "▼", "Down"),
   );
 }
 
@@ -120,10 +91,23 @@ function draftWorldAndLevel(packJson) {
     objects: source.objects || [],
     automata,
     pairs,
-    properties: [...CORE_PROPERTY_WORDS, ...new Set(declared)],
+    properties: [...CORE_PROPERTIES, ...new Set(declared)],
     next: null,
   };
   return { world, level };
+}
+
+/**
+ * Whether this browser opens every level, locked or not: `localStorage`
+ * `miau.unlockAll` set to "1" (for authors checking a world, and for the
+ * browser tests, which jump straight to any level). The map still shows locks.
+ */
+function unlockedEverywhere() {
+  try {
+    return localStorage.getItem("miau.unlockAll") === "1";
+  } catch {
+    return false;
+  }
 }
 
 function playKind(params) {
@@ -204,6 +188,7 @@ export async function mount(root, params, context) {
           { class: "button action share-button", type: "button", dataset: { action: "share" } },
           keyLabel("Share", SHARE_KEY.toUpperCase()),
         ),
+        soundControl(sound(), signal),
       ),
       connection,
     ),
@@ -238,11 +223,14 @@ export async function mount(root, params, context) {
       ({ world, level } = draftWorldAndLevel(params.draft));
       opened = await port.open({ draft: params.draft });
     } else {
-      [world, level, opened] = await Promise.all([
-        api.world(pack),
-        api.level(pack, levelId),
-        port.open({ pack, level: levelId }),
-      ]);
+      [world, level] = await Promise.all([api.world(pack), api.level(pack, levelId)]);
+      if (signal.aborted) return;
+      // A locked level opened by its address says what opens it, and no game starts.
+      if (level.locked && !unlockedEverywhere()) {
+        showLocked(world, level);
+        return;
+      }
+      opened = await port.open({ pack, level: levelId });
     }
   } catch (error) {
     if (signal.aborted) return;
@@ -250,6 +238,29 @@ export async function mount(root, params, context) {
     return;
   }
   if (signal.aborted) return;
+
+  function showLocked(lockedWorld, lockedLevel) {
+    document.title = `${lockedLevel.title} (locked) · Miau`;
+    worldName.textContent = lockedWorld.name;
+    levelTitle.textContent = lockedLevel.title;
+    root.dataset.failed = "true";
+    root.dataset.locked = "true";
+    boardArea.replaceChildren(
+      h(
+        "div",
+        { class: "card error-card message-panel locked-panel", role: "alert", dataset: { failure: "locked" } },
+        h("h2", { class: "message-heading" }, "🔒 This level is locked"),
+        h("p", { class: "message-text" }, `${lockedLevel.unlockedBy || "It opens later"}.`),
+        h(
+          "div",
+          { class: "message-actions" },
+          h("button", { class: "button primary", type: "button", onclick: backToMap }, mapLabel),
+        ),
+      ),
+    );
+    boardArea.querySelector(".message-actions .button")?.focus();
+    window.addEventListener("keydown", (event) => event.key === "Escape" && backToMap(), { signal });
+  }
 
   function showOpenError(error) {
     const refusedLink = kind === "shared" && error?.status >= 400 && error?.status < 500;
@@ -316,22 +327,25 @@ export async function mount(root, params, context) {
   const vocabulary = new Vocabulary(level, world);
   const board = new Board(boardArea, { vocabulary, palette: world.palette });
   const ledger = new Ledger(ledgerList, { vocabulary, onHighlight: (ids) => board.highlight(ids) });
-  let state = null;
   let won = false;
   let closeWin = null;
-  const queue = [];
-  let waitingForReply = false;
-
-  function showState(next, event) {
-    state = next;
-    if (event) board.apply(event, next);
-    else board.draw(next);
-    ledger.show(next);
-    moveCount.textContent = String(next.moveCount);
-    lossBanner.hidden = !next.controlLost || next.won;
-    root.dataset.controlLost = String(Boolean(next.controlLost));
-  }
-
+  const controller = new GameController({
+    port,
+    board,
+    ledger,
+    announcer: new TurnAnnouncer(),
+    sound: sound(),
+    onState: (state) => {
+      moveCount.textContent = String(state.moveCount);
+      lossBanner.hidden = !state.controlLost || state.won;
+      root.dataset.controlLost = String(Boolean(state.controlLost));
+    },
+    onPending: (count) => {
+      root.dataset.pending = String(count);
+    },
+    onWin: (progress) => onWin(progress),
+    onError: (error) => toast(error?.message || "That did not work.", { tone: "error" }),
+  });
   // Declared words (automata and pair properties) get a card beside the
   // board; the first time a player meets one it is marked new, and on a
   // narrow screen, where the side panel is below the fold, it also pops up.
@@ -374,19 +388,25 @@ export async function mount(root, params, context) {
     }
   }
 
-  function setPending() {
-    root.dataset.pending = String(queue.length + (waitingForReply ? 1 : 0));
-  }
-
   function onWin(progress) {
     won = true;
-    for (const dropped of queue.splice(0)) settleAsked(dropped, null, new Error("The level is won."));
     input.setEnabled(false);
-    const open = () => {
+    // The last level of a world (its next is elsewhere, or none) shows the world's moment.
+    const lastOfWorld = kind === "level" && (!level.next || level.next.pack !== pack);
+    const completion = lastOfWorld
+      ? api
+          .worlds()
+          .then((list) => worldCompletion(list, pack, level.next))
+          .catch(() => null)
+      : Promise.resolve(null);
+    const open = async () => {
+      const done = await completion;
       if (signal.aborted) return;
+      clearToasts(); // a word card or resume note would cover the card's buttons on a phone
       closeWin = showWin(root, {
+        completion: done,
         title: level.title,
-        moves: state.moveCount,
+        moves: controller.state.moveCount,
         bestMoves: progress?.bestMoves ?? null,
         onNext: level.next
           ? () =>
@@ -400,42 +420,6 @@ export async function mount(root, params, context) {
     };
     if (prefersReducedMotion()) open();
     else setTimeout(open, SLIDE_MS + 180);
-  }
-
-  async function pump() {
-    if (waitingForReply || !queue.length) return;
-    waitingForReply = true;
-    const intent = queue.shift();
-    setPending();
-    try {
-      const reply = await port.send(intent);
-      if (signal.aborted) return;
-      showState(reply.state, reply.event);
-      announceTurn(reply.event, reply.state);
-      if (reply.state.won && !won) onWin(reply.progress);
-      settleAsked(intent, reply, null);
-    } catch (error) {
-      if (signal.aborted) return;
-      settleAsked(intent, null, error);
-      for (const dropped of queue.splice(0)) settleAsked(dropped, null, error);
-      if (error?.code !== "offline" && error?.code !== "superseded") {
-        toast(error?.message || "That did not work.", { tone: "error" });
-      }
-    } finally {
-      waitingForReply = false;
-      setPending();
-    }
-    pump();
-  }
-
-  // Intents sent through the handle (a replay) resolve when their reply is drawn.
-  const asked = new WeakMap();
-  function settleAsked(intent, reply, error) {
-    const waiter = asked.get(intent);
-    if (!waiter) return;
-    asked.delete(intent);
-    if (error) waiter.reject(error);
-    else waiter.resolve(reply);
   }
 
   let sharing = false;
@@ -468,8 +452,7 @@ export async function mount(root, params, context) {
       const again = await port.open({ draft: params.draft });
       if (signal.aborted) return;
       won = false;
-      queue.length = 0;
-      showState(again.state, null);
+      controller.start(again.state);
       input.setEnabled(true);
     } catch (error) {
       if (!signal.aborted) toast(error?.message || "The draft could not be restarted.", { tone: "error" });
@@ -482,16 +465,7 @@ export async function mount(root, params, context) {
       return;
     }
     if (won) return;
-    // The player has moved on: the running animation ends now, not when the
-    // reply comes, so the next turn is drawn in the first frame after it.
-    board.finishAnimations();
-    // A held key adds a repeat only when nothing is waiting to be sent, so
-    // holding a key never builds a backlog; a real press may wait behind a few.
-    if (repeat && queue.length > 0) return;
-    if (queue.length >= MAX_WAITING_INTENTS) return;
-    queue.push(intent);
-    setPending();
-    pump();
+    controller.request(intent, { repeat });
   }
 
   const input = createInput({ onIntent, swipeSurface: boardArea, buttonRoot: root });
@@ -507,16 +481,15 @@ export async function mount(root, params, context) {
     { signal },
   );
   const stopReopened = port.onReopened((next) => {
-    queue.length = 0;
-    setPending();
     root.dataset.reopened = String(Number(root.dataset.reopened || "0") + 1);
-    if (!won) showState(next, null);
+    controller.reopened(next);
   });
   const stopStatus = port.onStatus((status) => {
     connection.hidden = status !== "offline";
     root.dataset.connection = status;
   });
   signal.addEventListener("abort", () => {
+    controller.close();
     input.destroy();
     board.destroy();
     stopReopened();
@@ -524,7 +497,7 @@ export async function mount(root, params, context) {
     closeWin?.();
   });
 
-  showState(opened.state, null);
+  controller.start(opened.state, { title: level.title });
   showWords(opened.state.entities);
   root.dataset.ready = "true";
   root.dataset.resumed = String(opened.resumed);
@@ -533,26 +506,12 @@ export async function mount(root, params, context) {
   }
   // The saved game could not be resumed and was set aside (docs/protocol.md, "opened").
   if (typeof opened.notice === "string") toast(opened.notice, { tone: "error", duration: 10000 });
-  say(
-    `${level.title}. ${opened.state.rules.map(ruleText).join(". ")}.`,
-  );
-  if (opened.state.won) onWin(null);
 
   return {
     /** Plays `intent` through the scene's queue; resolves with `{event, state, progress}` once drawn. */
     send(intent) {
-      return new Promise((resolve, reject) => {
-        if (signal.aborted) {
-          reject(new Error("The play scene has closed."));
-          return;
-        }
-        const entry = { ...intent };
-        asked.set(entry, { resolve, reject });
-        board.finishAnimations();
-        queue.push(entry);
-        setPending();
-        pump();
-      });
+      if (signal.aborted) return Promise.reject(new Error("The play scene has closed."));
+      return controller.send(intent);
     },
   };
 }

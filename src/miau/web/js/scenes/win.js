@@ -1,29 +1,35 @@
 // The win scene, shown over the board: the level, moves taken, best so far,
-// the next level and the way back to the map.
+// the next level and the way back to the map. The last level of a world
+// also shows the world's completion and the player's overall progress.
 
 import { h, keyLabel } from "../dom.js";
 
 /**
  * Shows the win overlay in `root`. `onNext` is null when the world has no
  * next level; `mapLabel` names the way back (the map, worlds, the editor).
+ * `completion` (progress.js `worldCompletion`) turns it into the world's
+ * moment: complete, or how many required levels are left.
  * Enter goes on, Escape goes back to the map, R plays again.
  * Returns a function that removes it.
  */
 export function showWin(
   root,
-  { title, moves, bestMoves, onNext, onMap, onReplay, signal, mapLabel = "Back to the map" },
+  { title, moves, bestMoves, onNext, onMap, onReplay, signal, mapLabel = "Back to the map", completion = null },
 ) {
   const isBest = bestMoves == null || moves <= bestMoves;
-  const next = onNext
+  // Into the next world only when this one is done; otherwise back to its map.
+  const goesOn = onNext && (!completion || completion.complete);
+  const nextLabel = completion?.nextWorld ? `Next world: ${completion.nextWorld.name}` : "Next level";
+  const next = goesOn
     ? h(
         "button",
         { class: "button primary big", type: "button", onclick: onNext },
-        keyLabel("Next level", "Enter"),
+        keyLabel(nextLabel, "Enter"),
       )
     : null;
   const map = h(
     "button",
-    { class: `button${onNext ? "" : " primary big"}`, type: "button", onclick: onMap },
+    { class: `button${goesOn ? "" : " primary big"}`, type: "button", onclick: onMap },
     keyLabel(mapLabel, "Esc"),
   );
   const replay = h(
@@ -33,10 +39,17 @@ export function showWin(
   );
   const overlay = h(
     "div",
-    { class: "overlay win-overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "win-heading" },
+    {
+      class: "overlay win-overlay",
+      role: "dialog",
+      "aria-modal": "true",
+      "aria-labelledby": "win-heading",
+      dataset: { worldComplete: String(Boolean(completion?.complete)) },
+    },
     h(
       "div",
       { class: "win-card" },
+      completion ? worldPanel(completion) : null,
       h("p", { class: "win-kicker" }, "Solved"),
       h("h2", { id: "win-heading" }, title),
       h(
@@ -64,7 +77,7 @@ export function showWin(
       const onButton = event.target instanceof HTMLButtonElement && overlay.contains(event.target);
       if (event.key === "Enter" && !onButton) {
         event.preventDefault();
-        (onNext || onMap)();
+        (goesOn ? onNext : onMap)();
       } else if (event.key === "Escape") {
         event.preventDefault();
         onMap();
@@ -80,4 +93,39 @@ export function showWin(
     controller.abort();
     overlay.remove();
   };
+}
+
+/** The world's moment: complete (with the overall figures), or what is left. */
+function worldPanel({ world, complete, remaining, overall }) {
+  const share = overall.levels ? Math.round((overall.won / overall.levels) * 100) : 0;
+  return h(
+    "section",
+    { class: "world-complete", dataset: { complete: String(complete) } },
+    h("p", { class: "win-kicker world-kicker" }, complete ? "World complete" : "End of the world"),
+    h(
+      "h3",
+      { class: "world-complete-title" },
+      complete
+        ? `${world.name}: every required level won`
+        : `${world.name}: ${remaining} required level${remaining === 1 ? "" : "s"} still to win`,
+    ),
+    h(
+      "p",
+      { class: "world-complete-figures" },
+      `${world.won} of ${world.levels} levels here · ${overall.won} of ${overall.levels} in all · ` +
+        `${overall.worldsComplete} of ${overall.worlds} worlds complete`,
+    ),
+    h(
+      "div",
+      {
+        class: "bar",
+        role: "progressbar",
+        "aria-label": "Levels won in all",
+        "aria-valuemin": "0",
+        "aria-valuemax": String(overall.levels),
+        "aria-valuenow": String(overall.won),
+      },
+      h("span", { class: "bar-fill", style: { width: `${share}%` } }),
+    ),
+  );
 }

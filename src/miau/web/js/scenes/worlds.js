@@ -4,6 +4,8 @@
 
 import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
+import { overallProgress } from "../progress.js";
+import { toast } from "../toast.js";
 import { errorCard, loadingCard, onEscape } from "./common.js";
 
 /** Draws the world select scene into `root`. */
@@ -54,6 +56,7 @@ export async function mount(root, _params, { navigate, signal }) {
   const shipped = list.filter((world) => !world.imported);
   const imported = list.filter((world) => world.imported);
   grid.replaceChildren(...shipped.map((world, index) => worldCard(world, index)));
+  grid.before(overallView(overallProgress(list)));
   libraryGrid.replaceChildren(
     ...imported.map((world) => worldCard(world, null)),
     ...toolCards(imported.length),
@@ -117,6 +120,14 @@ function worldCard(world, index) {
           class: "card world-card is-locked",
           tabindex: "0",
           "aria-disabled": "true",
+          // A locked card answers a click or Enter with what opens it.
+          onclick: (event) => sayLocked(event.currentTarget, world.unlockedBy),
+          onkeydown: (event) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              sayLocked(event.currentTarget, world.unlockedBy);
+            }
+          },
           dataset: { world: world.id },
         },
         body,
@@ -176,4 +187,34 @@ function toolCards(importedCount) {
       "Make a level: paint it, test-play it, let the solver prove it, share it.",
     ),
   ];
+}
+
+function sayLocked(card, unlockedBy) {
+  toast(`🔒 Locked: ${unlockedBy || "it opens later"}.`, { tone: "info", duration: 3500 });
+  card.animate(
+    [{ translate: "0" }, { translate: "-6px" }, { translate: "6px" }, { translate: "-3px" }, { translate: "0" }],
+    { duration: 260, easing: "ease-out" },
+  );
+}
+
+/** All the shipped worlds in one line: levels won, worlds complete, and a bar. */
+function overallView({ won, levels, worldsComplete, worlds }) {
+  return h(
+    "p",
+    { class: "overall-progress", dataset: { won: String(won), levels: String(levels) } },
+    h("span", {}, h("strong", {}, `${won} of ${levels}`), " levels won"),
+    h(
+      "span",
+      {
+        class: "bar",
+        role: "progressbar",
+        "aria-label": "Levels won in all",
+        "aria-valuemin": "0",
+        "aria-valuemax": String(levels),
+        "aria-valuenow": String(won),
+      },
+      h("span", { class: "bar-fill", style: { width: `${levels ? Math.round((won / levels) * 100) : 0}%` } }),
+    ),
+    h("span", {}, `${worldsComplete} of ${worlds} world${worlds === 1 ? "" : "s"} complete`),
+  );
 }

@@ -1,0 +1,43 @@
+"""The world-complete card after a world's last level, and the overall progress on world select."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.game_page import GamePage
+from tests.support.local import LocalServer
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_worlds_last_level_shows_the_world_complete_card_and_world_select_the_overall_progress(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    win = page.locator(".win-overlay")
+
+    # The tutorial's last level, its required ones not won: what is left, and no way into the next world.
+    game.win_shipped_level("tutorial", "through-the-wall")
+    expect(win).to_have_attribute("data-world-complete", "false")
+    expect(win.locator(".world-complete")).to_contain_text("12 required levels still to win")
+    expect(win).not_to_contain_text("Next world")
+
+    # A level with a next one in its own world: the plain card.
+    game.win_shipped_level("clockwork-pairs", "key-and-door")
+    expect(win.locator(".world-complete")).to_have_count(0)
+    expect(win).to_contain_text("Next level")
+
+    # The last level of a world whose required level is won: complete, on into the next world.
+    game.win_shipped_level("clockwork-pairs", "let-the-mouse-in")
+    expect(win).to_have_attribute("data-world-complete", "true")
+    expect(win.locator(".world-complete")).to_contain_text("World complete")
+    expect(win.locator(".world-complete")).to_contain_text("3 of 55 in all")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/#/play/lexicon/*")
+
+    page.goto(f"{live_server.url}/#/worlds")
+    overall = page.locator(".overall-progress")
+    expect(overall).to_have_attribute("data-won", "3")
+    expect(overall).to_contain_text("3 of 55 levels won")
+    expect(overall).to_contain_text("1 of 5 worlds complete")

@@ -1,0 +1,86 @@
+// The editor draft's id rules and its undo and redo, in Node (no page): the
+// draft keeps its copy in localStorage, so the test gives it an in-memory one.
+
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+
+import { MemoryStorage } from "./support.mjs";
+
+globalThis.localStorage = new MemoryStorage();
+
+const { DRAFT_KEY, Draft, emptyPack, idFollowsTitle, isLevelId, levelIdFromTitle } = await import(
+  "../../src/miau/web/js/editor/draft.js"
+);
+
+beforeEach(() => localStorage.clear());
+
+test("a title suggests a valid level id", () => {
+  const cases = {
+    "Flag run": "flag-run",
+    "  Flag   run!  ": "flag-run",
+    "Écluse d'été": "ecluse-d-ete",
+    "2 rooms": "level-2-rooms",
+    "???": "level",
+    "": "level",
+    [`A${"b".repeat(80)}`]: `a${"b".repeat(63)}`,
+  };
+  for (const [title, id] of Object.entries(cases)) {
+    assert.equal(levelIdFromTitle(title), id, title);
+    assert.ok(isLevelId(levelIdFromTitle(title)), title);
+  }
+});
+
+test("a new level's id follows its title until an id is typed", () => {
+  const draft = new Draft(emptyPack());
+  assert.equal(draft.level.id, "my-level");
+  assert.ok(idFollowsTitle(draft.level));
+  draft.setTitle("Flag run");
+  assert.equal(draft.level.id, "flag-run");
+  draft.setTitle("Flag run two");
+  assert.equal(draft.level.id, "flag-run-two");
+  draft.edit((pack) => {
+    pack.levels[0].id = "chosen";
+  });
+  draft.setTitle("Something else");
+  assert.equal(draft.level.id, "chosen");
+  assert.equal(draft.level.title, "Something else");
+});
+
+test("undo and redo walk the edits back and forth, and a new edit clears redo", () => {
+  const draft = new Draft(emptyPack());
+  draft.setTitle("One");
+  draft.place({ kind: "object", noun: "MIAU" }, 1, 1);
+  draft.place({ kind: "word", text: "YOU" }, 2, 1);
+  assert.equal(draft.level.objects.length, 2);
+  assert.ok(draft.undo());
+  assert.equal(draft.level.objects.length, 1);
+  assert.ok(draft.undo());
+  assert.ok(draft.undo());
+  assert.equal(draft.level.title, "My level");
+  assert.equal(draft.level.id, "my-level");
+  assert.equal(draft.undo(), false);
+  assert.ok(draft.redo());
+  assert.equal(draft.level.id, "one");
+  draft.place({ kind: "object", noun: "FLAG" }, 0, 0);
+  assert.equal(draft.canRedo, false);
+  assert.equal(draft.redo(), false);
+});
+
+test("a stroke undoes as one edit and an edit that changes nothing is not recorded", () => {
+  const draft = new Draft(emptyPack());
+  draft.beginStroke();
+  for (let x = 0; x < 4; x += 1) draft.place({ kind: "object", noun: "WALL" }, x, 0);
+  draft.endStroke();
+  assert.equal(draft.place({ kind: "object", noun: "WALL" }, 0, 0), false);
+  assert.equal(draft.undoStack.length, 1);
+  draft.undo();
+  assert.equal(draft.level.objects.length, 0);
+});
+
+test("every edit is written to storage, so a reload finds it", () => {
+  const draft = new Draft(emptyPack());
+  draft.setTitle("Kept");
+  assert.equal(JSON.parse(localStorage.getItem(DRAFT_KEY)).levels[0].id, "kept");
+  draft.undo();
+  assert.equal(JSON.parse(localStorage.getItem(DRAFT_KEY)).levels[0].id, "my-level");
+});

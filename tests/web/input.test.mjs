@@ -1,0 +1,97 @@
+// Input's hold-to-repeat, for keys and the on-screen pad, on mock timers: the
+// press gives one intent at once, the first repeat comes after
+// REPEAT_DELAY_MS and the next every REPEAT_INTERVAL_MS, until release.
+
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, mock, test } from "node:test";
+
+import { FakeTarget, fakeButton } from "./support.mjs";
+
+globalThis.window = new FakeTarget();
+const { REPEAT_DELAY_MS, REPEAT_INTERVAL_MS, createInput } = await import("../../src/miau/web/js/input.js");
+
+let input;
+let intents;
+let root;
+
+beforeEach(() => {
+  mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  intents = [];
+  root = new FakeTarget();
+  root.contains = () => true;
+  input = createInput({
+    onIntent: (intent, { repeat }) => intents.push(`${intent.direction || intent.intent}${repeat ? "*" : ""}`),
+    buttonRoot: root,
+  });
+});
+
+afterEach(() => {
+  input.destroy();
+  mock.timers.reset();
+});
+
+const key = (name, extra = {}) => ({ key: name, ctrlKey: false, metaKey: false, altKey: false, repeat: false, ...extra });
+
+test("a held arrow key moves once, then repeats at the key-repeat rate until released", () => {
+  window.fire("keydown", key("ArrowRight"));
+  assert.deepEqual(intents, ["right"]);
+  mock.timers.tick(REPEAT_DELAY_MS - 1);
+  assert.deepEqual(intents, ["right"]);
+  mock.timers.tick(1);
+  assert.deepEqual(intents, ["right", "right*"]);
+  mock.timers.tick(REPEAT_INTERVAL_MS * 3);
+  assert.equal(intents.length, 5);
+  window.fire("keyup", key("ArrowRight"));
+  mock.timers.tick(REPEAT_INTERVAL_MS * 5);
+  assert.equal(intents.length, 5);
+});
+
+test("the browser's own key repeats are ignored; restart and wait never repeat", () => {
+  window.fire("keydown", key("ArrowUp"));
+  window.fire("keydown", key("ArrowUp", { repeat: true }));
+  window.fire("keyup", key("ArrowUp"));
+  window.fire("keydown", key("r"));
+  window.fire("keydown", key(" "));
+  mock.timers.tick(REPEAT_DELAY_MS + REPEAT_INTERVAL_MS * 4);
+  assert.deepEqual(intents, ["up", "reset", "wait"]);
+});
+
+test("a second key held takes over, and the first resumes after the delay when the second is let go", () => {
+  window.fire("keydown", key("ArrowRight"));
+  window.fire("keydown", key("ArrowDown"));
+  mock.timers.tick(REPEAT_DELAY_MS);
+  assert.deepEqual(intents, ["right", "down", "down*"]);
+  window.fire("keyup", key("ArrowDown"));
+  mock.timers.tick(REPEAT_DELAY_MS);
+  assert.deepEqual(intents.slice(3), ["right*"]);
+});
+
+test("a pad button held down repeats like a key, and its closing click is not a second move", () => {
+  const up = fakeButton({ intent: "step", direction: "up", pad: "up" });
+  root.fire("pointerdown", { target: up, pointerId: 7, button: 0 });
+  assert.deepEqual(intents, ["up"]);
+  mock.timers.tick(REPEAT_DELAY_MS);
+  mock.timers.tick(REPEAT_INTERVAL_MS);
+  assert.deepEqual(intents, ["up", "up*", "up*"]);
+  root.fire("pointerup", { target: up, pointerId: 7 });
+  root.fire("click", { target: up });
+  mock.timers.tick(REPEAT_INTERVAL_MS * 4);
+  assert.deepEqual(intents, ["up", "up*", "up*"]);
+});
+
+test("a pad button activated from the keyboard (a click alone) moves once", () => {
+  const left = fakeButton({ intent: "step", direction: "left", pad: "left" });
+  root.fire("click", { target: left });
+  root.fire("click", { target: left });
+  assert.deepEqual(intents, ["left", "left"]);
+});
+
+test("turning input off stops a held repeat, and destroy removes every listener", () => {
+  window.fire("keydown", key("ArrowLeft"));
+  input.setEnabled(false);
+  mock.timers.tick(REPEAT_DELAY_MS * 3);
+  assert.deepEqual(intents, ["left"]);
+  input.destroy();
+  assert.equal(window.listenerCount(), 0);
+  assert.equal(root.listenerCount(), 0);
+});
