@@ -224,8 +224,14 @@ export class SavePanel {
   /** The pack's file as the library holds it now, or null when it has none (or it cannot be read). */
   async storedPackText(packId) {
     if (!this.library.some((pack) => pack.id === packId)) return null;
+    const path = `/api/library/${encodeURIComponent(packId)}/export`;
     try {
-      const response = await fetch(`/api/library/${encodeURIComponent(packId)}/export`);
+      if (isStaticSite) {
+        // The static site keeps the library in the page; its answer carries the file's text.
+        const answer = await siteRequest("GET", path);
+        return answer.status === 200 ? answer.body.text : null;
+      }
+      const response = await fetch(path);
       return response.ok ? await response.text() : null;
     } catch {
       return null;
