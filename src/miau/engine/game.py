@@ -12,11 +12,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from miau.engine.board import GONE, Board, Board1, Checkpoint, JournalEntry, new_board
+from miau.engine.board import GONE, Board, Checkpoint, JournalEntry
 from miau.engine.events import Event, TurnLog
 from miau.engine.level import Level
-from miau.engine.rules import RuleSet
-from miau.engine.rules1 import parser_for_level
+from miau.engine.rules import RuleSet, parser_for_level
 from miau.engine.state import (
     Snapshot,
     SnapshotError,
@@ -198,13 +197,11 @@ class Game:
         return now, history
 
     def _board_from(self, snapshot: Snapshot) -> Board:
-        board = new_board(self.level, self._parser)
+        board = Board(self.level, self._parser)
         board.pos[:] = snapshot.positions
         board.noun[:] = snapshot.nouns
         board.facing[:] = snapshot.facings
-        if isinstance(board, Board1):
-            board.kinds[:] = snapshot.kinds
-            board.reroster()
+        board.restore_kinds(snapshot.kinds)
         board.phases[:] = snapshot.phases
         board.move_count = snapshot.move_count
         board.won = snapshot.won

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from miau.engine import Game, Level, LevelError
-from miau.engine.rules1 import Rule1
+from miau.engine.rules import Rule
 from tests.engine.vocabulary.grid import board_level, draw
 
 
-def rules_of(game: Game) -> list[Rule1]:
-    rules = [r for r in game.state.rules if isinstance(r, Rule1)]
+def rules_of(game: Game) -> list[Rule]:
+    rules = [r for r in game.state.rules if isinstance(r, Rule)]
     assert len(rules) == len(game.state.rules)
     return rules
 
