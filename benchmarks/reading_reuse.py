@@ -7,7 +7,7 @@ Each phase of a turn reads every entity's properties (``board.Reading``);
 and the journal has not grown (and a reading without conditions or FLOAT
 always, since it looks entities up as they are). This script alternates,
 round after round in one interpreter, between the engine as it is and the
-same engine with reuse turned off (``Board.read`` replaced by ``Reading``:
+same engine with reuse turned off (``Board.read`` replaced by ``KeptReading``:
 every reading computed afresh), so the two are measured under the same
 load; ``compare.py REV`` gives the change from another commit. Workloads: the vocabulary-1 packs'
 shipped solutions from fresh games, and random play on the benchmark room
@@ -32,13 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.engine_speed import INTENTS, play, tier1_level
 from benchmarks.short_episodes import replay_solutions, tier1_levels
 from miau.engine import Game
-from miau.engine.board import Board, Reading
+from miau.engine.board import Board, KeptReading, Reading
 
 
 @contextmanager
 def fresh_readings() -> Iterator[None]:
     """Every phase computes its reading anew: reuse turned off."""
-    with patch.object(Board, "read", lambda board: Reading(board)):
+    with patch.object(Board, "read", lambda board: KeptReading(board)):
         yield
 
 
@@ -46,19 +46,19 @@ def reuse_share(workload: Callable[[], object]) -> float:
     """The share of ``Board.read`` calls during ``workload`` that computed nothing."""
     reuse = Board.read
     calls, computed = [0], [0]
-    original_init = Reading.__init__
+    original_init = KeptReading.__init__
 
     def counting_read(board: Board) -> Reading:
         calls[0] += 1
         return reuse(board)
 
-    def counting_init(self: Reading, board: Board) -> None:
+    def counting_init(self: KeptReading, board: Board) -> None:
         computed[0] += 1
         original_init(self, board)
 
     with (
         patch.object(Board, "read", counting_read),
-        patch.object(Reading, "__init__", counting_init),
+        patch.object(KeptReading, "__init__", counting_init),
     ):
         workload()
     return 1 - computed[0] / calls[0]

@@ -75,6 +75,7 @@ class Board:
     """
 
     __slots__ = (
+        "_live",
         "_parsers",
         "_reading",
         "by_noun",
@@ -107,7 +108,8 @@ class Board:
         self.word_ids: tuple[int, ...] = level.word_ids
         self.parser = parser or parser_for_level(level)
         self._parsers: dict[tuple[tuple[int, ...], tuple[str, ...]], RuleParser] | None = None
-        self._reading: Reading | None = None
+        self._reading: KeptReading | None = None
+        self._live = Reading(self)
         self.pos: list[int] = list(level.start_positions)
         self.noun: list[str] = list(level.texts)
         self.facing: list[int] = list(level.start_facings)
@@ -148,27 +150,33 @@ class Board:
 
     def read(self) -> Reading:
         """Every entity's properties now (see ``Reading``); the last reading if still exact."""
+        if self.rules.live:
+            return self._live
         reading = self._reading
         if (
             reading is not None
-            and reading.rules is self.rules
-            and (
-                reading.live
-                or (reading.journal is self.journal and reading.length == len(self.journal))
-            )
+            and reading.table is self.rules
+            and reading.journal is self.journal
+            and reading.length == len(self.journal)
         ):
             return reading
-        reading = self._reading = Reading(self)
+        reading = self._reading = KeptReading(self)
         return reading
 
     def props(self, ident: int) -> frozenset[str]:
         """The properties entity ``ident`` has under the active rules."""
+        if self.rules.live:
+            return self.kind_props(ident)
+        return self.read().props(ident)
+
+    def kind_props(self, ident: int) -> frozenset[str]:
+        """What the rules without conditions give entity ``ident`` (by its kind and noun)."""
         rules = self.rules
-        if rules.conditional:
-            return self.read().props(ident)
         if self.is_word[ident]:
             return rules.word_props
-        return rules.object_props(self.noun[ident])
+        noun = self.noun[ident]
+        found = rules.known_props.get(noun)
+        return found if found is not None else rules.object_props(noun)
 
     def holders(self, prop: str) -> list[int]:
         """Ids of the surviving entities that have ``prop``, in id order."""
@@ -245,12 +253,13 @@ class Board:
         """Take ``kinds`` as every entity's kind (a restored state), with the roster they make.
 
         Call it after setting ``noun`` (a word's text names the roster) and
-        before ``rebuild_indexes``.
+        before ``rebuild_indexes``. Only a vocabulary-1 level can have another
+        roster than its start (a kind or a word's text changed).
         """
-        if tuple(kinds) == tuple(self.is_word):
-            return
-        self.is_word = list(kinds)
-        self.reroster()
+        if tuple(kinds) != tuple(self.is_word):
+            self.is_word = list(kinds)
+        if self.level.vocabulary:
+            self.reroster()
 
     def set_kind(self, ident: int, word: bool, noun: str) -> None:
         """Turn entity ``ident`` where it stands into a word (``noun`` its text) or an object."""
@@ -355,99 +364,60 @@ class Reading:
     """Every entity's properties at one moment: the rules applied to the board.
 
     ``props(ident)`` gives an entity's properties; ``floats`` (None when no
-    rule gives FLOAT) says which entities are on the FLOAT layer. A table
-    without conditions is read by kind and noun, as the core always was;
-    with conditions, FLOAT is settled first (its own conditions reading
-    ``ON`` across layers), then every other property with ``ON`` limited to
-    the thing's own layer. A NOT takes a property whatever gives it.
+    rule gives FLOAT) says which entities are on the FLOAT layer. This base
+    reading serves a table without conditions or FLOAT: properties follow
+    each entity's kind and noun as they are when asked, so one such reading
+    per board stays exact however the board changes (``KeptReading`` is the
+    other kind).
     """
 
-    __slots__ = (
-        "_holders",
-        "_list",
-        "board",
-        "floats",
-        "journal",
-        "length",
-        "live",
-        "props",
-        "rules",
-    )
+    __slots__ = ("board", "floats", "props")
 
     def __init__(self, board: Board) -> None:
-        """Read the properties of every surviving entity of ``board``."""
+        """A reading that looks every entity up on ``board`` as it is when asked."""
         self.board = board
-        rules = self.rules = board.rules
-        self.journal = board.journal
-        self.length = len(board.journal)
-        self._holders: dict[str, list[int]] = {}
-        self._list: list[frozenset[str]] | None = None
+        self.props: Callable[[int], frozenset[str]] = board.kind_props
         self.floats: list[bool] | None = None
-        # Without conditions or FLOAT, properties follow each entity's noun and kind as they
-        # are when asked: the reading stays exact however the board changes.
-        self.live = not rules.conditional and not rules.floating
-        if rules.conditional:
-            self._list = _conditional_props(board, self)
-            self.props: Callable[[int], frozenset[str]] = self._list.__getitem__
-            return
-        is_word, noun = board.is_word, board.noun
-        object_props, word_props = rules.object_props, rules.word_props
-        if rules.simple_props:
-            known = rules.props
 
-            def props(ident: int) -> frozenset[str]:
-                if is_word[ident]:
-                    return word_props
-                return known.get(noun[ident], NO_PROPERTIES)
-
-        else:
-
-            def props(ident: int) -> frozenset[str]:
-                if is_word[ident]:
-                    return word_props
-                return object_props(noun[ident])
-
-        self.props = props
-        if rules.floating:
-            pos = board.pos
-            self.floats = [pos[i] != GONE and FLOAT in props(i) for i in range(len(pos))]
+    @property
+    def rules(self) -> RuleSet:
+        """The rule table read."""
+        return self.board.rules
 
     def holders(self, prop: str) -> list[int]:
-        """Surviving entities with ``prop``, in id order (found on the board when first asked)."""
-        found = None if self.live else self._holders.get(prop)
-        if found is not None:
-            return found
+        """Surviving entities with ``prop``, in id order."""
         board, rules = self.board, self.rules
-        pos = board.pos
-        if self._list is not None:
-            props = self._list
-            found = [i for i in range(len(props)) if prop in props[i] and pos[i] != GONE]
-        elif rules.simple_props and prop not in rules.word_props:
-            nouns = rules.holders.get(prop, ())
-            found = []
+        if rules.simple_props and prop not in rules.word_props:
+            nouns = rules.holders.get(prop)
+            if not nouns:
+                return []
+            by_noun = board.by_noun
+            if len(nouns) == 1:
+                return list(by_noun.get(nouns[0], ()))
+            found: list[int] = []
             for noun in nouns:
-                found.extend(board.by_noun.get(noun, ()))
-            if len(nouns) > 1:
-                found.sort()
-        else:
-            object_props = rules.object_props
-            found = []
-            for noun, ids in board.by_noun.items():
-                if prop in object_props(noun):
-                    found.extend(ids)
-            if prop in rules.word_props:
-                found.extend(i for i in board.word_ids if pos[i] != GONE)
+                found.extend(by_noun.get(noun, ()))
             found.sort()
-        if not self.live:
-            self._holders[prop] = found
+            return found
+        object_props = rules.object_props
+        found = []
+        for noun, ids in board.by_noun.items():
+            if prop in object_props(noun):
+                found.extend(ids)
+        if prop in rules.word_props:
+            pos = board.pos
+            found.extend(i for i in board.word_ids if pos[i] != GONE)
+        found.sort()
         return found
 
     def any_holder(self, prop: str) -> bool:
         """Whether a surviving entity has ``prop``."""
         rules = self.rules
-        if self._list is None and rules.simple_props and prop not in rules.word_props:
+        if prop not in rules.givable:
+            return False
+        if rules.simple_props and prop not in rules.word_props:
             by_noun = self.board.by_noun
-            return any(by_noun.get(noun) for noun in rules.holders.get(prop, ()))
+            return any(map(by_noun.get, rules.holders[prop]))
         return bool(self.holders(prop))
 
     def cells_holding(self, prop: str) -> list[int]:
@@ -480,6 +450,48 @@ class Reading:
         return floats is None or floats[one] == floats[other]
 
 
+class KeptReading(Reading):
+    """A reading computed once, for a table with conditions or FLOAT, kept while exact.
+
+    Conditions are evaluated on the board as it stands. FLOAT is settled
+    first (its own conditions reading ``ON`` across layers), then every other
+    property with ``ON`` limited to the thing's own layer. A NOT takes a
+    property whatever gives it. ``Board.read`` hands the same reading out
+    again while the rule table is the same and the journal has not grown;
+    each property's holders are listed once, when first asked.
+    """
+
+    __slots__ = ("_holders", "_list", "journal", "length", "table")
+
+    def __init__(self, board: Board) -> None:
+        """Read the properties of every surviving entity of ``board`` now."""
+        super().__init__(board)
+        self.table = board.rules
+        self.journal = board.journal
+        self.length = len(board.journal)
+        self._holders: dict[str, list[int]] = {}
+        self._list = _read_every_entity(board, self)
+        self.props = self._list.__getitem__
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule table read (the board's when the reading was made)."""
+        return self.table
+
+    def holders(self, prop: str) -> list[int]:
+        """Surviving entities with ``prop``, in id order (found on the board when first asked)."""
+        found = self._holders.get(prop)
+        if found is None:
+            props, pos = self._list, self.board.pos
+            found = [i for i in range(len(props)) if prop in props[i] and pos[i] != GONE]
+            self._holders[prop] = found
+        return found
+
+    def any_holder(self, prop: str) -> bool:
+        """Whether a surviving entity has ``prop``."""
+        return prop in self.table.givable and bool(self.holders(prop))
+
+
 def _candidates(board: Board, rule: Rule) -> Sequence[int]:
     """The surviving entities ``rule``'s subject may mean (a superset for NOT and ALL)."""
     if not rule.subject_not and rule.subject not in (TEXT, ALL):
@@ -490,8 +502,8 @@ def _candidates(board: Board, rule: Rule) -> Sequence[int]:
     return [i for i in range(len(pos)) if pos[i] != GONE]
 
 
-def _conditional_props(board: Board, reading: Reading) -> list[frozenset[str]]:
-    """Every entity's properties under a table with conditional rules (see ``Reading``).
+def _read_every_entity(board: Board, reading: Reading) -> list[frozenset[str]]:
+    """Every entity's properties (see ``KeptReading``); sets ``reading.floats``.
 
     Entities no conditional rule can mean keep their kind's properties; only
     the others are evaluated.

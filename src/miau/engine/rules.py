@@ -270,17 +270,22 @@ class RuleSet:
     - ``simple_props`` / ``simple_transforms``: whether the by-noun lookups
       above are exact for every entity (no NOT, TEXT, ALL or condition
       among those rules).
+    - ``givable``: every property some rule (or being a word) may give, so a
+      phase about a property nothing can have is skipped at once; ``live``:
+      no conditions and no FLOAT, so properties follow kind and noun alone.
     """
 
     __slots__ = (
         "_kinds",
-        "_object_props",
         "conditional",
         "floating",
+        "givable",
         "given",
         "has_rules",
         "holders",
         "keys",
+        "known_props",
+        "live",
         "noun_rules",
         "open_shut",
         "property_rules",
@@ -306,72 +311,77 @@ class RuleSet:
         self.rules = rules
         self.sentences = sentences
         self.tier1 = tier1
-        self.keys = frozenset(rule.key for rule in rules)
+        keys = self.keys = frozenset([rule.key for rule in rules])
         props: dict[str, set[str]] = {}
         holders: dict[str, list[str]] = {}
         transforms: dict[str, str] = {}
-        plain = [rule for rule in rules if rule.plain]
-        for rule in plain:
-            if rule.predicate in properties:
-                props.setdefault(rule.subject, set()).add(rule.predicate)
-                nouns = holders.setdefault(rule.predicate, [])
-                if rule.subject not in nouns:
-                    nouns.append(rule.subject)
-        for rule in plain:
-            if rule.predicate in properties or rule.subject in transforms:
-                continue
-            # X IS X locks X: it outranks any X IS Y wherever it stands in the table.
-            if (rule.subject, rule.subject) in self.keys:
-                continue
-            transforms[rule.subject] = rule.predicate
+        property_rules: list[Rule] = []
+        noun_rules: list[Rule] = []
+        has_rules: list[Rule] = []
+        for rule in rules:
+            subject, predicate = rule.subject, rule.predicate
+            if rule.verb != IS:
+                has_rules.append(rule)
+            elif predicate in properties:
+                property_rules.append(rule)
+                if rule.plain:
+                    props.setdefault(subject, set()).add(predicate)
+                    nouns = holders.setdefault(predicate, [])
+                    if subject not in nouns:
+                        nouns.append(subject)
+            else:
+                noun_rules.append(rule)
+                # X IS X locks X: it outranks any X IS Y wherever it stands in the table.
+                if rule.plain and subject not in transforms and (subject, subject) not in keys:
+                    transforms[subject] = predicate
         self.props: dict[str, frozenset[str]] = {n: frozenset(p) for n, p in props.items()}
         self.holders: dict[str, tuple[str, ...]] = {p: tuple(n) for p, n in holders.items()}
         self.transforms: dict[str, str] = transforms
-        self.property_rules = tuple(r for r in rules if r.verb == IS and r.predicate in properties)
-        self.noun_rules = tuple(r for r in rules if r.verb == IS and r.predicate not in properties)
-        self.has_rules = tuple(r for r in rules if r.verb == HAS)
-        self.conditional = tuple(r for r in self.property_rules if r.conditions)
-        special = TIER1_NOUNS if tier1 else frozenset()
-        self.simple_props = not any(
-            not r.plain or r.subject in special for r in self.property_rules
-        )
+        self.property_rules = tuple(property_rules)
+        self.noun_rules = tuple(noun_rules)
+        self.has_rules = tuple(has_rules)
+        self._kinds: dict[tuple[bool, str], tuple[frozenset[str], frozenset[str]]] = {}
+        # By noun, what the unconditional rules give an object: filled as nouns are met.
+        self.known_props: dict[str, frozenset[str]] = dict(self.props)
+        self.word_props = WORD_PROPERTIES
+        if not tier1:
+            # The core grammar reads X IS Y only: every by-noun lookup is exact.
+            self.conditional: tuple[Rule, ...] = ()
+            self.simple_props = self.simple_transforms = True
+            self.given: frozenset[str] = frozenset()
+            self.floating = self.pull = self.open_shut = False
+            self.givable = self.word_props.union(holders)
+            self.live = True
+            return
+        self.conditional = tuple(r for r in property_rules if r.conditions)
+        self.simple_props = not any(not r.plain or r.subject in TIER1_NOUNS for r in property_rules)
         self.simple_transforms = not any(
-            not r.plain or r.subject in special or r.predicate in special for r in self.noun_rules
+            not r.plain or r.subject in TIER1_NOUNS or r.predicate in TIER1_NOUNS
+            for r in noun_rules
         )
-        self.given: frozenset[str] = (
-            frozenset(
-                r.predicate
-                for r in self.property_rules
-                if not r.negated and r.predicate in TIER1_PROPERTIES
-            )
-            if tier1
-            else frozenset()
-        )
+        gives = {r.predicate for r in property_rules if not r.negated}
+        self.given = frozenset(gives.intersection(TIER1_PROPERTIES))
         self.floating = FLOAT in self.given
         self.pull = PULL in self.given
         self.open_shut = OPEN in self.given and SHUT in self.given
-        self._kinds: dict[tuple[bool, str], tuple[frozenset[str], frozenset[str]]] = {}
-        self._object_props: dict[str, frozenset[str]] = dict(self.props)
-        self.word_props = WORD_PROPERTIES
         if not self.simple_props:
-            self._object_props = {}
-            self.word_props = self._static_props(True, TEXT)
+            self.known_props = {}
+            given, taken = self.kind_given_taken(True, TEXT)
+            self.word_props = given - taken
+        self.givable = self.word_props | gives
+        self.live = not self.conditional and not self.floating
 
     def object_props(self, noun: str) -> frozenset[str]:
         """The properties the unconditional rules give every object of ``noun``."""
-        found = self._object_props.get(noun)
+        found = self.known_props.get(noun)
         if found is None:
             if self.simple_props:
                 found = NO_PROPERTIES
             else:
                 given, taken = self.kind_given_taken(False, noun)
                 found = given - taken
-            self._object_props[noun] = found
+            self.known_props[noun] = found
         return found
-
-    def _static_props(self, is_word: bool, noun: str) -> frozenset[str]:
-        given, taken = self.kind_given_taken(is_word, noun)
-        return given - taken
 
     def kind_given_taken(self, is_word: bool, noun: str) -> tuple[frozenset[str], frozenset[str]]:
         """``(given, taken)``: the properties unconditional rules give and take (NOT) a kind.

@@ -85,8 +85,9 @@ def resolve_turn(board: Board, direction: tuple[int, int] | None, log: TurnLog |
 def settle_turn(board: Board, log: TurnLog | None) -> None:
     """Steps 3a to 10, everything after the player's movement."""
     transformed: set[int] = set()
-    run_move(board, log)
-    run_shift(board, log)
+    if board.rules.given:  # a Tier-1 property is in play
+        run_move(board, log)
+        run_shift(board, log)
     board.refresh_rules()
     apply_transformations(board, transformed, log)
     board.refresh_rules()  # a thing that became a word, or a word a thing
@@ -276,15 +277,18 @@ def resolve_contacts(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> 
     """
     for pair in board.level.pairs:
         _resolve_opposites(board, pair.words, pair.words[0].lower(), False, log, spawns)
-    given = board.rules.given
+    rules = board.rules
+    given, givable = rules.given, rules.givable
     if OPEN in given and SHUT in given:
         _resolve_opposites(board, (OPEN, SHUT), OPEN_CAUSE, True, log, spawns)
-    _resolve_sink(board, log, spawns)
+    if SINK in givable:
+        _resolve_sink(board, log, spawns)
     if WEAK in given:
         _resolve_weak(board, log, spawns)
     if MELT in given and HOT in given:
         _destroy_touching(board, log, spawns, victim=MELT, killer=HOT, cause=MELT_CAUSE)
-    _destroy_touching(board, log, spawns, victim=YOU, killer=DEFEAT, cause=DEFEAT_CAUSE)
+    if DEFEAT in givable and YOU in givable:
+        _destroy_touching(board, log, spawns, victim=YOU, killer=DEFEAT, cause=DEFEAT_CAUSE)
 
 
 def _destroy(
@@ -340,17 +344,22 @@ def _resolve_opposites(
 def _resolve_sink(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
     """A layer of a cell with a SINK thing and something else loses every thing on it."""
     reading = board.read()
-    if not reading.any_holder(SINK):
-        return
-    props = reading.props
+    props, cells, layered = reading.props, board.cells, reading.floats is not None
     for cell in reading.cells_holding(SINK):
-        gone = [
-            i
-            for layer in reading.layers(cell)
-            if len(layer) >= 2 and any(SINK in props(o) for o in layer)
-            for i in layer
-        ]
-        for ident in sorted(gone):
+        occupants = cells[cell]
+        if len(occupants) < 2:
+            continue
+        if layered:
+            gone = [
+                i
+                for layer in reading.layers(cell)
+                if len(layer) >= 2 and any(SINK in props(o) for o in layer)
+                for i in layer
+            ]
+            gone.sort()
+        else:
+            gone = list(occupants)
+        for ident in gone:
             _destroy(board, reading, ident, SINK_CAUSE, log, spawns)
 
 
@@ -423,6 +432,8 @@ def spawn_has(board: Board, spawns: list[Spawn], log: TurnLog | None) -> None:
 
 def evaluate_win(board: Board) -> bool:
     """Step 9: a YOU that is also WIN, or a YOU sharing its cell's layer with a distinct WIN."""
+    if WIN not in board.rules.givable:
+        return False
     reading = board.read()
     if not reading.any_holder(WIN):
         return False
@@ -438,4 +449,4 @@ def evaluate_win(board: Board) -> bool:
 
 def has_control(board: Board) -> bool:
     """Step 10: whether anything surviving is YOU."""
-    return board.read().any_holder(YOU)
+    return YOU in board.rules.givable and board.read().any_holder(YOU)
