@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Protocol
 
 from miau.engine.level import Level
 from miau.engine.rules import (
@@ -63,6 +63,47 @@ class Checkpoint(NamedTuple):
     rules: RuleSet
 
 
+class Reading(Protocol):
+    """Every entity's properties at one moment: the rules applied to the board.
+
+    ``props(ident)`` gives an entity's properties; ``floats`` (None when no
+    rule gives FLOAT) says which entities are on the FLOAT layer; the rest
+    are queries by property and by cell. Under a table without conditions or
+    FLOAT the board is its own reading (properties follow each entity's kind
+    and noun as they are when asked, so nothing is built per phase); under
+    another table it is a ``KeptReading``.
+    """
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule table read."""
+
+    @property
+    def floats(self) -> list[bool] | None:
+        """Which entities float (None: no layers)."""
+
+    def props(self, ident: int) -> frozenset[str]:
+        """The properties of entity ``ident``."""
+
+    def holders(self, prop: str) -> list[int]:
+        """Surviving entities with ``prop``, in id order (a list the caller must not change)."""
+
+    def any_holder(self, prop: str) -> bool:
+        """Whether a surviving entity has ``prop``."""
+
+    def cells_holding(self, prop: str) -> list[int]:
+        """Row-major list of the cells that hold an entity with ``prop``."""
+
+    def layer(self, cell: int, ident: int) -> list[int]:
+        """The entities in ``cell`` on ``ident``'s layer (FLOAT or not), in id order."""
+
+    def layers(self, cell: int) -> list[list[int]]:
+        """The entities of ``cell`` split into the ground layer and the FLOAT layer."""
+
+    def same_layer(self, one: int, other: int) -> bool:
+        """Whether two entities are on the same layer (FLOAT or not)."""
+
+
 class Board:
     """The current entities of one level, their indexes, and the active rules.
 
@@ -75,13 +116,16 @@ class Board:
     """
 
     __slots__ = (
-        "_live",
+        "_known",
+        "_known_for",
         "_parsers",
         "_reading",
         "by_noun",
         "cells",
+        "census",
         "control_lost",
         "facing",
+        "floats",
         "is_word",
         "journal",
         "level",
@@ -109,7 +153,11 @@ class Board:
         self.parser = parser or parser_for_level(level)
         self._parsers: dict[tuple[tuple[int, ...], tuple[str, ...]], RuleParser] | None = None
         self._reading: KeptReading | None = None
-        self._live = Reading(self)
+        # As a reading (a table without conditions or FLOAT): no layers, and each
+        # property's holders kept under one rule table and census.
+        self.floats: list[bool] | None = None
+        self._known: dict[str, list[int]] = {}
+        self._known_for: tuple[RuleSet, int] | None = None
         self.pos: list[int] = list(level.start_positions)
         self.noun: list[str] = list(level.texts)
         self.facing: list[int] = list(level.start_facings)
@@ -118,6 +166,9 @@ class Board:
         self.won = False
         self.control_lost = False
         self.journal: list[JournalEntry] = []
+        # Counts changes to who is on the board as what (not where): a live reading keeps
+        # each property's holders until it moves on.
+        self.census = 0
         self.cells: list[list[int]] = []
         self.by_noun: dict[str, list[int]] = {}
         self.rebuild_indexes()
@@ -136,6 +187,7 @@ class Board:
         self.cells = cells
         self.by_noun = by_noun
         self._reading = None
+        self.census += 1
 
     def word_positions(self) -> tuple[int, ...]:
         """Where every word of the roster is (``GONE`` for destroyed ones): the rule cache key."""
@@ -151,7 +203,7 @@ class Board:
     def read(self) -> Reading:
         """Every entity's properties now (see ``Reading``); the last reading if still exact."""
         if self.rules.live:
-            return self._live
+            return self
         reading = self._reading
         if (
             reading is not None
@@ -165,13 +217,9 @@ class Board:
 
     def props(self, ident: int) -> frozenset[str]:
         """The properties entity ``ident`` has under the active rules."""
-        if self.rules.live:
-            return self.kind_props(ident)
-        return self.read().props(ident)
-
-    def kind_props(self, ident: int) -> frozenset[str]:
-        """What the rules without conditions give entity ``ident`` (by its kind and noun)."""
         rules = self.rules
+        if not rules.live:
+            return self.read().props(ident)
         if self.is_word[ident]:
             return rules.word_props
         noun = self.noun[ident]
@@ -179,8 +227,79 @@ class Board:
         return found if found is not None else rules.object_props(noun)
 
     def holders(self, prop: str) -> list[int]:
-        """Ids of the surviving entities that have ``prop``, in id order."""
-        return list(self.read().holders(prop))
+        """Surviving entities with ``prop``, in id order (a list the caller must not change).
+
+        Under a table without conditions or FLOAT they are kept until the
+        table or the census changes: a move changes nobody's properties.
+        """
+        rules = self.rules
+        if not rules.live:
+            return self.read().holders(prop)
+        key = (rules, self.census)
+        if self._known_for != key:
+            self._known_for = key
+            self._known = {}
+        found = self._known.get(prop)
+        if found is None:
+            found = self._known[prop] = self._find_holders(rules, prop)
+        return found
+
+    def _find_holders(self, rules: RuleSet, prop: str) -> list[int]:
+        by_noun = self.by_noun
+        if rules.simple_props and prop not in rules.word_props:
+            nouns = rules.holders.get(prop)
+            if not nouns:
+                return []
+            if len(nouns) == 1:
+                return list(by_noun.get(nouns[0], ()))
+            found: list[int] = []
+            for noun in nouns:
+                found.extend(by_noun.get(noun, ()))
+            found.sort()
+            return found
+        object_props = rules.object_props
+        found = []
+        for noun, ids in by_noun.items():
+            if prop in object_props(noun):
+                found.extend(ids)
+        if prop in rules.word_props:
+            pos = self.pos
+            found.extend(i for i in self.word_ids if pos[i] != GONE)
+        found.sort()
+        return found
+
+    def any_holder(self, prop: str) -> bool:
+        """Whether a surviving entity has ``prop``."""
+        rules = self.rules
+        if prop not in rules.givable:
+            return False
+        if not rules.live:
+            return self.read().any_holder(prop)
+        if rules.simple_props and prop not in rules.word_props:
+            return any(map(self.by_noun.get, rules.holders[prop]))
+        return bool(self.holders(prop))
+
+    def cells_holding(self, prop: str) -> list[int]:
+        """Row-major list of the cells that hold an entity with ``prop``."""
+        pos = self.pos
+        return sorted({pos[i] for i in self.holders(prop)})
+
+    def layer(self, cell: int, ident: int) -> list[int]:
+        """The entities in ``cell`` on ``ident``'s layer: all of them, without FLOAT."""
+        if not self.rules.live:
+            return self.read().layer(cell, ident)
+        return self.cells[cell]
+
+    def layers(self, cell: int) -> list[list[int]]:
+        """The entities of ``cell`` by layer: one layer, without FLOAT."""
+        if not self.rules.live:
+            return self.read().layers(cell)
+        occupants = self.cells[cell]
+        return [occupants] if occupants else []
+
+    def same_layer(self, one: int, other: int) -> bool:
+        """Whether two entities are on the same layer (FLOAT or not)."""
+        return self.rules.live or self.read().same_layer(one, other)
 
     def move(self, ident: int, target: int, facing: int) -> None:
         """Move entity ``ident`` to cell ``target``, facing ``facing``."""
@@ -201,6 +320,7 @@ class Board:
         self.by_noun[old].remove(ident)
         insort(self.by_noun.setdefault(noun, []), ident)
         self.noun[ident] = noun
+        self.census += 1
 
     def destroy(self, ident: int) -> None:
         """Remove entity ``ident`` from the board."""
@@ -209,6 +329,7 @@ class Board:
         self.journal.append((ident, position, self.noun[ident], self.facing[ident], word))
         self.cells[position].remove(ident)
         self.pos[ident] = GONE
+        self.census += 1
         if word:
             self.words_dirty = True
         else:
@@ -272,6 +393,7 @@ class Board:
             insort(self.by_noun.setdefault(noun, []), ident)
         kinds[ident] = word
         self.noun[ident] = noun
+        self.census += 1
         self.reroster()
 
     def revive(self, ident: int, target: int, noun: str, word: bool) -> None:
@@ -288,6 +410,7 @@ class Board:
             insort(self.by_noun.setdefault(noun, []), ident)
         self.pos[ident] = target
         self.noun[ident] = noun
+        self.census += 1
         if word != old_word:
             self._kinds()[ident] = word
         if word != old_word or (word and noun != old):
@@ -324,6 +447,7 @@ class Board:
             noun[ident] = old_noun
             facing[ident] = old_facing
         self._reading = None
+        self.census += 1
         if roster_changed:
             self.reroster()
 
@@ -360,65 +484,47 @@ class Board:
         return entries
 
 
-class Reading:
-    """Every entity's properties at one moment: the rules applied to the board.
+class KeptReading:
+    """A reading computed once, for a table with conditions or FLOAT, kept while exact.
 
-    ``props(ident)`` gives an entity's properties; ``floats`` (None when no
-    rule gives FLOAT) says which entities are on the FLOAT layer. This base
-    reading serves a table without conditions or FLOAT: properties follow
-    each entity's kind and noun as they are when asked, so one such reading
-    per board stays exact however the board changes (``KeptReading`` is the
-    other kind).
+    Conditions are evaluated on the board as it stands. FLOAT is settled
+    first (its own conditions reading ``ON`` across layers), then every other
+    property with ``ON`` limited to the thing's own layer. A NOT takes a
+    property whatever gives it. ``Board.read`` hands the same reading out
+    again while the rule table is the same and the journal has not grown;
+    each property's holders are listed once, when first asked.
     """
 
-    __slots__ = ("board", "floats", "props")
+    __slots__ = ("_holders", "_list", "board", "floats", "journal", "length", "props", "table")
 
     def __init__(self, board: Board) -> None:
-        """A reading that looks every entity up on ``board`` as it is when asked."""
+        """Read the properties of every surviving entity of ``board`` now."""
         self.board = board
-        self.props: Callable[[int], frozenset[str]] = board.kind_props
         self.floats: list[bool] | None = None
+        self.table = board.rules
+        self.journal = board.journal
+        self.length = len(board.journal)
+        self._holders: dict[str, list[int]] = {}
+        self._list = _read_every_entity(board, self)
+        self.props: Callable[[int], frozenset[str]] = self._list.__getitem__
 
     @property
     def rules(self) -> RuleSet:
-        """The rule table read."""
-        return self.board.rules
+        """The rule table read (the board's when the reading was made)."""
+        return self.table
 
     def holders(self, prop: str) -> list[int]:
-        """Surviving entities with ``prop``, in id order."""
-        board, rules = self.board, self.rules
-        if rules.simple_props and prop not in rules.word_props:
-            nouns = rules.holders.get(prop)
-            if not nouns:
-                return []
-            by_noun = board.by_noun
-            if len(nouns) == 1:
-                return list(by_noun.get(nouns[0], ()))
-            found: list[int] = []
-            for noun in nouns:
-                found.extend(by_noun.get(noun, ()))
-            found.sort()
-            return found
-        object_props = rules.object_props
-        found = []
-        for noun, ids in board.by_noun.items():
-            if prop in object_props(noun):
-                found.extend(ids)
-        if prop in rules.word_props:
-            pos = board.pos
-            found.extend(i for i in board.word_ids if pos[i] != GONE)
-        found.sort()
+        """Surviving entities with ``prop``, in id order (found on the board when first asked)."""
+        found = self._holders.get(prop)
+        if found is None:
+            props, pos = self._list, self.board.pos
+            found = [i for i in range(len(props)) if prop in props[i] and pos[i] != GONE]
+            self._holders[prop] = found
         return found
 
     def any_holder(self, prop: str) -> bool:
         """Whether a surviving entity has ``prop``."""
-        rules = self.rules
-        if prop not in rules.givable:
-            return False
-        if rules.simple_props and prop not in rules.word_props:
-            by_noun = self.board.by_noun
-            return any(map(by_noun.get, rules.holders[prop]))
-        return bool(self.holders(prop))
+        return prop in self.table.givable and bool(self.holders(prop))
 
     def cells_holding(self, prop: str) -> list[int]:
         """Row-major list of the cells that hold an entity with ``prop``."""
@@ -450,48 +556,6 @@ class Reading:
         return floats is None or floats[one] == floats[other]
 
 
-class KeptReading(Reading):
-    """A reading computed once, for a table with conditions or FLOAT, kept while exact.
-
-    Conditions are evaluated on the board as it stands. FLOAT is settled
-    first (its own conditions reading ``ON`` across layers), then every other
-    property with ``ON`` limited to the thing's own layer. A NOT takes a
-    property whatever gives it. ``Board.read`` hands the same reading out
-    again while the rule table is the same and the journal has not grown;
-    each property's holders are listed once, when first asked.
-    """
-
-    __slots__ = ("_holders", "_list", "journal", "length", "table")
-
-    def __init__(self, board: Board) -> None:
-        """Read the properties of every surviving entity of ``board`` now."""
-        super().__init__(board)
-        self.table = board.rules
-        self.journal = board.journal
-        self.length = len(board.journal)
-        self._holders: dict[str, list[int]] = {}
-        self._list = _read_every_entity(board, self)
-        self.props = self._list.__getitem__
-
-    @property
-    def rules(self) -> RuleSet:
-        """The rule table read (the board's when the reading was made)."""
-        return self.table
-
-    def holders(self, prop: str) -> list[int]:
-        """Surviving entities with ``prop``, in id order (found on the board when first asked)."""
-        found = self._holders.get(prop)
-        if found is None:
-            props, pos = self._list, self.board.pos
-            found = [i for i in range(len(props)) if prop in props[i] and pos[i] != GONE]
-            self._holders[prop] = found
-        return found
-
-    def any_holder(self, prop: str) -> bool:
-        """Whether a surviving entity has ``prop``."""
-        return prop in self.table.givable and bool(self.holders(prop))
-
-
 def _candidates(board: Board, rule: Rule) -> Sequence[int]:
     """The surviving entities ``rule``'s subject may mean (a superset for NOT and ALL)."""
     if not rule.subject_not and rule.subject not in (TEXT, ALL):
@@ -502,7 +566,7 @@ def _candidates(board: Board, rule: Rule) -> Sequence[int]:
     return [i for i in range(len(pos)) if pos[i] != GONE]
 
 
-def _read_every_entity(board: Board, reading: Reading) -> list[frozenset[str]]:
+def _read_every_entity(board: Board, reading: KeptReading) -> list[frozenset[str]]:
     """Every entity's properties (see ``KeptReading``); sets ``reading.floats``.
 
     Entities no conditional rule can mean keep their kind's properties; only
