@@ -115,10 +115,10 @@ def test_not_subject_leaves_words_alone() -> None:
     assert draw(game)[0] == "NOT ROCK IS YOU"
 
 
-def test_the_engine_refuses_tier1_nouns_and_automata_with_the_feature() -> None:
+def test_the_engine_refuses_tier1_nouns_and_built_in_automaton_words_with_the_feature() -> None:
     for bad in (
         board_level(["move . ."]),
-        {**board_level(["miau"]), "automata": [{"id": "a", "property": "TICK", "pattern": ["L"]}]},
+        {**board_level(["miau"]), "automata": [{"id": "a", "property": "MOVE", "pattern": ["L"]}]},
         {**board_level(["miau"]), "pairs": [{"words": ["OPEN", "LOCK"], "effect": "destroy-both"}]},
         {**board_level(["miau"]), "features": ["teleport"]},
     ):
