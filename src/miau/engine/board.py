@@ -34,7 +34,7 @@ from miau.engine.rules import (
     subject_matches,
     term_matches,
 )
-from miau.engine.vocabulary import ALL, FACING, FLOAT, LONELY, ON, TEXT
+from miau.engine.vocabulary import ALL, FACING, FLOAT, LONELY, ON, TEXT, VECTOR_OF_FACING
 
 GONE: Final = -1
 
@@ -44,9 +44,6 @@ JournalEntry = tuple[int, int, str, int, bool]
 A word's "noun" is its text. Only vocabulary-1 rules (``IS TEXT``, ``HAS``)
 ever change an entity's kind; otherwise the journal repeats the level's.
 """
-
-VECTORS: Final[tuple[tuple[int, int], ...]] = ((1, 0), (0, 1), (-1, 0), (0, -1))
-"""The unit vector of each facing index (right, down, left, up)."""
 
 
 class Checkpoint(NamedTuple):
@@ -642,7 +639,7 @@ def _condition_holds(
         if floats is not None:
             others = [o for o in others if floats[o] == floats[ident]]
     elif word == FACING:
-        dx, dy = VECTORS[board.facing[ident]]
+        dx, dy = VECTOR_OF_FACING[board.facing[ident]]
         fx, fy = x + dx, y + dy
         others = cells[fy * width + fx] if 0 <= fx < width and 0 <= fy < height else []
     else:  # NEAR: the eight neighbours and the thing's own cell

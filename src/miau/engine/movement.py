@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from miau.engine.board import GONE, VECTORS, Board, Reading
+from miau.engine.board import GONE, Board, Reading
 from miau.engine.events import TurnLog
-from miau.engine.vocabulary import OPEN, PULL, PUSH, SHUT, STOP
+from miau.engine.vocabulary import OPEN, PULL, PUSH, SHUT, STOP, VECTOR_OF_FACING
 
 STOP_REASON = "stop"
 BOUNDS_REASON = "bounds"
@@ -34,7 +34,7 @@ def front_first(board: Board, movers: Sequence[int], facing: int) -> list[tuple[
     if len(movers) == 1:
         return [(movers[0], facing)]
     width, pos = board.width, board.pos
-    dx, dy = VECTORS[facing]
+    dx, dy = VECTOR_OF_FACING[facing]
     if dx:
         ordered = sorted(movers, key=lambda i: (-(pos[i] % width) * dx, i))
     else:
@@ -98,7 +98,7 @@ def _step(
     log: TurnLog | None,
 ) -> bool:
     """Move ``mover`` one cell along ``facing`` with its push chain, then pull what follows."""
-    dx, dy = VECTORS[facing]
+    dx, dy = VECTOR_OF_FACING[facing]
     chain, blocker, reason = _plan_chain(board, reading, mover, dx, dy, stepped)
     if reason is not None:
         if log is not None:

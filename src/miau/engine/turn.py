@@ -40,6 +40,7 @@ from miau.engine.vocabulary import (
     WEAK,
     WIN,
     YOU,
+    Direction,
 )
 
 SINK_CAUSE: Final = "sink"
@@ -67,14 +68,14 @@ def start_board(level: Level, parser: RuleParser | None = None) -> Board:
     return board
 
 
-def resolve_turn(board: Board, direction: tuple[int, int] | None, log: TurnLog | None) -> bool:
-    """Resolve one turn for a move ``direction`` or a wait (``None``).
+def resolve_turn(board: Board, intent: Direction, log: TurnLog | None) -> bool:
+    """Resolve one turn for an intent of the move alphabet: a move or the wait.
 
     Returns False, with the board unchanged and the blocks in ``log``, when
-    the intent moves nothing: then it is not a turn.
+    the move moves nothing: then it is not a turn.
     """
-    if direction is not None:
-        if not move_player(board, direction, log):
+    if intent.facing is not None:
+        if not move_you(board, intent.facing, log):
             return False
         if log is not None:
             log.player_moves = len(log.moved)
@@ -106,13 +107,18 @@ def settle_turn(board: Board, log: TurnLog | None) -> None:
     board.move_count += 1
 
 
-def move_player(board: Board, direction: tuple[int, int], log: TurnLog | None) -> bool:
-    """Step 3: every YOU entity takes the intent; accepted when at least one moved."""
+def move_you(board: Board, facing: int, log: TurnLog | None) -> bool:
+    """Step 3: every YOU entity moves along ``facing``; accepted when at least one moved."""
     reading = board.read()
     movers = reading.holders(YOU)
     if not movers:
         return False
-    return move_group(board, reading, movers, FACING_OF_VECTOR[direction], log)
+    return move_group(board, reading, movers, facing, log)
+
+
+def move_player(board: Board, direction: tuple[int, int], log: TurnLog | None) -> bool:
+    """Step 3 for a move given as its unit vector (the solver's form): see ``move_you``."""
+    return move_you(board, FACING_OF_VECTOR[direction], log)
 
 
 def run_move(board: Board, log: TurnLog | None) -> None:
