@@ -128,19 +128,16 @@ def run_move(board: Board, log: TurnLog | None) -> None:
     blocked mover turns round and tries once the other way, and stays turned
     if that is blocked too.
     """
-    if MOVE not in board.rules.given:
-        return
     reading = board.read()
-    movers = reading.holders(MOVE)
-    if not movers:
-        return
+    movers = reading.holders(MOVE) if MOVE in reading.rules.given else []
     facing_of = board.facing
     ordered: list[tuple[int, int]] = []
     for facing in range(4):
         group = [i for i in movers if facing_of[i] == facing]
         if group:
             ordered.extend(front_first(board, group, facing))
-    move_phase(board, reading, ordered, log, bounce=True)
+    if ordered:
+        move_phase(board, reading, ordered, log, bounce=True)
 
 
 def run_shift(board: Board, log: TurnLog | None) -> None:
@@ -148,12 +145,8 @@ def run_shift(board: Board, log: TurnLog | None) -> None:
 
     Shifters go by id; a thing on two shifters moves for the first only.
     """
-    if SHIFT not in board.rules.given:
-        return
     reading = board.read()
-    shifters = reading.holders(SHIFT)
-    if not shifters:
-        return
+    shifters = reading.holders(SHIFT) if SHIFT in reading.rules.given else []
     listed: set[int] = set()
     moves: list[tuple[int, int]] = []
     for shifter in shifters:
