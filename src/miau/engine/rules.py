@@ -36,7 +36,7 @@ search order found first, rather than hang.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from miau.engine.level import Level
@@ -163,25 +163,21 @@ class Rule:
     conditions: tuple[Condition, ...] = ()
     verb: str = IS
     negated: bool = False
+    plain: bool = field(init=False, repr=False, compare=False)
+    """Whether the rule reads like a core rule (``X IS Y`` with nothing else)."""
+    key: tuple[Any, ...] = field(init=False, repr=False, compare=False)
+    """Semantic identity: rules with the same key are the same rule (ids and axis aside).
 
-    @property
-    def plain(self) -> bool:
-        """Whether the rule reads like a core rule (``X IS Y`` with nothing else)."""
-        return not (self.subject_not or self.conditions or self.negated or self.verb != IS)
+    Both are set once when the rule is made: tables and events read them often.
+    """
 
-    @property
-    def key(self) -> tuple[Any, ...]:
-        """Semantic identity: rules with the same key are the same rule (ids and axis aside)."""
-        if self.plain:
-            return (self.subject, self.predicate)
-        return (
-            self.subject,
-            self.predicate,
-            self.subject_not,
-            self.conditions,
-            self.verb,
-            self.negated,
-        )
+    def __post_init__(self) -> None:
+        plain = not (self.subject_not or self.conditions or self.negated or self.verb != IS)
+        object.__setattr__(self, "plain", plain)
+        key: tuple[Any, ...] = (self.subject, self.predicate)
+        if not plain:
+            key += (self.subject_not, self.conditions, self.verb, self.negated)
+        object.__setattr__(self, "key", key)
 
     def text(self) -> str:
         """The rule as words, for people: ``LONELY BABA ON KEKE IS NOT YOU``."""
