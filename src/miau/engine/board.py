@@ -114,7 +114,8 @@ class Board:
 
     __slots__ = (
         "_known",
-        "_known_for",
+        "_known_census",
+        "_known_rules",
         "_parsers",
         "_reading",
         "by_noun",
@@ -154,7 +155,8 @@ class Board:
         # property's holders kept under one rule table and census.
         self.floats: list[bool] | None = None
         self._known: dict[str, list[int]] = {}
-        self._known_for: tuple[RuleSet, int] | None = None
+        self._known_rules: RuleSet | None = None
+        self._known_census = -1
         self.pos: list[int] = list(level.start_positions)
         self.noun: list[str] = list(level.texts)
         self.facing: list[int] = list(level.start_facings)
@@ -232,9 +234,8 @@ class Board:
         rules = self.rules
         if not rules.live:
             return self.read().holders(prop)
-        key = (rules, self.census)
-        if self._known_for != key:
-            self._known_for = key
+        if self._known_rules is not rules or self._known_census != self.census:
+            self._known_rules, self._known_census = rules, self.census
             self._known = {}
         found = self._known.get(prop)
         if found is None:

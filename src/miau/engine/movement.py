@@ -73,20 +73,33 @@ def move_phase(
     for mover, facing in moves:
         if mover in stepped or pos[mover] == GONE:
             continue
-        if _step(board, reading, mover, facing, stepped, log):
-            any_moved = True
-            continue
-        if not bounce:
-            continue
-        back = (facing + 2) % 4
-        if _step(board, reading, mover, back, stepped, log):
-            any_moved = True
-            continue
-        board.turn(mover, back)
-        if log is not None:
-            cell = pos[mover]
-            log.moved.append((mover, cell, cell, None, back))
+        moved = _step(board, reading, mover, facing, stepped, log)
+        if not moved and bounce:
+            moved = _bounce(board, reading, mover, facing, stepped, log)
+        any_moved = any_moved or moved
     return any_moved
+
+
+def _bounce(
+    board: Board,
+    reading: Reading,
+    mover: int,
+    facing: int,
+    stepped: set[int],
+    log: TurnLog | None,
+) -> bool:
+    """MOVE blocked: turn round and try once the other way; stay turned round if blocked too.
+
+    Returns whether the mover moved (a turn on the spot is not a move).
+    """
+    back = (facing + 2) % 4
+    if _step(board, reading, mover, back, stepped, log):
+        return True
+    board.turn(mover, back)
+    if log is not None:
+        cell = board.pos[mover]
+        log.moved.append((mover, cell, cell, None, back))
+    return False
 
 
 def _step(
