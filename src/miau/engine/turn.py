@@ -394,17 +394,16 @@ def _destroy_touching(
     reading = board.read()
     if not reading.any_holder(killer) or not reading.any_holder(victim):
         return
-    props = reading.props
-    for cell in reading.cells_holding(killer):
-        gone = [
-            i
-            for layer in reading.layers(cell)
-            if any(killer in props(o) for o in layer)
-            for i in layer
-            if victim in props(i)
-        ]
-        for ident in sorted(gone):
-            _destroy(board, reading, ident, cause, log, spawns)
+    props, pos = reading.props, board.pos
+    # From the victims (few: what is YOU or MELT), each looking at its own layer; all are
+    # found before any goes, then destroyed by cell and id.
+    gone = sorted(
+        (pos[i], i)
+        for i in reading.holders(victim)
+        if any(killer in props(o) for o in reading.layer(pos[i], i))
+    )
+    for _, ident in gone:
+        _destroy(board, reading, ident, cause, log, spawns)
 
 
 def has_target(board: Board, reading: Reading, ident: int) -> str | None:
