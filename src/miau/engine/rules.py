@@ -47,6 +47,7 @@ from miau.engine.vocabulary import (
     HAS,
     INFIX_CONDITIONS,
     IS,
+    LEVEL,
     LONELY,
     MAX_LEVEL_SIDE,
     NOT,
@@ -266,6 +267,8 @@ class RuleSet:
     - ``simple_props`` / ``simple_transforms``: whether the by-noun lookups
       above are exact for every entity (no NOT, TEXT, ALL or condition
       among those rules).
+    - ``level_props``: what unconditional ``LEVEL IS ...`` rules give the
+      level itself (WIN and DEFEAT mean something).
     - ``givable``: every property some rule (or being a word) may give, so a
       phase about a property nothing can have is skipped at once; ``live``:
       no conditions and no FLOAT, so properties follow kind and noun alone.
@@ -281,6 +284,7 @@ class RuleSet:
         "holders",
         "keys",
         "known_props",
+        "level_props",
         "live",
         "noun_rules",
         "open_shut",
@@ -345,6 +349,7 @@ class RuleSet:
             self.conditional: tuple[Rule, ...] = ()
             self.simple_props = self.simple_transforms = True
             self.given: frozenset[str] = frozenset()
+            self.level_props: frozenset[str] = frozenset()
             self.floating = self.pull = self.open_shut = False
             self.givable = self.word_props.union(holders)
             self.live = True
@@ -366,6 +371,18 @@ class RuleSet:
             self.word_props = given - taken
         self.givable = self.word_props | gives
         self.live = not self.conditional and not self.floating
+        # LEVEL IS WIN, LEVEL IS DEFEAT: what the unconditional rules say of the level itself.
+        level_given = {
+            r.predicate
+            for r in property_rules
+            if r.subject == LEVEL and not r.subject_not and not r.conditions and not r.negated
+        }
+        level_taken = {
+            r.predicate
+            for r in property_rules
+            if r.subject == LEVEL and not r.subject_not and not r.conditions and r.negated
+        }
+        self.level_props = frozenset(level_given - level_taken)
 
     def object_props(self, noun: str) -> frozenset[str]:
         """The properties the unconditional rules give every object of ``noun``."""

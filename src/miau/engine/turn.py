@@ -29,6 +29,7 @@ from miau.engine.vocabulary import (
     DEFEAT,
     FACING_OF_VECTOR,
     HOT,
+    LEVEL,
     MELT,
     MOVE,
     OPEN,
@@ -219,7 +220,7 @@ def _targets(board: Board, transformed: set[int]) -> list[tuple[int, str]]:
                 targets.append(rule.predicate)
         if locked:
             continue
-        target = next((t for t in targets if t not in blocked and t != ALL), None)
+        target = next((t for t in targets if t not in blocked and t not in (ALL, LEVEL)), None)
         if target is not None:
             changes.append((ident, target))
     return changes
@@ -288,6 +289,8 @@ def resolve_contacts(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> 
         _destroy_touching(board, log, spawns, victim=MELT, killer=HOT, cause=MELT_CAUSE)
     if DEFEAT in givable and YOU in givable:
         _destroy_touching(board, log, spawns, victim=YOU, killer=DEFEAT, cause=DEFEAT_CAUSE)
+    if DEFEAT in rules.level_props:
+        _level_defeat(board, log, spawns)
 
 
 def _destroy(
@@ -406,6 +409,14 @@ def _destroy_touching(
         _destroy(board, reading, ident, cause, log, spawns)
 
 
+def _level_defeat(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
+    """LEVEL IS DEFEAT: every YOU thing left is destroyed, by cell and id."""
+    reading = board.read()
+    pos = board.pos
+    for _, ident in sorted((pos[i], i) for i in reading.holders(YOU)):
+        _destroy(board, reading, ident, DEFEAT_CAUSE, log, spawns)
+
+
 def has_target(board: Board, reading: Reading, ident: int) -> str | None:
     """What a destroyed entity leaves: the value of the first ``X HAS Y`` that applies to it.
 
@@ -413,7 +424,7 @@ def has_target(board: Board, reading: Reading, ident: int) -> str | None:
     ``HAS ALL`` leaves nothing (``docs/vocabulary.md``).
     """
     for rule in board.rules.has_rules:
-        if rule.predicate != ALL and applies(board, rule, ident, reading.floats):
+        if rule.predicate not in (ALL, LEVEL) and applies(board, rule, ident, reading.floats):
             return rule.predicate
     return None
 
@@ -429,7 +440,9 @@ def spawn_has(board: Board, spawns: list[Spawn], log: TurnLog | None) -> None:
 
 
 def evaluate_win(board: Board) -> bool:
-    """Step 9: a YOU that is also WIN, or a YOU sharing its cell's layer with a distinct WIN."""
+    """Step 9: LEVEL IS WIN, a YOU that is also WIN, or a YOU sharing its layer with a WIN."""
+    if WIN in board.rules.level_props:
+        return True
     if WIN not in board.rules.givable:
         return False
     reading = board.read()

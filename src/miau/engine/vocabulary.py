@@ -45,8 +45,10 @@ TIER1_OPERATORS: Final = frozenset({IS, AND, NOT, HAS, LONELY, *INFIX_CONDITIONS
 
 TEXT: Final = "TEXT"
 ALL: Final = "ALL"
-TIER1_NOUNS: Final = frozenset({TEXT, ALL})
-"""Selector nouns of vocabulary-1: no object may be called by them."""
+LEVEL: Final = "LEVEL"
+TIER1_NOUNS: Final = frozenset({TEXT, ALL, LEVEL})
+"""Built-in nouns of vocabulary-1 (the selectors TEXT and ALL, and the level itself):
+no object may be called by them."""
 
 MOVE: Final = "MOVE"
 PULL: Final = "PULL"

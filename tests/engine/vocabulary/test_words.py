@@ -127,3 +127,26 @@ def test_the_engine_refuses_tier1_nouns_and_built_in_automaton_words_with_the_fe
         except LevelError:
             continue
         raise AssertionError(f"accepted {bad}")
+
+
+def test_level_is_a_built_in_noun_no_object_may_take() -> None:
+    try:
+        Level.from_dict(board_level(["level . ."]))
+    except LevelError:
+        return
+    raise AssertionError("an object called LEVEL was accepted")
+
+
+def test_x_is_level_and_has_level_change_nothing() -> None:
+    game = Game(board_level(["MIAU IS YOU .", "ROCK IS LEVEL", "ROCK HAS LEVEL", "rock miau . ."]))
+    assert game.step("wait").to_json()["transformed"] == []
+    assert draw(game)[3] == "rock> miau> . ."
+
+
+def test_level_is_not_win_and_a_condition_on_level_keep_the_level_unwon() -> None:
+    negated = Game(board_level(["MIAU IS YOU . .", "LEVEL IS WIN . .", "LEVEL IS NOT WIN", "miau"]))
+    assert not negated.step("wait").won
+    conditional = Game(board_level(["MIAU IS YOU . . .", "LEVEL NEAR MIAU IS WIN", "miau"]))
+    assert not conditional.step("wait").won
+    plain = Game(board_level(["MIAU IS YOU . .", "LEVEL IS WIN . .", "miau"]))
+    assert plain.step("wait").won
