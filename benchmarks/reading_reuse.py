@@ -2,15 +2,14 @@
 
 Run: ``.venv/bin/python benchmarks/reading_reuse.py [--rounds N] [--steps N]``.
 
-Each phase of a vocabulary-1 turn reads every entity's properties
-(``tier1.Reading``); ``Reading.of`` hands back the last reading when nothing
-it reads has changed. This script alternates, round after round in one
-interpreter, between the engine as it is and the same engine with reuse
-turned off (``Reading.of`` replaced by ``Reading``: every reading computed
-afresh), so the two are measured under the same load. That is not the
-engine before reuse (a reading now lists each property's holders in one
-pass, which costs more when nothing is reused); ``compare.py REV`` against
-that commit gives the change from it. Workloads: the vocabulary-1 packs'
+Each phase of a turn reads every entity's properties (``board.Reading``);
+``Board.read`` hands back the last reading while the rule table is the same
+and the journal has not grown (and a reading without conditions or FLOAT
+always, since it looks entities up as they are). This script alternates,
+round after round in one interpreter, between the engine as it is and the
+same engine with reuse turned off (``Board.read`` replaced by ``KeptReading``:
+every reading computed afresh), so the two are measured under the same
+load; ``compare.py REV`` gives the change from another commit. Workloads: the vocabulary-1 packs'
 shipped solutions from fresh games, and random play on the benchmark room
 with vocabulary-1 words (``engine_speed.py``'s last table row), events
 serialised. It prints the median steps per second of each, how many
@@ -33,34 +32,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.engine_speed import INTENTS, play, tier1_level
 from benchmarks.short_episodes import replay_solutions, tier1_levels
 from miau.engine import Game
-from miau.engine.board import Board
-from miau.engine.tier1 import Reading
+from miau.engine.board import Board, KeptReading, Reading
 
 
 @contextmanager
 def fresh_readings() -> Iterator[None]:
     """Every phase computes its reading anew: reuse turned off."""
-    with patch.object(Reading, "of", classmethod(lambda cls, board: cls(board))):
+    with patch.object(Board, "read", lambda board: KeptReading(board)):
         yield
 
 
 def reuse_share(workload: Callable[[], object]) -> float:
-    """The share of ``Reading.of`` calls during ``workload`` that computed nothing."""
-    reuse = Reading.of
+    """The share of ``Board.read`` calls during ``workload`` that computed nothing."""
+    reuse = Board.read
     calls, computed = [0], [0]
-    original_init = Reading.__init__
+    original_init = KeptReading.__init__
 
-    def counting_of(cls: type[Reading], board: Board) -> Reading:
+    def counting_read(board: Board) -> Reading:
         calls[0] += 1
         return reuse(board)
 
-    def counting_init(self: Reading, board: Board) -> None:
+    def counting_init(self: KeptReading, board: Board) -> None:
         computed[0] += 1
         original_init(self, board)
 
     with (
-        patch.object(Reading, "of", classmethod(counting_of)),
-        patch.object(Reading, "__init__", counting_init),
+        patch.object(Board, "read", counting_read),
+        patch.object(KeptReading, "__init__", counting_init),
     ):
         workload()
     return 1 - computed[0] / calls[0]

@@ -73,14 +73,21 @@ def test_pairs_may_not_use_built_in_open_and_shut() -> None:
     assert load_pack(pack(level, "vocabulary-1", "pairs")).levels[0].data["pairs"]
 
 
-def test_tier1_words_are_not_nouns_and_automata_wait() -> None:
+def test_tier1_words_are_not_nouns_nor_automaton_words() -> None:
     level: dict[str, Any] = {"objects": [{"kind": "object", "noun": "TEXT", "x": 0, "y": 0}]}
-    level["automata"] = [{"id": "clock", "property": "TICK", "pattern": ["L"]}]
+    level["automata"] = [{"id": "clock", "property": "MOVE", "pattern": ["L"]}]
     with pytest.raises(PackError) as raised:
         load_pack(pack(level, "vocabulary-1", "automata"))
     assert [str(i) for i in raised.value.issues] == [
         "levels[0].objects[0]: noun TEXT is a vocabulary-1 word in this pack, so no object can "
         "be a TEXT; rename the object",
-        "levels[0].automata: automata cannot be combined with vocabulary-1 yet; move this level "
-        "to a pack without it",
+        "levels[0].automata[0].property: MOVE is a built-in vocabulary-1 word in this pack; an "
+        'automaton needs a word of its own, such as "TICK"',
     ]
+
+
+def test_automata_and_vocabulary_1_load_together() -> None:
+    level = words_map(["MIAU IS YOU", "GEAR IS TICK"])
+    level["automata"] = [{"id": "clock", "property": "TICK", "pattern": ["L"]}]
+    loaded = load_pack(pack(level, "vocabulary-1", "automata")).levels[0].data
+    assert loaded["automata"] and loaded["features"] == ["vocabulary-1"]

@@ -41,6 +41,7 @@ LESSONS: dict[str, tuple[str, str | None]] = {
     "both": ("MIAU ON ROCK AND NEAR FLAG IS WIN", None),
     "anything-but": ("MIAU ON NOT FLAG IS WIN", None),
     "company": ("LONELY SKULL IS DEFEAT", None),
+    "the-whole-level": ("LEVEL IS WIN", None),
 }
 """For each level: the rule its solution must form, and the cause of destruction it must show."""
 
@@ -64,6 +65,7 @@ SOLUTION_LENGTHS = {
     "both": 11,
     "anything-but": 6,
     "company": 12,
+    "the-whole-level": 14,
 }
 
 

@@ -12,11 +12,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from miau.engine.board import GONE, Board, Board1, Checkpoint, JournalEntry, new_board
+from miau.engine.board import GONE, Board, Checkpoint, JournalEntry
 from miau.engine.events import Event, TurnLog
 from miau.engine.level import Level
-from miau.engine.rules import RuleSet
-from miau.engine.rules1 import parser_for_level
+from miau.engine.rules import RuleSet, parser_for_level
 from miau.engine.state import (
     Snapshot,
     SnapshotError,
@@ -26,7 +25,7 @@ from miau.engine.state import (
     snapshot_from_json,
 )
 from miau.engine.turn import has_control, resolve_turn, start_board
-from miau.engine.vocabulary import MOVE_ALPHABET, MOVE_LETTERS, WAIT, YOU, Direction
+from miau.engine.vocabulary import INTENT_OF_LETTER, INTENT_OF_NAME, WAIT, YOU, Direction
 
 MAX_RESTORE_HISTORY: Final = 1000
 """The longest history ``restore`` takes: a longer one is rejected, not read."""
@@ -36,8 +35,6 @@ ALREADY_WON: Final = "the level is won: undo or restart to play on"
 NOTHING_IS_YOU: Final = "nothing is YOU"
 BLOCKED: Final = "everything that is YOU is blocked"
 NOTHING_TO_UNDO: Final = "there is nothing to undo"
-
-_INTENTS: Final[dict[str, Direction]] = {d.name: d for d in MOVE_ALPHABET}
 
 
 class MoveStringError(ValueError):
@@ -96,12 +93,15 @@ class Game:
         return "".join(letter for letter in letters if letter is not None)
 
     def step(self, direction: object) -> Event:
-        """Take one intent: ``up``, ``down``, ``left``, ``right`` or ``wait``.
+        """Take one intent: ``up``, ``down``, ``left``, ``right`` or ``wait``, or its ``Direction``.
 
         Anything else, or any intent once the level is won, gives a rejected
         ``step`` event (its ``reason`` says why) and changes nothing.
         """
-        intent = _INTENTS.get(direction) if isinstance(direction, str) else None
+        if isinstance(direction, Direction):
+            intent: Direction | None = direction
+        else:
+            intent = INTENT_OF_NAME.get(direction) if isinstance(direction, str) else None
         if intent is None:
             return self._rejected("step", TurnLog(), NOT_AN_INTENT)
         if self._board.won:
@@ -116,7 +116,7 @@ class Game:
         board = self._board
         before = board.checkpoint()
         log = TurnLog()
-        if not resolve_turn(board, intent.vector, log):
+        if not resolve_turn(board, intent, log):
             board.take_journal()
             return self._rejected("step", log, BLOCKED if log.blocked else NOTHING_IS_YOU)
         last = self._last_turn
@@ -173,7 +173,7 @@ class Game:
 
         :raises MoveStringError: before any move is taken, if a letter is not a move.
         """
-        return [self.step(intent) for intent in parse_moves(moves)]
+        return [self.step(intent) for intent in parse_directions(moves)]
 
     def _read_snapshot(self, snapshot: object) -> tuple[Snapshot, list[Snapshot]]:
         """The state and its history from their JSON form.
@@ -198,13 +198,11 @@ class Game:
         return now, history
 
     def _board_from(self, snapshot: Snapshot) -> Board:
-        board = new_board(self.level, self._parser)
+        board = Board(self.level, self._parser)
         board.pos[:] = snapshot.positions
         board.noun[:] = snapshot.nouns
         board.facing[:] = snapshot.facings
-        if isinstance(board, Board1):
-            board.kinds[:] = snapshot.kinds
-            board.reroster()
+        board.restore_kinds(snapshot.kinds)
         board.phases[:] = snapshot.phases
         board.move_count = snapshot.move_count
         board.won = snapshot.won
@@ -346,15 +344,23 @@ class Game:
 
 
 def parse_moves(moves: str) -> list[str]:
+    """The intents of a move string (``U D L R W``, any case; spaces ignored), by name.
+
+    :raises MoveStringError: naming the first letter that is not a move.
+    """
+    return [intent.name for intent in parse_directions(moves)]
+
+
+def parse_directions(moves: str) -> list[Direction]:
     """The intents of a move string (``U D L R W``, any case; spaces ignored).
 
     :raises MoveStringError: naming the first letter that is not a move.
     """
-    intents: list[str] = []
+    intents: list[Direction] = []
     for index, letter in enumerate(moves):
         if letter.isspace():
             continue
-        intent = MOVE_LETTERS.get(letter.upper())
+        intent = INTENT_OF_LETTER.get(letter.upper())
         if intent is None:
             raise MoveStringError(
                 f"move {index + 1} of {moves!r} is {letter!r}; moves are U, D, L, R and W"

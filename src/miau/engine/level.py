@@ -110,8 +110,10 @@ class Level:
         features = _read_features(data.get("features", ()))
         vocabulary = VOCABULARY_1 in features
         automata = _read_automata(data.get("automata", ()))
-        if vocabulary and automata:
-            raise LevelError(f"automata cannot be combined with {VOCABULARY_1} yet")
+        for index, automaton in enumerate(automata):
+            for word in (automaton.property, automaton.subject):
+                if vocabulary and word in TIER1_WORDS:
+                    raise LevelError(f"automata[{index}]: {word} is a built-in {VOCABULARY_1} word")
         pairs = _read_pairs(data.get("pairs", ()), automata, vocabulary)
         declared = {a.property for a in automata} | {w for p in pairs for w in p.words}
         objects = data.get("objects")

@@ -1,71 +1,193 @@
-"""The movement planner shared by the player and the automata.
+"""The one movement planner: the player, MOVE, SHIFT and the automata all move through it.
 
 Engine contract, "Movement": movers go front-first along the direction, then
 by id; a mover's whole push chain is validated before anything in it moves;
 PUSH beats STOP; the level edge blocks like STOP; an entity steps at most once
 per movement phase, and one that already stepped neither blocks nor is
 pushed again.
+
+The vocabulary-1 layers (``docs/vocabulary.md``) are part of the same
+planner, each switched on by the rule table only when a rule gives its word:
+PULL things follow a thing that leaves the cell in front of them (and block
+like STOP unless PUSH); an OPEN thing may enter a SHUT thing's cell on its
+FLOAT layer; MOVE turns a blocked mover back. SHIFT and MOVE only choose who
+moves which way. A core table switches all of them off.
 """
 
 from __future__ import annotations
 
-from miau.engine.board import Board
+from collections.abc import Sequence
+
+from miau.engine.board import GONE, Board, Reading
 from miau.engine.events import TurnLog
-from miau.engine.vocabulary import FACING_OF_VECTOR, PUSH, STOP
+from miau.engine.vocabulary import OPEN, PULL, PUSH, SHUT, STOP, VECTOR_OF_FACING
 
 STOP_REASON = "stop"
 BOUNDS_REASON = "bounds"
 
+Chain = list[tuple[int, int | None]]
+"""A mover and everything it pushes, each with its immediate pusher, from the mover outward."""
 
-def move_group(board: Board, movers: list[int], dx: int, dy: int, log: TurnLog | None) -> bool:
-    """Move every entity of ``movers`` one cell by ``(dx, dy)``, pushing what is PUSH.
 
-    This is one movement phase. Blocked movers stay put (recorded in
-    ``log.blocked``). Returns whether anything moved.
-    """
-    width = board.width
-    pos = board.pos
+def front_first(board: Board, movers: Sequence[int], facing: int) -> list[tuple[int, int]]:
+    """``movers`` ordered front-first along ``facing``, then by id, each with the facing."""
     if len(movers) == 1:
-        ordered = movers
-    elif dx:
+        return [(movers[0], facing)]
+    width, pos = board.width, board.pos
+    dx, dy = VECTOR_OF_FACING[facing]
+    if dx:
         ordered = sorted(movers, key=lambda i: (-(pos[i] % width) * dx, i))
     else:
         ordered = sorted(movers, key=lambda i: (-(pos[i] // width) * dy, i))
-    facing = FACING_OF_VECTOR[(dx, dy)]
-    offset = dx + dy * width
+    return [(i, facing) for i in ordered]
+
+
+def move_group(
+    board: Board, reading: Reading, movers: Sequence[int], facing: int, log: TurnLog | None
+) -> bool:
+    """Move every entity of ``movers`` one cell along ``facing``: one movement phase.
+
+    Blocked movers stay put (recorded in ``log.blocked``). Returns whether
+    anything moved.
+    """
+    return move_phase(board, reading, front_first(board, movers, facing), log)
+
+
+def move_phase(
+    board: Board,
+    reading: Reading,
+    moves: Sequence[tuple[int, int]],
+    log: TurnLog | None,
+    *,
+    bounce: bool = False,
+) -> bool:
+    """One movement phase: each ``(mover, facing)`` in order; a thing steps at most once.
+
+    Returns whether anything moved. With ``bounce`` (MOVE), a blocked mover
+    turns round and tries once the other way, and stays turned round if that
+    is blocked too (a ``moved`` entry with ``from`` equal to ``to``).
+    """
+    pos = board.pos
     stepped: set[int] = set()
     any_moved = False
-    for mover in ordered:
-        if mover in stepped:
+    for mover, facing in moves:
+        if mover in stepped or pos[mover] == GONE:
             continue
-        chain, blocker, reason = _plan_chain(board, mover, dx, dy, stepped)
-        if reason is not None:
-            if log is not None:
-                log.blocked.append((mover, (dx, dy), blocker, reason))
-            continue
-        any_moved = True
-        for ident, pusher in chain:
-            source = pos[ident]
-            board.move(ident, source + offset, facing)
-            stepped.add(ident)
-            if log is not None:
-                log.moved.append((ident, source, source + offset, pusher, facing))
+        moved = _step(board, reading, mover, facing, stepped, log)
+        if not moved and bounce:
+            moved = _bounce(board, reading, mover, facing, stepped, log)
+        any_moved = any_moved or moved
     return any_moved
 
 
+def _bounce(
+    board: Board,
+    reading: Reading,
+    mover: int,
+    facing: int,
+    stepped: set[int],
+    log: TurnLog | None,
+) -> bool:
+    """MOVE blocked: turn round and try once the other way; stay turned round if blocked too.
+
+    Returns whether the mover moved (a turn on the spot is not a move).
+    """
+    back = (facing + 2) % 4
+    if _step(board, reading, mover, back, stepped, log):
+        return True
+    board.turn(mover, back)
+    if log is not None:
+        cell = board.pos[mover]
+        log.moved.append((mover, cell, cell, None, back))
+    return False
+
+
+def _step(
+    board: Board,
+    reading: Reading,
+    mover: int,
+    facing: int,
+    stepped: set[int],
+    log: TurnLog | None,
+) -> bool:
+    """Move ``mover`` one cell along ``facing`` with its push chain, then pull what follows."""
+    dx, dy = VECTOR_OF_FACING[facing]
+    chain, blocker, reason = _plan_chain(board, reading, mover, dx, dy, stepped)
+    if reason is not None:
+        if log is not None:
+            log.blocked.append((mover, (dx, dy), blocker, reason))
+        return False
+    source = board.pos[mover]
+    _apply_chain(board, chain, dx + dy * board.width, facing, stepped, log)
+    if reading.rules.pull:
+        _pull(board, reading, source, dx, dy, facing, stepped, log)
+    return True
+
+
+def _apply_chain(
+    board: Board, chain: Chain, offset: int, facing: int, stepped: set[int], log: TurnLog | None
+) -> None:
+    pos = board.pos
+    for ident, pusher in chain:
+        source = pos[ident]
+        board.move(ident, source + offset, facing)
+        stepped.add(ident)
+        if log is not None:
+            log.moved.append((ident, source, source + offset, pusher, facing))
+
+
+def _pull(
+    board: Board,
+    reading: Reading,
+    vacated: int,
+    dx: int,
+    dy: int,
+    facing: int,
+    stepped: set[int],
+    log: TurnLog | None,
+) -> None:
+    """PULL: PULL things right behind a thing that moved follow it, cell after cell."""
+    width, height = board.width, board.level.height
+    props = reading.props
+    offset = dx + dy * width
+    y, x = divmod(vacated, width)
+    while True:
+        x -= dx
+        y -= dy
+        if not (0 <= x < width and 0 <= y < height):
+            return
+        behind = y * width + x
+        pulled = [o for o in board.cells[behind] if o not in stepped and PULL in props(o)]
+        moved = False
+        for ident in pulled:
+            if ident in stepped:
+                continue
+            chain, blocker, reason = _plan_chain(board, reading, ident, dx, dy, stepped)
+            if reason is not None:
+                if log is not None:
+                    log.blocked.append((ident, (dx, dy), blocker, reason))
+                continue
+            _apply_chain(board, chain, offset, facing, stepped, log)
+            moved = True
+        if not moved:
+            return
+
+
 def _plan_chain(
-    board: Board, mover: int, dx: int, dy: int, stepped: set[int]
-) -> tuple[list[tuple[int, int | None]], int | None, str | None]:
+    board: Board, reading: Reading, mover: int, dx: int, dy: int, stepped: set[int]
+) -> tuple[Chain, int | None, str | None]:
     """The mover and everything it would push, or what blocks it.
 
     Returns ``(chain, blocker id, reason)``; ``reason`` is None when the
     chain can move. Chain entries are ``(id, immediate pusher)`` from the
-    mover outward.
+    mover outward. A PULL thing that is not PUSH blocks like STOP.
     """
     width, height = board.width, board.level.height
-    cells, props = board.cells, board.props
-    entering = board.level.enter_pairs
-    chain: list[tuple[int, int | None]] = [(mover, None)]
+    cells, props = board.cells, reading.props
+    rules = reading.rules
+    entering = bool(board.level.enter_pairs) or rules.open_shut
+    pull = rules.pull
+    chain: Chain = [(mover, None)]
     frontier = [mover]
     y, x = divmod(board.pos[mover], width)
     while True:
@@ -77,12 +199,12 @@ def _plan_chain(
         for occupant in cells[y * width + x]:
             if occupant in stepped:
                 continue
-            if entering and all(_can_enter(board, f, occupant) for f in frontier):
+            if entering and all(_can_enter(board, reading, f, occupant) for f in frontier):
                 continue
             traits = props(occupant)
             if PUSH in traits:
                 pushed.append(occupant)
-            elif STOP in traits:
+            elif STOP in traits or (pull and PULL in traits):
                 return chain, occupant, STOP_REASON
         if not pushed:
             return chain, None, None
@@ -91,9 +213,15 @@ def _plan_chain(
         frontier = pushed
 
 
-def _can_enter(board: Board, mover: int, occupant: int) -> bool:
-    """Whether ``mover`` may walk into ``occupant``'s cell through an ``enter`` pair."""
-    mine, theirs = board.props(mover), board.props(occupant)
+def _can_enter(board: Board, reading: Reading, mover: int, occupant: int) -> bool:
+    """Whether ``mover`` may walk into ``occupant``'s cell: OPEN/SHUT or an ``enter`` pair."""
+    mine, theirs = reading.props(mover), reading.props(occupant)
+    if (
+        reading.rules.open_shut
+        and reading.same_layer(mover, occupant)
+        and ((OPEN in mine and SHUT in theirs) or (SHUT in mine and OPEN in theirs))
+    ):
+        return True
     for pair in board.level.enter_pairs:
         first, second = pair.words
         if (first in mine and second in theirs) or (second in mine and first in theirs):

@@ -1,8 +1,22 @@
 """Rule parsing: word tiles on the board become the active rule table.
 
-Grammar (engine contract, "Words and parsing")::
+Core grammar (engine contract, "Words and parsing")::
 
     NOUN (AND NOUN)* IS VALUE (AND VALUE)*      VALUE = PROPERTY | NOUN
+
+A ``vocabulary-1`` level reads the Tier-1 grammar (``docs/vocabulary.md``,
+"Sentences") with the same span search, maximal-span rule and caches; only
+the automaton, the word classes and the expansion of a sentence differ::
+
+    SENTENCE = PREFIX* TERM (AND TERM)* CONDITION* VERB
+    PREFIX   = NOT* LONELY                 TERM = NOT* NOUN
+    CONDITION = (AND)? (ON | NEAR | FACING) TERM (AND TERM)*
+    VERB     = IS VALUE (AND VALUE)*  |  HAS NOUN (AND NOUN)*
+    VALUE    = NOT* (NOUN | PROPERTY)
+
+There is one rule type and one table type for both: a core rule is a rule
+with no NOT, no condition and the verb IS, and a table built by the core
+grammar says so in its flags, so the turn reads it as cheaply as ever.
 
 Lines read left to right (axis ``h``) and top to bottom (axis ``v``). Where
 words are stacked, every path through consecutive cells that takes one word
@@ -22,54 +36,180 @@ search order found first, rather than hang.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from miau.engine.vocabulary import AND, IS, MAX_LEVEL_SIDE
+from miau.engine.level import Level
+from miau.engine.vocabulary import (
+    ALL,
+    AND,
+    FLOAT,
+    HAS,
+    INFIX_CONDITIONS,
+    IS,
+    LEVEL,
+    LONELY,
+    MAX_LEVEL_SIDE,
+    NOT,
+    OPEN,
+    PULL,
+    PUSH,
+    SHUT,
+    TEXT,
+    TIER1_NOUNS,
+    TIER1_PROPERTIES,
+)
 
 MAX_SPANS: Final = 4096
 MAX_PATH_STEPS: Final = 1 << 16
 H: Final = "h"
 V: Final = "v"
 
-_NOUN, _IS, _AND, _PROPERTY = 0, 1, 2, 3
+# Word classes: the core's four, then the Tier-1 grammar's own.
+_NOUN, _IS, _AND, _PROPERTY, _NOT, _HAS, _LONELY, _INFIX = range(8)
 _COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
 """Column-major sort keys are ``x * MAX_LEVEL_SIDE + y``: no column is longer."""
 
-# Grammar automaton: state -> word class -> next state; state 4 ends a valid span.
-_ACCEPT: Final = 4
-_TRANSITIONS: Final[tuple[dict[int, int], ...]] = (
-    {_NOUN: 1},  # 0: start
-    {_AND: 2, _IS: 3},  # 1: after a subject noun
-    {_NOUN: 1},  # 2: after a subject AND
-    {_NOUN: 4, _PROPERTY: 4},  # 3: after IS
-    {_AND: 5},  # 4: after a value (accepting)
-    {_NOUN: 4, _PROPERTY: 4},  # 5: after a value AND
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """A grammar automaton: state -> word class -> next state, its accepting states and starts."""
+
+    transitions: tuple[dict[int, int], ...]
+    accepting: frozenset[int]
+    starts: frozenset[int]
+
+
+CORE_GRAMMAR: Final = Grammar(
+    (
+        {_NOUN: 1},  # 0: start
+        {_AND: 2, _IS: 3},  # 1: after a subject noun
+        {_NOUN: 1},  # 2: after a subject AND
+        {_NOUN: 4, _PROPERTY: 4},  # 3: after IS
+        {_AND: 5},  # 4: after a value (accepting)
+        {_NOUN: 4, _PROPERTY: 4},  # 5: after a value AND
+    ),
+    frozenset({4}),
+    frozenset({_NOUN}),
 )
+TIER1_GRAMMAR: Final = Grammar(
+    (
+        {_NOT: 0, _LONELY: 1, _NOUN: 2},  # 0: start (NOTs before a noun or LONELY)
+        {_NOT: 1, _NOUN: 2},  # 1: after LONELY
+        {_AND: 3, _IS: 6, _HAS: 9, _INFIX: 4},  # 2: after a subject noun
+        {_NOT: 3, _NOUN: 2},  # 3: after a subject AND
+        {_NOT: 4, _NOUN: 5},  # 4: after ON, NEAR or FACING
+        {_AND: 12, _IS: 6, _HAS: 9},  # 5: after a condition's argument
+        {_NOT: 6, _NOUN: 7, _PROPERTY: 7},  # 6: after IS
+        {_AND: 8},  # 7: after an IS value (accepting)
+        {_NOT: 6, _NOUN: 7, _PROPERTY: 7},  # 8: after a value AND
+        {_NOUN: 10},  # 9: after HAS
+        {_AND: 11},  # 10: after a HAS value (accepting)
+        {_NOUN: 10},  # 11: after a HAS value AND
+        {_NOT: 13, _NOUN: 5, _INFIX: 4},  # 12: after a condition AND
+        {_NOT: 13, _NOUN: 5},  # 13: after a condition AND and NOT
+    ),
+    frozenset({7, 10}),
+    frozenset({_NOUN, _NOT, _LONELY}),
+)
+
+Term = tuple[bool, str]
+"""``(negated, noun)``: a noun as a subject or a condition's argument."""
+
+NO_PROPERTIES: Final[frozenset[str]] = frozenset()
+WORD_PROPERTIES: Final = frozenset({PUSH})
+"""What a word is without any rule about TEXT: pushable, and nothing else."""
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One condition of a rule: ``LONELY`` (maybe negated) or ``ON/NEAR/FACING`` arguments."""
+
+    word: str
+    negated: bool
+    args: tuple[Term, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{word, not, args: [{noun, not}]}``."""
+        return {
+            "word": self.word,
+            "not": self.negated,
+            "args": [{"noun": noun, "not": negated} for negated, noun in self.args],
+        }
+
+    def text(self) -> str:
+        """The condition as words, for people."""
+        if self.word == LONELY:
+            return f"{'NOT ' if self.negated else ''}LONELY"
+        args = " AND ".join(f"{'NOT ' if n else ''}{noun}" for n, noun in self.args)
+        return f"{self.word} {args}"
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One semantic rule with the words that formed it, in reading order."""
+    """One semantic rule with the words that formed it, in reading order.
+
+    ``subject``/``predicate`` are the bare nouns or property. A core rule is
+    ``X IS Y`` and nothing else; a vocabulary-1 rule may add a NOT before
+    either (``subject_not``, ``negated``), conditions, and the verb HAS.
+    ``source_ids`` holds every word of the rule in reading order (NOT and
+    condition words included, AND left out).
+    """
 
     subject: str
     predicate: str
     source_ids: tuple[int, ...]
     axis: str
+    subject_not: bool = False
+    conditions: tuple[Condition, ...] = ()
+    verb: str = IS
+    negated: bool = False
+    plain: bool = field(init=False, repr=False, compare=False)
+    """Whether the rule reads like a core rule (``X IS Y`` with nothing else)."""
+    key: tuple[Any, ...] = field(init=False, repr=False, compare=False)
+    """Semantic identity: rules with the same key are the same rule (ids and axis aside).
 
-    @property
-    def key(self) -> tuple[str, str]:
-        """Semantic identity: rules with the same key are the same rule."""
-        return (self.subject, self.predicate)
+    Both are set once when the rule is made: tables and events read them often.
+    """
+
+    def __post_init__(self) -> None:
+        plain = not (self.subject_not or self.conditions or self.negated or self.verb != IS)
+        object.__setattr__(self, "plain", plain)
+        key: tuple[Any, ...] = (self.subject, self.predicate)
+        if not plain:
+            key += (self.subject_not, self.conditions, self.verb, self.negated)
+        object.__setattr__(self, "key", key)
+
+    def text(self) -> str:
+        """The rule as words, for people: ``LONELY BABA ON KEKE IS NOT YOU``."""
+        lonely = [c.text() for c in self.conditions if c.word == LONELY]
+        infix = [c.text() for c in self.conditions if c.word != LONELY]
+        parts = [*lonely, f"{'NOT ' if self.subject_not else ''}{self.subject}"]
+        if infix:
+            parts.append(" AND ".join(infix))
+        parts.append(self.verb)
+        parts.append(f"{'NOT ' if self.negated else ''}{self.predicate}")
+        return " ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
-        """The wire record ``{subject, predicate, sourceIds, axis}``."""
-        return {
+        """The wire record ``{subject, predicate, sourceIds, axis}``.
+
+        A rule that is more than ``X IS Y`` adds ``verb``, ``subjectNot``,
+        ``not``, ``conditions`` and ``text``.
+        """
+        out: dict[str, Any] = {
             "subject": self.subject,
             "predicate": self.predicate,
             "sourceIds": list(self.source_ids),
             "axis": self.axis,
         }
+        if not self.plain:
+            out["verb"] = self.verb
+            out["subjectNot"] = self.subject_not
+            out["not"] = self.negated
+            out["conditions"] = [c.to_json() for c in self.conditions]
+            out["text"] = self.text()
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,42 +224,195 @@ class Sentence:
         return {"ids": list(self.ids), "axis": self.axis}
 
 
-class RuleSet:
-    """An active rule table and what derives from it.
+def term_matches(negated: bool, noun: str, is_word: bool, entity_noun: str) -> bool:
+    """Whether an entity (a word, or an object of ``entity_noun``) is meant by a Tier-1 term.
 
-    Built once per distinct arrangement of words and then shared, so every
-    lookup the turn needs (properties of a noun, nouns holding a property,
-    a noun's transformation) is a dict access.
+    ``TEXT`` is every word, ``ALL`` every object, a noun the objects of that
+    noun; ``NOT`` X is every object X does not mean (words are never meant by
+    a negated term, as in Baba Is You).
+    """
+    if noun == TEXT:
+        meant = is_word
+    elif is_word:
+        meant = False
+    else:
+        meant = noun in (ALL, entity_noun)
+    if negated:
+        return not is_word and not meant
+    return meant
+
+
+def subject_matches(rule: Rule, is_word: bool, entity_noun: str) -> bool:
+    """Whether ``rule``'s subject means this entity (conditions aside)."""
+    return term_matches(rule.subject_not, rule.subject, is_word, entity_noun)
+
+
+class RuleSet:
+    """An active rule table and what derives from it, for every level.
+
+    Built once per distinct arrangement of words and then shared. The turn
+    reads it through a few precomputed parts, so a table that uses none of
+    the Tier-1 words costs what the core table always cost:
+
+    - ``props``, ``holders`` and ``transforms``: what the plain ``X IS Y``
+      rules say, by noun (the whole story in a core table; tools that show
+      a table read these).
+    - ``property_rules``, ``noun_rules``, ``has_rules``: the rules by kind
+      of value; ``conditional``: the property rules with conditions (empty:
+      an entity's properties depend only on its kind and noun).
+    - ``tier1``: whether the table was read with the Tier-1 grammar (TEXT,
+      ALL and NOT mean something); ``given``: every Tier-1 property some rule
+      gives (nothing in a core table), so a phase for MOVE, SHIFT, PULL,
+      FLOAT, OPEN/SHUT, WEAK or HOT/MELT runs only when its word is in play.
+    - ``simple_props`` / ``simple_transforms``: whether the by-noun lookups
+      above are exact for every entity (no NOT, TEXT, ALL or condition
+      among those rules).
+    - ``level_props``: what unconditional ``LEVEL IS ...`` rules give the
+      level itself (WIN and DEFEAT mean something).
+    - ``givable``: every property some rule (or being a word) may give, so a
+      phase about a property nothing can have is skipped at once; ``live``:
+      no conditions and no FLOAT, so properties follow kind and noun alone.
     """
 
-    __slots__ = ("holders", "keys", "props", "rules", "sentences", "transforms")
+    __slots__ = (
+        "_kinds",
+        "conditional",
+        "floating",
+        "givable",
+        "given",
+        "has_rules",
+        "holders",
+        "keys",
+        "known_props",
+        "level_props",
+        "live",
+        "noun_rules",
+        "open_shut",
+        "property_rules",
+        "props",
+        "pull",
+        "rules",
+        "sentences",
+        "simple_props",
+        "simple_transforms",
+        "tier1",
+        "transforms",
+        "word_props",
+    )
 
     def __init__(
-        self, rules: tuple[Rule, ...], sentences: tuple[Sentence, ...], properties: frozenset[str]
+        self,
+        rules: tuple[Rule, ...],
+        sentences: tuple[Sentence, ...],
+        properties: frozenset[str],
+        tier1: bool = False,
     ) -> None:
-        """Derive properties, holders and transformations from ``rules``."""
+        """Derive the lookups and flags the turn reads from ``rules``."""
         self.rules = rules
         self.sentences = sentences
-        self.keys = frozenset(rule.key for rule in rules)
+        self.tier1 = tier1
+        keys = self.keys = frozenset([rule.key for rule in rules])
         props: dict[str, set[str]] = {}
         holders: dict[str, list[str]] = {}
         transforms: dict[str, str] = {}
+        property_rules: list[Rule] = []
+        noun_rules: list[Rule] = []
+        has_rules: list[Rule] = []
         for rule in rules:
-            if rule.predicate in properties:
-                props.setdefault(rule.subject, set()).add(rule.predicate)
-                nouns = holders.setdefault(rule.predicate, [])
-                if rule.subject not in nouns:
-                    nouns.append(rule.subject)
-        for rule in rules:
-            if rule.predicate in properties or rule.subject in transforms:
-                continue
-            # X IS X locks X: it outranks any X IS Y wherever it stands in the table.
-            if (rule.subject, rule.subject) in self.keys:
-                continue
-            transforms[rule.subject] = rule.predicate
+            subject, predicate = rule.subject, rule.predicate
+            if rule.verb != IS:
+                has_rules.append(rule)
+            elif predicate in properties:
+                property_rules.append(rule)
+                if rule.plain:
+                    props.setdefault(subject, set()).add(predicate)
+                    nouns = holders.setdefault(predicate, [])
+                    if subject not in nouns:
+                        nouns.append(subject)
+            else:
+                noun_rules.append(rule)
+                # X IS X locks X: it outranks any X IS Y wherever it stands in the table.
+                if rule.plain and subject not in transforms and (subject, subject) not in keys:
+                    transforms[subject] = predicate
         self.props: dict[str, frozenset[str]] = {n: frozenset(p) for n, p in props.items()}
         self.holders: dict[str, tuple[str, ...]] = {p: tuple(n) for p, n in holders.items()}
         self.transforms: dict[str, str] = transforms
+        self.property_rules = tuple(property_rules)
+        self.noun_rules = tuple(noun_rules)
+        self.has_rules = tuple(has_rules)
+        self._kinds: dict[tuple[bool, str], tuple[frozenset[str], frozenset[str]]] = {}
+        # By noun, what the unconditional rules give an object: filled as nouns are met.
+        self.known_props: dict[str, frozenset[str]] = dict(self.props)
+        self.word_props = WORD_PROPERTIES
+        if not tier1:
+            # The core grammar reads X IS Y only: every by-noun lookup is exact.
+            self.conditional: tuple[Rule, ...] = ()
+            self.simple_props = self.simple_transforms = True
+            self.given: frozenset[str] = frozenset()
+            self.level_props: frozenset[str] = frozenset()
+            self.floating = self.pull = self.open_shut = False
+            self.givable = self.word_props.union(holders)
+            self.live = True
+            return
+        self.conditional = tuple(r for r in property_rules if r.conditions)
+        self.simple_props = not any(not r.plain or r.subject in TIER1_NOUNS for r in property_rules)
+        self.simple_transforms = not any(
+            not r.plain or r.subject in TIER1_NOUNS or r.predicate in TIER1_NOUNS
+            for r in noun_rules
+        )
+        gives = {r.predicate for r in property_rules if not r.negated}
+        self.given = frozenset(gives.intersection(TIER1_PROPERTIES))
+        self.floating = FLOAT in self.given
+        self.pull = PULL in self.given
+        self.open_shut = OPEN in self.given and SHUT in self.given
+        if not self.simple_props:
+            self.known_props = {}
+            given, taken = self.kind_given_taken(True, TEXT)
+            self.word_props = given - taken
+        self.givable = self.word_props | gives
+        self.live = not self.conditional and not self.floating
+        # LEVEL IS WIN, LEVEL IS DEFEAT: what the unconditional rules say of the level itself.
+        level_given = {
+            r.predicate
+            for r in property_rules
+            if r.subject == LEVEL and not r.subject_not and not r.conditions and not r.negated
+        }
+        level_taken = {
+            r.predicate
+            for r in property_rules
+            if r.subject == LEVEL and not r.subject_not and not r.conditions and r.negated
+        }
+        self.level_props = frozenset(level_given - level_taken)
+
+    def object_props(self, noun: str) -> frozenset[str]:
+        """The properties the unconditional rules give every object of ``noun``."""
+        found = self.known_props.get(noun)
+        if found is None:
+            if self.simple_props:
+                found = NO_PROPERTIES
+            else:
+                given, taken = self.kind_given_taken(False, noun)
+                found = given - taken
+            self.known_props[noun] = found
+        return found
+
+    def kind_given_taken(self, is_word: bool, noun: str) -> tuple[frozenset[str], frozenset[str]]:
+        """``(given, taken)``: the properties unconditional rules give and take (NOT) a kind.
+
+        A word is given PUSH by the implicit ``TEXT IS PUSH``. A reading with
+        conditional rules needs the two apart: a NOT anywhere takes what any
+        rule gives. Remembered per kind: tables are shared.
+        """
+        key = (is_word, noun)
+        found = self._kinds.get(key)
+        if found is None:
+            given: set[str] = {PUSH} if is_word else set()
+            taken: set[str] = set()
+            for rule in self.property_rules:
+                if not rule.conditions and subject_matches(rule, is_word, noun):
+                    (taken if rule.negated else given).add(rule.predicate)
+            found = self._kinds[key] = (frozenset(given), frozenset(taken))
+        return found
 
     def to_json(self) -> list[dict[str, Any]]:
         """The active rule table as wire records, in table order."""
@@ -144,22 +437,31 @@ class RuleParser:
     CACHE_LIMIT: Final = 1 << 15
     SHARED_LEVELS: Final = 64
     _shared: ClassVar[dict[tuple[object, ...], _LevelCache]] = {}
-    # The grammar: a subclass (the Tier-1 parser) swaps in its own automaton.
-    _transitions: ClassVar[tuple[dict[int, int], ...]] = _TRANSITIONS
-    _accepting: ClassVar[frozenset[int]] = frozenset({_ACCEPT})
-    _starts: ClassVar[frozenset[int]] = frozenset({_NOUN})
 
     def __init__(
-        self, width: int, texts: Sequence[str], word_ids: Sequence[int], properties: frozenset[str]
+        self,
+        width: int,
+        texts: Sequence[str],
+        word_ids: Sequence[int],
+        properties: frozenset[str],
+        tier1: bool = False,
     ) -> None:
-        """Prepare a parser for the words ``word_ids`` (with their ``texts``) of one level."""
+        """Prepare a parser for the words ``word_ids`` (with their ``texts``) of one level.
+
+        ``tier1`` chooses the Tier-1 grammar (a ``vocabulary-1`` level).
+        """
         self._width = width
         self._word_ids = tuple(word_ids)
         self._texts = {i: texts[i] for i in word_ids}
         self._properties = properties
-        self._classes = {i: self._classify(texts[i], properties) for i in word_ids}
-        words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties)
-        shared = type(self)._shared
+        self.tier1 = tier1
+        grammar = TIER1_GRAMMAR if tier1 else CORE_GRAMMAR
+        self._transitions = grammar.transitions
+        self._accepting = grammar.accepting
+        self._starts = grammar.starts
+        self._classes = {i: _word_class(texts[i], properties, tier1) for i in word_ids}
+        words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties, tier1)
+        shared = RuleParser._shared
         cache = shared.get(words)
         if cache is None:
             if len(shared) >= self.SHARED_LEVELS:
@@ -174,17 +476,10 @@ class RuleParser:
     def clear_shared_caches(cls) -> None:
         """Forget every cached table, as in a fresh process (for measuring cold starts)."""
         RuleParser._shared.clear()
-        for subclass in cls.__subclasses__():
-            subclass._shared.clear()
 
-    @staticmethod
-    def _classify(text: str, properties: frozenset[str]) -> int:
-        """The grammar class of a word's text."""
-        return _word_class(text, properties)
-
-    def _table(self, rules: tuple[Rule, ...], sentences: tuple[Sentence, ...]) -> RuleSet:
-        """The rule table of one reading."""
-        return RuleSet(rules, sentences, self._properties)
+    def for_words(self, texts: Sequence[str], word_ids: Sequence[int]) -> RuleParser:
+        """A parser of the same grammar for another set of words (a kind changed)."""
+        return RuleParser(self._width, texts, word_ids, self._properties, self.tier1)
 
     def parse(self, word_positions: tuple[int, ...]) -> RuleSet:
         """The rule table for words at ``word_positions`` (aligned with ``word_ids``, -1 = gone)."""
@@ -219,7 +514,7 @@ class RuleParser:
                 if rule.key not in seen:
                     seen.add(rule.key)
                     rules.append(rule)
-        table = self._table(tuple(rules), tuple(sentences))
+        table = RuleSet(tuple(rules), tuple(sentences), self._properties, self.tier1)
         self._by_sentences[key] = table
         return table
 
@@ -320,6 +615,9 @@ class RuleParser:
         return found
 
     def _expand(self, sentence: Sentence) -> list[Rule]:
+        """The rules of one sentence: every subject with every value."""
+        if self.tier1:
+            return self._expand_tier1(sentence)
         ids = sentence.ids
         verb = next(i for i, ident in enumerate(ids) if self._classes[ident] == _IS)
         subjects = [ident for ident in ids[:verb] if self._classes[ident] == _NOUN]
@@ -329,6 +627,71 @@ class RuleParser:
             for s in subjects
             for v in values
         ]
+
+    def _expand_tier1(self, sentence: Sentence) -> list[Rule]:
+        """The rules of one Tier-1 sentence; every rule shares the sentence's conditions.
+
+        A rule's ``source_ids`` are its subject's words, every condition word,
+        the verb and its value's words, in reading order (ANDs left out).
+        """
+        texts, classes = self._texts, self._classes
+        subjects: list[tuple[bool, str, list[int]]] = []
+        values: list[tuple[bool, str, list[int]]] = []
+        conditions: list[tuple[str, bool, list[Term], list[int]]] = []
+        shared_ids: list[int] = []
+        verb, verb_id = IS, -1
+        section = "subject"
+        nots: list[int] = []
+        for ident in sentence.ids:
+            kind = classes[ident]
+            if kind == _NOT:
+                nots.append(ident)
+            elif kind == _LONELY:
+                conditions.append((LONELY, len(nots) % 2 == 1, [], [*nots, ident]))
+                nots = []
+            elif kind == _INFIX:
+                section = "condition"
+                conditions.append((texts[ident], False, [], [ident]))
+            elif kind in (_IS, _HAS):
+                verb, verb_id, section = texts[ident], ident, "value"
+            elif kind in (_NOUN, _PROPERTY):
+                term = (len(nots) % 2 == 1, texts[ident], [*nots, ident])
+                nots = []
+                if section == "subject":
+                    subjects.append(term)
+                elif section == "condition":
+                    conditions[-1][2].append((term[0], term[1]))
+                    conditions[-1][3].extend(term[2])
+                else:
+                    values.append(term)
+        for _, _, _, ids in conditions:
+            shared_ids.extend(ids)
+        made = tuple(Condition(word, negated, tuple(args)) for word, negated, args, _ in conditions)
+        order = {ident: index for index, ident in enumerate(sentence.ids)}
+        rules: list[Rule] = []
+        for subject_not, subject, subject_ids in subjects:
+            for negated, value, value_ids in values:
+                ids = sorted(
+                    [*subject_ids, *shared_ids, verb_id, *value_ids], key=order.__getitem__
+                )
+                rules.append(
+                    Rule(
+                        subject,
+                        value,
+                        tuple(ids),
+                        sentence.axis,
+                        subject_not=subject_not,
+                        conditions=made,
+                        verb=verb,
+                        negated=negated,
+                    )
+                )
+        return rules
+
+
+def parser_for_level(level: Level) -> RuleParser:
+    """A parser for the words of ``level``, with the Tier-1 grammar when the level opts in."""
+    return RuleParser(level.width, level.texts, level.word_ids, level.properties, level.vocabulary)
 
 
 class _LevelCache:
@@ -417,9 +780,19 @@ class _SpanSearch:
                 path.pop()
 
 
-def _word_class(text: str, properties: frozenset[str]) -> int:
+def _word_class(text: str, properties: frozenset[str], tier1: bool) -> int:
+    """The grammar class of a word's text (the Tier-1 operators only in a Tier-1 grammar)."""
     if text == IS:
         return _IS
     if text == AND:
         return _AND
+    if tier1:
+        if text == NOT:
+            return _NOT
+        if text == HAS:
+            return _HAS
+        if text == LONELY:
+            return _LONELY
+        if text in INFIX_CONDITIONS:
+            return _INFIX
     return _PROPERTY if text in properties else _NOUN

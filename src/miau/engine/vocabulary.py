@@ -45,8 +45,10 @@ TIER1_OPERATORS: Final = frozenset({IS, AND, NOT, HAS, LONELY, *INFIX_CONDITIONS
 
 TEXT: Final = "TEXT"
 ALL: Final = "ALL"
-TIER1_NOUNS: Final = frozenset({TEXT, ALL})
-"""Selector nouns of vocabulary-1: no object may be called by them."""
+LEVEL: Final = "LEVEL"
+TIER1_NOUNS: Final = frozenset({TEXT, ALL, LEVEL})
+"""Built-in nouns of vocabulary-1 (the selectors TEXT and ALL, and the level itself):
+no object may be called by them."""
 
 MOVE: Final = "MOVE"
 PULL: Final = "PULL"
@@ -118,6 +120,18 @@ FACING_OF_VECTOR: Final[dict[tuple[int, int], int]] = {
     d.vector: d.facing for d in MOVE_ALPHABET if d.vector is not None and d.facing is not None
 }
 """The facing index an entity takes when it moves by a unit vector."""
+
+VECTOR_OF_FACING: Final[tuple[tuple[int, int], ...]] = tuple(
+    next(d.vector for d in CARDINALS if d.facing == facing and d.vector is not None)
+    for facing in range(len(FACINGS))
+)
+"""The unit vector of each facing index (right, down, left, up): a move along a facing."""
+
+INTENT_OF_NAME: Final[dict[str, Direction]] = {d.name: d for d in MOVE_ALPHABET}
+"""Each intent of the move alphabet by its name (``up`` ... ``wait``): the wire form."""
+
+INTENT_OF_LETTER: Final[dict[str, Direction]] = {d.letter: d for d in MOVE_ALPHABET}
+"""Each intent of the move alphabet by its letter (``U D L R W``): the stored form."""
 
 MAX_AUTOMATA: Final = 32
 MAX_PATTERN_STEPS: Final = 32

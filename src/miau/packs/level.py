@@ -101,12 +101,8 @@ def read_level(
         _check_tier1_nouns(log, entities)
 
     automata = read_automata(log, loc, raw)
-    if vocabulary and automata:
-        log.error(
-            (*loc, "automata"),
-            f"automata cannot be combined with {VOCABULARY_1} yet; "
-            "move this level to a pack without it",
-        )
+    if vocabulary:
+        _check_tier1_automata(log, automata)
     draft.automata = automata
     draft.uses_automata = is_array(raw.get("automata")) and bool(raw.get("automata"))
     for automaton, automaton_loc in automata:
@@ -141,6 +137,19 @@ def read_level(
             data=data,
         )
     return draft
+
+
+def _check_tier1_automata(log: IssueLog, automata: list[tuple[AutomatonData, Location]]) -> None:
+    """An automaton of a vocabulary-1 level drives a word of its own, not a built-in one."""
+    for automaton, automaton_loc in automata:
+        for name, example in (("property", "TICK"), ("subject", "MOUSE")):
+            word = automaton.get(name)
+            if isinstance(word, str) and word in TIER1_WORDS:
+                log.error(
+                    (*automaton_loc, name),
+                    f"{word} is a built-in {VOCABULARY_1} word in this pack; an automaton "
+                    f'needs a word of its own, such as "{example}"',
+                )
 
 
 def _check_tier1_nouns(log: IssueLog, entities: list[Placed]) -> None:

@@ -40,7 +40,7 @@ import anyio
 
 from miau.engine import Event, Game
 from miau.engine.state import history_records
-from miau.engine.vocabulary import MOVE_ALPHABET
+from miau.engine.vocabulary import INTENT_OF_LETTER, MOVE_ALPHABET
 from miau.packs import Pack, PackError, PackLevel, load_pack
 from miau.packs.share import ShareLinkError, decode_share_code, share_content_key
 from miau.server.library import Library
@@ -198,8 +198,8 @@ def apply_stored(game: Game, intent: StoredIntent) -> Event:
     :raises ValueError: for a letter that is not a log letter, or a restore
         whose payload is not JSON.
     """
-    if intent.letter in _LETTER_STEPS:
-        return game.step(_LETTER_STEPS[intent.letter])
+    if intent.letter in INTENT_OF_LETTER:
+        return game.step(INTENT_OF_LETTER[intent.letter])
     if intent.letter == UNDO:
         return game.undo()
     if intent.letter == RESET:

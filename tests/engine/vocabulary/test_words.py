@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from miau.engine import Game, Level, LevelError
-from miau.engine.rules1 import Rule1
+from miau.engine.rules import Rule
 from tests.engine.vocabulary.grid import board_level, draw
 
 
-def rules_of(game: Game) -> list[Rule1]:
-    rules = [r for r in game.state.rules if isinstance(r, Rule1)]
+def rules_of(game: Game) -> list[Rule]:
+    rules = [r for r in game.state.rules if isinstance(r, Rule)]
     assert len(rules) == len(game.state.rules)
     return rules
 
@@ -115,10 +115,10 @@ def test_not_subject_leaves_words_alone() -> None:
     assert draw(game)[0] == "NOT ROCK IS YOU"
 
 
-def test_the_engine_refuses_tier1_nouns_and_automata_with_the_feature() -> None:
+def test_the_engine_refuses_tier1_nouns_and_built_in_automaton_words_with_the_feature() -> None:
     for bad in (
         board_level(["move . ."]),
-        {**board_level(["miau"]), "automata": [{"id": "a", "property": "TICK", "pattern": ["L"]}]},
+        {**board_level(["miau"]), "automata": [{"id": "a", "property": "MOVE", "pattern": ["L"]}]},
         {**board_level(["miau"]), "pairs": [{"words": ["OPEN", "LOCK"], "effect": "destroy-both"}]},
         {**board_level(["miau"]), "features": ["teleport"]},
     ):
@@ -127,3 +127,26 @@ def test_the_engine_refuses_tier1_nouns_and_automata_with_the_feature() -> None:
         except LevelError:
             continue
         raise AssertionError(f"accepted {bad}")
+
+
+def test_level_is_a_built_in_noun_no_object_may_take() -> None:
+    try:
+        Level.from_dict(board_level(["level . ."]))
+    except LevelError:
+        return
+    raise AssertionError("an object called LEVEL was accepted")
+
+
+def test_x_is_level_and_has_level_change_nothing() -> None:
+    game = Game(board_level(["MIAU IS YOU .", "ROCK IS LEVEL", "ROCK HAS LEVEL", "rock miau . ."]))
+    assert game.step("wait").to_json()["transformed"] == []
+    assert draw(game)[3] == "rock> miau> . ."
+
+
+def test_level_is_not_win_and_a_condition_on_level_keep_the_level_unwon() -> None:
+    negated = Game(board_level(["MIAU IS YOU . .", "LEVEL IS WIN . .", "LEVEL IS NOT WIN", "miau"]))
+    assert not negated.step("wait").won
+    conditional = Game(board_level(["MIAU IS YOU . . .", "LEVEL NEAR MIAU IS WIN", "miau"]))
+    assert not conditional.step("wait").won
+    plain = Game(board_level(["MIAU IS YOU . .", "LEVEL IS WIN . .", "miau"]))
+    assert plain.step("wait").won
