@@ -391,7 +391,7 @@ class SiteBackend:
                 level = self._level(pack, level_id)
                 if imported:
                     return level_json(pack_id, level, next_in_pack(pack, level))
-                return self.worlds.level_detail(pack, level)
+                return self.worlds.level_detail(pack, level, self._best().keys())
             case "GET", ["worlds", pack_id, "levels", level_id, "pack"]:
                 pack, _ = self._found(pack_id)
                 self._level(pack, level_id)
