@@ -21,6 +21,7 @@ from miau.engine.level import Level
 from miau.engine.turn import move_player, settle_turn, start_board
 from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.solver.keys import KeyCodec
+from miau.solver.reduction import search_level
 
 MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = tuple(
     (direction.letter, direction.vector) for direction in MOVE_ALPHABET
@@ -48,7 +49,8 @@ class Expander:
 
         :raises LevelError: when the level cannot be run.
         """
-        self.level: Level = level if isinstance(level, Level) else Level.from_dict(level)
+        given = level if isinstance(level, Level) else Level.from_dict(level)
+        self.level: Level = search_level(given)
         self.board: Board = start_board(self.level)
         self.codec = KeyCodec(self.level)
         self.hands_off = hands_off
