@@ -1,7 +1,9 @@
 """The successor function: the engine's own turn, run on one reusable board.
 
 Every successor comes from the engine's own turn (``move_player`` then
-``settle_turn``, no events built) on one board started like a ``Game``'s
+``settle_turn``, no events built; on core levels without pairs the
+solver's ``turns.settle``, the same steps with a contact pass walked from
+the short side) on one board started like a ``Game``'s
 (``start_board``), and is taken back with ``Board.rewind``, the same
 checkpoint-and-journal pair ``Game.undo`` uses; so the search agrees with
 the engine by construction. To expand a state the board first *jumps* to it: the keys of
@@ -13,7 +15,7 @@ of entities.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from miau.engine.board import Board, JournalEntry
@@ -22,6 +24,8 @@ from miau.engine.turn import move_player, settle_turn, start_board
 from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.solver.keys import KeyCodec
 from miau.solver.reduction import search_level
+from miau.solver.turns import settle as settle_core
+from miau.solver.turns import settles_here
 
 MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = tuple(
     (direction.letter, direction.vector) for direction in MOVE_ALPHABET
@@ -38,7 +42,7 @@ Successor = tuple[str, bytes, bool]
 class Expander:
     """Generates the successors of states of one level, given by their keys."""
 
-    __slots__ = ("_slots", "board", "codec", "hands_off", "level", "root")
+    __slots__ = ("_settle", "_slots", "board", "codec", "hands_off", "level", "root")
 
     def __init__(self, level: Level | Mapping[str, Any], *, hands_off: bool = False) -> None:
         """Set up the start of ``level``.
@@ -53,6 +57,9 @@ class Expander:
         self.level: Level = search_level(given)
         self.board: Board = start_board(self.level)
         self.codec = KeyCodec(self.level)
+        self._settle: Callable[[Board], None] = (
+            settle_core if settles_here(self.level) else _engine_settle
+        )
         self.hands_off = hands_off
         self._slots = self.codec.values(self.board)
         self.root: bytes = self.codec.pack(self._slots)
@@ -61,6 +68,7 @@ class Expander:
         """Every accepted move from the state ``key``, with its result, in move order."""
         self._jump(key)
         board = self.board
+        settle = self._settle
         codec = self.codec
         mark = board.checkpoint()
         at_root = key == self.root
@@ -74,7 +82,7 @@ class Expander:
             if self.hands_off and pushes_a_word(board, board.journal):
                 board.rewind(mark, board.take_journal())
                 continue
-            settle_turn(board, None)
+            settle(board)
             journal = board.take_journal()
             found.append((letter, codec.successor(board, self._slots, journal), board.won))
             board.rewind(mark, journal)
@@ -110,6 +118,11 @@ class Expander:
             return True
         by_noun = board.by_noun
         return any(by_noun.get(noun) for noun in board.rules.transforms)
+
+
+def _engine_settle(board: Board) -> None:
+    """The engine's own steps 4 to 10, with no events built."""
+    settle_turn(board, None)
 
 
 def pushes_a_word(board: Board, journal: list[JournalEntry]) -> bool:
