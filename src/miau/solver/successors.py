@@ -38,6 +38,19 @@ The order makes the solution found deterministic.
 Successor = tuple[str, bytes, bool]
 """``(move letter, key after the move, whether the move wins)``."""
 
+Child = tuple[str, bytes, bool, int]
+"""A :data:`Successor` with its rating (``DEAD`` for a state that can never move again)."""
+
+Rating = Callable[[Board], int]
+"""Rates the settled board of a child state (for best-first search: lower is more promising)."""
+
+DEAD: Final = -1
+"""The rating of a child that can never move again (nothing is YOU and waiting changes nothing)."""
+
+
+def _alive(_board: Board) -> int:
+    return 0
+
 
 class Expander:
     """Generates the successors of states of one level, given by their keys."""
@@ -66,13 +79,21 @@ class Expander:
 
     def successors(self, key: bytes) -> list[Successor]:
         """Every accepted move from the state ``key``, with its result, in move order."""
+        return [(letter, child, won) for letter, child, won, _ in self.children(key, _alive)]
+
+    def children(self, key: bytes, rate: Rating) -> list[Child]:
+        """Like ``successors``, each child also rated by ``rate`` on the board standing in it.
+
+        A child from which the game can never go on (see ``is_dead``) is
+        rated :data:`DEAD` without calling ``rate``.
+        """
         self._jump(key)
         board = self.board
-        settle = self._settle
         codec = self.codec
+        settle = self._settle
         mark = board.checkpoint()
         at_root = key == self.root
-        found: list[Successor] = []
+        found: list[Child] = []
         for letter, vector in MOVES:
             if vector is None and not at_root and not self._wait_can_change(board):
                 continue
@@ -84,9 +105,20 @@ class Expander:
                 continue
             settle(board)
             journal = board.take_journal()
-            found.append((letter, codec.successor(board, self._slots, journal), board.won))
+            won = board.won
+            value = DEAD if not won and self.is_dead(board) else rate(board)
+            found.append((letter, codec.successor(board, self._slots, journal), won, value))
             board.rewind(mark, journal)
         return found
+
+    def is_dead(self, board: Board) -> bool:
+        """Whether the settled ``board`` can never move again: no YOU, and waiting changes nothing.
+
+        With nothing YOU every move is refused, and where a wait cannot
+        change anything (see ``_wait_can_change``) it leads back to this very
+        state; so no win is reachable from it and a search need not expand it.
+        """
+        return board.control_lost and not self._wait_can_change(board)
 
     def _jump(self, key: bytes) -> None:
         """Bring the board to the state ``key`` by changing only what differs."""
