@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         max_memory=args.max_memory,
     )
     started = time.perf_counter()
-    rows = run_all(job, named, jobs=args.jobs)
+    rows = run_all(job, named, jobs=args.jobs, done=_heard)
     wall = time.perf_counter() - started
     print(table(rows))
     clockwork = [row for row in rows if row.automata]
@@ -155,6 +155,18 @@ def main(argv: list[str] | None = None) -> int:
         print("\nlevels with automata: " + totals(clockwork))
     print("all levels: " + totals(rows) + f"; wall time {wall:.1f} s with --jobs {args.jobs}")
     return 0
+
+
+def _heard(_index: int, row: object) -> None:
+    """One line on stderr as each level finishes, so a long run shows how far it got."""
+    if isinstance(row, Row):
+        result = row.result
+        print(
+            f"{row.name}: {result.outcome.value} {row.mode} {result.length} "
+            f"{result.expanded} {row.seconds:.2f} s {row.cpu:.2f} CPU s",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def totals(rows: list[Row]) -> str:
