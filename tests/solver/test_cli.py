@@ -179,3 +179,22 @@ def test_the_progress_bar_goes_to_a_terminal_stderr_and_leaves_stdout_alone(
     captured = capsys.readouterr()
     assert captured.out.startswith("mouse-keeps-time: solved in 11 moves (DRRRRRRRRRR)")
     assert len(captured.out.splitlines()) == 1
+
+
+def test_solve_any_labels_its_solution_not_proven_shortest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", PROOF, "--any"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("mouse-keeps-time: solved in ")
+    assert "not proven shortest" in out
+
+
+def test_solve_max_memory_ends_in_limit_and_reads_units(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    workshop = str(LEVELS / "workshop.json")
+    assert main(["solve", workshop, "--max", "1000000000", "--max-memory", "0.3M"]) == 0
+    assert "LIMIT after" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["solve", workshop, "--max-memory", "lots"])

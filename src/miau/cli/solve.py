@@ -1,4 +1,4 @@
-"""``miau solve``: find a shortest solution for every level of a pack.
+"""``miau solve``: find a shortest solution for every level of a pack (``--any``: a solution).
 
 One line per level, e.g. ``mouse-keeps-time: solved in 11 moves
 (DRRRRRRRRRR), 118 states, 0.01 s``. The exit status is 1 when a level is
@@ -21,6 +21,7 @@ from miau.engine import LevelError
 from miau.engine.vocabulary import CARDINALS, WAIT
 from miau.packs import PackError
 from miau.solver import LevelFile, LevelSpec, Outcome, SearchResult, read_levels, run_all
+from miau.solver.best_first import solve_any
 from miau.solver.search import Progress as ProgressCallback
 from miau.solver.search import solve
 
@@ -40,6 +41,23 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("file", type=Path, help="a pack (.json with levels) or a single level")
     parser.add_argument("--level", help="solve only the level with this id")
     add_budget_options(parser)
+    parser.add_argument(
+        "--max-memory",
+        type=_memory_size,
+        metavar="SIZE",
+        help=(
+            "bytes the visited states may hold before giving up with LIMIT, "
+            "e.g. 500M or 2G (default: no cap)"
+        ),
+    )
+    parser.add_argument(
+        "--any",
+        action="store_true",
+        help=(
+            "best-first search for a solution, not a shortest one: for levels too big for "
+            "breadth-first search; its solutions are marked as not proven shortest"
+        ),
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(run=run)
 
@@ -64,12 +82,43 @@ def _positive(text: str) -> int:
     return value
 
 
-def solve_job(
-    spec: LevelSpec, max_expansions: int | None, progress: ProgressCallback | None = None
-) -> SearchResult | str:
-    """Solve one level; a level the engine cannot run gives its error message instead."""
+_UNITS = {"": 1, "K": 1_000, "M": 1_000_000, "G": 1_000_000_000}
+
+
+def _memory_size(text: str) -> int:
+    """A byte count such as ``500M``, ``2G``, ``64000K`` or ``1000000``."""
+    cleaned = text.strip().upper().removesuffix("B").replace(",", "").replace("_", "")
+    unit = cleaned[-1:] if cleaned[-1:] in _UNITS else ""
+    number = cleaned.removesuffix(unit) if unit else cleaned
     try:
-        return solve(spec.data, max_expansions=spec.budget(max_expansions), progress=progress)
+        value = float(number) * _UNITS[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text} (try 500M or 2G)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 byte, not {text}")
+    return int(value)
+
+
+def solve_job(
+    spec: LevelSpec,
+    max_expansions: int | None,
+    progress: ProgressCallback | None = None,
+    *,
+    max_memory: int | None = None,
+    best_first: bool = False,
+) -> SearchResult | str:
+    """Solve one level; a level the engine cannot run gives its error message instead.
+
+    ``best_first`` runs ``solve_any`` (a solution, not proven shortest).
+    """
+    search = solve_any if best_first else solve
+    try:
+        return search(
+            spec.data,
+            max_expansions=spec.budget(max_expansions),
+            max_memory=max_memory,
+            progress=progress,
+        )
     except LevelError as error:
         return f"ERROR {error}"
 
@@ -86,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"miau solve: {error}", file=sys.stderr)
         return 2
     if args.jobs > 1 and len(specs) > 1:
-        job = functools.partial(solve_job, max_expansions=args.max)
+        job = functools.partial(
+            solve_job, max_expansions=args.max, max_memory=args.max_memory, best_first=args.any
+        )
         with level_bar(len(specs)) as advance:
             results = run_all(job, specs, jobs=args.jobs, done=lambda _i, _r: advance())
         if not args.json:
@@ -96,7 +147,9 @@ def run(args: argparse.Namespace) -> int:
         results = []
         for spec in specs:
             with search_bar(spec.id, spec.budget(args.max)) as progress:
-                result = solve_job(spec, args.max, progress)
+                result = solve_job(
+                    spec, args.max, progress, max_memory=args.max_memory, best_first=args.any
+                )
             results.append(result)
             if not args.json:
                 print(_line(spec, result), flush=True)

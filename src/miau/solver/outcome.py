@@ -23,7 +23,7 @@ class Outcome(Enum):
     """How a search ended."""
 
     SOLVED = "solved"
-    """A shortest winning move string was found."""
+    """A winning move string was found (shortest unless the result says otherwise)."""
     UNSOLVABLE = "unsolvable"
     """Every reachable state was expanded and none wins."""
     LIMIT = "limit"
@@ -49,6 +49,14 @@ class SearchResult:
     seconds: float
     limit: int
     """The expansion budget the search ran under."""
+    depth: int = 0
+    """Moves from the start to the deepest states expanded (how far a LIMIT got)."""
+    memory: int = 0
+    """Bytes the visited states and the frontier held at the end (keys and tables)."""
+    stopped_by: str = "expansions"
+    """For a LIMIT, the cap that ended the search: ``expansions`` or ``memory``."""
+    shortest: bool = True
+    """Whether a solution found is proven shortest (False for ``solve_any``)."""
 
     @property
     def length(self) -> int | None:
@@ -60,16 +68,27 @@ class SearchResult:
         """Expanded states per second (0 when the search took no measurable time)."""
         return self.expanded / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def bytes_per_state(self) -> float:
+        """Memory per distinct state seen (0 before any)."""
+        return self.memory / self.seen if self.seen else 0.0
+
     def summary(self) -> str:
         """One line for people, e.g. ``solved in 11 moves (DRRRRRRRRRR), 1,234 states, 0.05 s``."""
         states = "state" if self.expanded == 1 else "states"
         cost = f"{self.expanded:,} {states}, {self.seconds:.2f} s"
         if self.outcome is Outcome.SOLVED:
             plural = "" if self.length == 1 else "s"
-            return f"solved in {self.length} move{plural} ({self.moves}), {cost}"
+            kind = "" if self.shortest else " (best-first: a solution, not proven shortest)"
+            return f"solved in {self.length} move{plural}{kind} ({self.moves}), {cost}"
         if self.outcome is Outcome.UNSOLVABLE:
             return f"UNSOLVABLE: every reachable state tried, {cost}"
-        return f"LIMIT after {self.expanded:,} expanded states, {self.seconds:.2f} s"
+        cap = "memory cap" if self.stopped_by == "memory" else "expansion cap"
+        reached = f"depth {self.depth}, {self.seen:,} states seen, {_megabytes(self.memory)}"
+        return (
+            f"LIMIT after {self.expanded:,} expanded states ({cap}; {reached}), "
+            f"{self.seconds:.2f} s"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready record."""
@@ -82,4 +101,12 @@ class SearchResult:
             "seen": self.seen,
             "seconds": round(self.seconds, 4),
             "limit": self.limit,
+            "depth": self.depth,
+            "memory": self.memory,
+            "stoppedBy": self.stopped_by if self.outcome is Outcome.LIMIT else None,
+            "shortest": self.shortest if self.outcome is Outcome.SOLVED else None,
         }
+
+
+def _megabytes(count: int) -> str:
+    return f"{count / 1_000_000:,.1f} MB"

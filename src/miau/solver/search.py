@@ -21,14 +21,16 @@ state with the start's own key.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Mapping
 from itertools import pairwise
 from typing import Any, Final
 
+from miau.engine.board import Board
 from miau.engine.level import Level
 from miau.solver.outcome import Outcome, SearchResult
-from miau.solver.successors import Expander
+from miau.solver.successors import DEAD, Expander
 
 DEFAULT_MAX_EXPANSIONS: Final = 300_000
 """The expansion budget when neither the caller nor the level's ``solverMax`` gives one."""
@@ -70,55 +72,107 @@ def solve(
     level: Level | Mapping[str, Any],
     *,
     max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+    max_memory: int | None = None,
     hands_off: bool = False,
     progress: Progress | None = None,
 ) -> SearchResult:
     """Find a shortest winning move string for ``level``.
 
     ``max_expansions`` bounds how many states are expanded before the search
-    gives up with ``Outcome.LIMIT``. With ``hands_off``, only moves in which
+    gives up with ``Outcome.LIMIT``; so does ``max_memory``, in bytes held by
+    the visited states and the frontier (:func:`table_bytes`), checked every
+    :data:`PROGRESS_EVERY` expansions. With ``hands_off``, only moves in which
     no word tile moves are allowed (so ``SOLVED`` means the level can be won
     without ever changing a rule by pushing). ``progress`` is called every
     :data:`PROGRESS_EVERY` expansions and once at the end; a
     :class:`SearchProgress` also hears the depth and the states seen.
+
+    A child that can never move again (nothing is YOU and waiting changes
+    nothing, ``Expander.is_dead``) is remembered but never expanded: it has
+    no successor but itself, so no shortest solution passes through it.
 
     :raises LevelError: when the level cannot be run.
     """
     started = time.perf_counter()
     expander = Expander(level, hands_off=hands_off)
     root = expander.root
+    key_bytes = sys.getsizeof(root)
     parents: dict[bytes, bytes | None] = {root: None}
     frontier = [root]
+    layer: list[bytes] = []
     expanded = 0
     depth = 0
-    report = _reporter(progress)
+    report = reporter_for(progress)
 
-    def finish(outcome: Outcome, moves: str | None) -> SearchResult:
+    def finish(outcome: Outcome, moves: str | None, stopped_by: str = "expansions") -> SearchResult:
         if report is not None:
             report(expanded, depth, len(parents))
         seconds = time.perf_counter() - started
-        return SearchResult(outcome, moves, expanded, len(parents), seconds, max_expansions)
+        memory = table_bytes(parents, key_bytes) + sys.getsizeof(frontier) + sys.getsizeof(layer)
+        return SearchResult(
+            outcome,
+            moves,
+            expanded,
+            len(parents),
+            seconds,
+            max_expansions,
+            depth=depth,
+            memory=memory,
+            stopped_by=stopped_by,
+        )
 
     while frontier:
-        layer: list[bytes] = []
+        layer = []
         for key in frontier:
             if expanded >= max_expansions:
                 return finish(Outcome.LIMIT, None)
             expanded += 1
-            if report is not None and expanded % PROGRESS_EVERY == 0:
-                report(expanded, depth, len(parents))
-            for letter, child, won in expander.successors(key):
+            if expanded % PROGRESS_EVERY == 0:
+                if report is not None:
+                    report(expanded, depth, len(parents))
+                if max_memory is not None and _over(
+                    parents, key_bytes, frontier, layer, max_memory
+                ):
+                    return finish(Outcome.LIMIT, None, "memory")
+            for letter, child, won, rating in expander.children(key, _alive):
                 if won:
-                    return finish(Outcome.SOLVED, _path(expander, parents, key) + letter)
+                    return finish(Outcome.SOLVED, path_to(expander, parents, key) + letter)
                 if child not in parents:
                     parents[child] = key
-                    layer.append(child)
+                    if rating != DEAD:
+                        layer.append(child)
         frontier = layer
         depth += 1
     return finish(Outcome.UNSOLVABLE, None)
 
 
-def _reporter(progress: Progress | None) -> Reporter | None:
+def table_bytes(parents: Mapping[bytes, bytes | None], key_bytes: int) -> int:
+    """Bytes held by a visited table of fixed-size keys: the dict itself and one key per state.
+
+    Every key of a level has the same length, so ``key_bytes`` (one key's
+    ``sys.getsizeof``) times the count is exact for the keys; the parent
+    values are references to keys already counted.
+    """
+    return sys.getsizeof(parents) + key_bytes * len(parents)
+
+
+def _over(
+    parents: Mapping[bytes, bytes | None],
+    key_bytes: int,
+    frontier: list[bytes],
+    layer: list[bytes],
+    max_memory: int,
+) -> bool:
+    held = table_bytes(parents, key_bytes) + sys.getsizeof(frontier) + sys.getsizeof(layer)
+    return held > max_memory
+
+
+def _alive(_board: Board) -> int:
+    """The rating breadth-first search needs: none (dead children are rated by the expander)."""
+    return 0
+
+
+def reporter_for(progress: Progress | None) -> Reporter | None:
     """One call shape for the search loop, whichever kind of callback the caller gave."""
     if progress is None:
         return None
@@ -128,7 +182,7 @@ def _reporter(progress: Progress | None) -> Reporter | None:
     return lambda expanded, _depth, _seen: plain(expanded)
 
 
-def _path(expander: Expander, parents: Mapping[bytes, bytes | None], key: bytes) -> str:
+def path_to(expander: Expander, parents: Mapping[bytes, bytes | None], key: bytes) -> str:
     """The moves from the start to ``key``, rebuilt from the parent links.
 
     Only keys are stored while searching (it halves the memory); each link's

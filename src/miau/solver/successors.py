@@ -1,7 +1,9 @@
 """The successor function: the engine's own turn, run on one reusable board.
 
 Every successor comes from the engine's own turn (``move_player`` then
-``settle_turn``, no events built) on one board started like a ``Game``'s
+``settle_turn``, no events built; on core levels without pairs the
+solver's ``turns.settle``, the same steps with a contact pass walked from
+the short side) on one board started like a ``Game``'s
 (``start_board``), and is taken back with ``Board.rewind``, the same
 checkpoint-and-journal pair ``Game.undo`` uses; so the search agrees with
 the engine by construction. To expand a state the board first *jumps* to it: the keys of
@@ -13,7 +15,7 @@ of entities.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from miau.engine.board import Board, JournalEntry
@@ -21,6 +23,9 @@ from miau.engine.level import Level
 from miau.engine.turn import move_player, settle_turn, start_board
 from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.solver.keys import KeyCodec
+from miau.solver.reduction import search_level
+from miau.solver.turns import settle as settle_core
+from miau.solver.turns import settles_here
 
 MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = tuple(
     (direction.letter, direction.vector) for direction in MOVE_ALPHABET
@@ -33,11 +38,24 @@ The order makes the solution found deterministic.
 Successor = tuple[str, bytes, bool]
 """``(move letter, key after the move, whether the move wins)``."""
 
+Child = tuple[str, bytes, bool, int]
+"""A :data:`Successor` with its rating (``DEAD`` for a state that can never move again)."""
+
+Rating = Callable[[Board], int]
+"""Rates the settled board of a child state (for best-first search: lower is more promising)."""
+
+DEAD: Final = -1
+"""The rating of a child that can never move again (nothing is YOU and waiting changes nothing)."""
+
+
+def _alive(_board: Board) -> int:
+    return 0
+
 
 class Expander:
     """Generates the successors of states of one level, given by their keys."""
 
-    __slots__ = ("_slots", "board", "codec", "hands_off", "level", "root")
+    __slots__ = ("_settle", "_slots", "board", "codec", "hands_off", "level", "root")
 
     def __init__(self, level: Level | Mapping[str, Any], *, hands_off: bool = False) -> None:
         """Set up the start of ``level``.
@@ -48,21 +66,34 @@ class Expander:
 
         :raises LevelError: when the level cannot be run.
         """
-        self.level: Level = level if isinstance(level, Level) else Level.from_dict(level)
+        given = level if isinstance(level, Level) else Level.from_dict(level)
+        self.level: Level = search_level(given)
         self.board: Board = start_board(self.level)
         self.codec = KeyCodec(self.level)
+        self._settle: Callable[[Board], None] = (
+            settle_core if settles_here(self.level) else _engine_settle
+        )
         self.hands_off = hands_off
         self._slots = self.codec.values(self.board)
         self.root: bytes = self.codec.pack(self._slots)
 
     def successors(self, key: bytes) -> list[Successor]:
         """Every accepted move from the state ``key``, with its result, in move order."""
+        return [(letter, child, won) for letter, child, won, _ in self.children(key, _alive)]
+
+    def children(self, key: bytes, rate: Rating) -> list[Child]:
+        """Like ``successors``, each child also rated by ``rate`` on the board standing in it.
+
+        A child from which the game can never go on (see ``is_dead``) is
+        rated :data:`DEAD` without calling ``rate``.
+        """
         self._jump(key)
         board = self.board
         codec = self.codec
+        settle = self._settle
         mark = board.checkpoint()
         at_root = key == self.root
-        found: list[Successor] = []
+        found: list[Child] = []
         for letter, vector in MOVES:
             if vector is None and not at_root and not self._wait_can_change(board):
                 continue
@@ -72,11 +103,22 @@ class Expander:
             if self.hands_off and pushes_a_word(board, board.journal):
                 board.rewind(mark, board.take_journal())
                 continue
-            settle_turn(board, None)
+            settle(board)
             journal = board.take_journal()
-            found.append((letter, codec.successor(board, self._slots, journal), board.won))
+            won = board.won
+            value = DEAD if not won and self.is_dead(board) else rate(board)
+            found.append((letter, codec.successor(board, self._slots, journal), won, value))
             board.rewind(mark, journal)
         return found
+
+    def is_dead(self, board: Board) -> bool:
+        """Whether the settled ``board`` can never move again: no YOU, and waiting changes nothing.
+
+        With nothing YOU every move is refused, and where a wait cannot
+        change anything (see ``_wait_can_change``) it leads back to this very
+        state; so no win is reachable from it and a search need not expand it.
+        """
+        return board.control_lost and not self._wait_can_change(board)
 
     def _jump(self, key: bytes) -> None:
         """Bring the board to the state ``key`` by changing only what differs."""
@@ -108,6 +150,11 @@ class Expander:
             return True
         by_noun = board.by_noun
         return any(by_noun.get(noun) for noun in board.rules.transforms)
+
+
+def _engine_settle(board: Board) -> None:
+    """The engine's own steps 4 to 10, with no events built."""
+    settle_turn(board, None)
 
 
 def pushes_a_word(board: Board, journal: list[JournalEntry]) -> bool:

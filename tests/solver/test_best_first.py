@@ -1,0 +1,78 @@
+"""``solve_any``: its solutions win, it agrees with breadth-first search on what is unsolvable,
+and it stops at the caps with LIMIT."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+
+from miau.engine import replay
+from miau.solver import Outcome, solve
+from miau.solver.best_first import distance_to_win, solve_any
+from miau.solver.successors import Expander
+from tests.solver.builders import fixture_level, level, sentence, thing
+from tests.solver.strategies import small_levels
+
+EXAMPLES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+BUDGET = 20_000
+
+
+@EXAMPLES
+@given(small_levels())
+def test_a_best_first_solution_wins_and_is_never_shorter_than_the_shortest(
+    data: dict[str, Any],
+) -> None:
+    found = solve_any(data, max_expansions=BUDGET)
+    shortest = solve(data, max_expansions=BUDGET)
+    if found.outcome is Outcome.SOLVED:
+        assert found.moves is not None and not found.shortest
+        played = replay(data, found.moves)
+        assert played.won and played.game.state.move_count == len(found.moves)
+    if Outcome.LIMIT in (found.outcome, shortest.outcome):
+        return
+    # Both searches ran to an answer: they agree on whether a win exists.
+    assert (found.outcome is Outcome.SOLVED) == (shortest.outcome is Outcome.SOLVED)
+    if shortest.length is not None and found.length is not None:
+        assert found.length >= shortest.length
+
+
+def test_best_first_stops_at_the_expansion_cap_with_limit() -> None:
+    result = solve_any(fixture_level("workshop"), max_expansions=50)
+    assert result.outcome is Outcome.LIMIT
+    assert result.expanded == 50 and result.stopped_by == "expansions"
+
+
+def test_best_first_stops_at_the_memory_cap_with_limit_and_says_how_far_it_got() -> None:
+    result = solve_any(fixture_level("workshop"), max_expansions=10**9, max_memory=200_000)
+    assert result.outcome is Outcome.LIMIT and result.stopped_by == "memory"
+    assert result.memory > 200_000 and result.depth > 0
+    assert "memory cap" in result.summary()
+
+
+def test_the_rating_is_the_distance_from_you_to_win() -> None:
+    data = level(
+        6,
+        3,
+        sentence("MIAU IS YOU", 0, 0),
+        sentence("FLAG IS WIN", 3, 0),
+        thing("MIAU", 0, 2),
+        thing("FLAG", 4, 1),
+    )
+    assert distance_to_win(Expander(data).board) == 5
+
+
+def test_without_a_win_rule_the_rating_leads_to_a_win_word() -> None:
+    data = level(
+        6,
+        3,
+        sentence("MIAU IS YOU", 0, 0),
+        sentence("FLAG IS", 3, 0),
+        sentence("WIN", 5, 1),
+        thing("MIAU", 0, 2),
+        thing("FLAG", 4, 1),
+    )
+    rating = distance_to_win(Expander(data).board)
+    assert rating > 5  # more than any distance to the flag: a rule must be made first
+    result = solve_any(data)
+    assert result.outcome is Outcome.SOLVED
