@@ -445,6 +445,7 @@ def static_site_scenes(browser: Browser, site_url: str, outdir: Path, problems: 
     page, the library's progress panel, and a phone.
     """
     context: BrowserContext = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(UNLOCK_ALL)  # Clockwork by address, before the tutorial is won
     page = context.new_page()
     problems.watch(page)
     shots = Shooter(page, site_url, outdir)

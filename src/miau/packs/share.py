@@ -37,9 +37,12 @@ __all__ = [
     "MAX_INFLATED_BYTES",
     "SHARE_FORMAT_VERSION",
     "SHARE_ROUTE",
+    "TOO_BIG_TO_SHARE",
     "ShareLinkError",
+    "ShareTooBigError",
     "decode_share_code",
     "encode_share_code",
+    "link_code",
     "share_code_for",
     "share_code_from_link",
     "share_content_key",
@@ -187,6 +190,31 @@ def encode_share_code(pack_json: Mapping[str, Any]) -> str:
     :raises TypeError: when it holds something that is not JSON data at all.
     """
     return _code_of(_compact_json(pack_json))
+
+
+TOO_BIG_TO_SHARE: Final = "This level is too big to share as a link."
+
+
+class ShareTooBigError(Exception):
+    """A level whose link would not open: its code or its JSON is over the limits a link has."""
+
+
+def link_code(document: Mapping[str, Any]) -> str:
+    """The share code of the one-level pack ``document``, refused when no link could carry it.
+
+    What the server's ``POST /api/shared/encode`` and the static site's
+    answer: a code that :func:`decode_share_code` will take, or an error.
+
+    :raises ShareTooBigError: when the code is longer than
+        :data:`MAX_CODE_LENGTH` or the JSON larger than :data:`MAX_INFLATED_BYTES`.
+    :raises ValueError: when ``document`` holds something JSON cannot carry.
+    :raises TypeError: when it holds something that is not JSON data at all.
+    """
+    raw = _compact_json(document)
+    code = _code_of(raw)
+    if len(code) > MAX_CODE_LENGTH or len(raw) > MAX_INFLATED_BYTES:
+        raise ShareTooBigError(TOO_BIG_TO_SHARE)
+    return code
 
 
 def share_code_for(pack: Pack, level_id: str) -> str:

@@ -41,7 +41,7 @@ import anyio
 from miau.engine import Event, Game
 from miau.engine.state import history_records
 from miau.engine.vocabulary import INTENT_OF_LETTER, MOVE_ALPHABET
-from miau.packs import Pack, PackError, PackLevel, load_pack
+from miau.packs import Pack, PackLevel
 from miau.packs.share import ShareLinkError, decode_share_code, share_content_key
 from miau.server.library import Library
 from miau.server.protocol import (
@@ -55,6 +55,7 @@ from miau.server.protocol import (
     parse_message,
 )
 from miau.server.store import StaleGameError, StoredIntent, StoreQuotaError, StoreRunner
+from miau.server.studio_levels import DraftError, load_draft
 from miau.server.worlds import Worlds
 
 __all__ = [
@@ -97,9 +98,6 @@ UNDO_KEPT = 2048
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
-
-DRAFT_PROBLEMS_SHOWN = 3
-"""How many of a refused draft's problems its error message lists."""
 
 DRAFT_MAX_ENTITIES = 1024
 """The most things and words a draft may start with: a step's reply then stays under
@@ -474,24 +472,9 @@ class PlaySession:
         :raises ProtocolError: ``bad-message`` listing the first problems.
         """
         try:
-            pack: Pack = await anyio.to_thread.run_sync(load_pack, message.pack)
-        except PackError as error:
-            count = len(error.errors)
-            shown = "; ".join(str(issue) for issue in error.errors[:DRAFT_PROBLEMS_SHOWN])
-            more = len(error.errors) - DRAFT_PROBLEMS_SHOWN
-            tail = f"; and {more} more" if more > 0 else ""
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE,
-                f"This draft cannot be played: it has {count} problem"
-                f"{'' if count == 1 else 's'}: {shown}{tail}.",
-                message.seq,
-            ) from None
-        if len(pack.levels) != 1:
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE,
-                f"A draft is a pack of exactly one level; this one has {len(pack.levels)}.",
-                message.seq,
-            )
+            pack: Pack = await anyio.to_thread.run_sync(load_draft, message.pack)
+        except DraftError as error:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error), message.seq) from None
         return pack
 
     async def _load(self, pack: Pack, level: PackLevel, pack_id: str | None) -> OpenGame:

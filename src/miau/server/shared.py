@@ -10,7 +10,6 @@ and a link, since the page cannot deflate and validate on its own.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import anyio
@@ -19,11 +18,11 @@ from starlette.responses import Response
 
 from miau.packs import Pack
 from miau.packs.share import (
-    MAX_CODE_LENGTH,
-    MAX_INFLATED_BYTES,
+    TOO_BIG_TO_SHARE,
     ShareLinkError,
+    ShareTooBigError,
     decode_share_code,
-    encode_share_code,
+    link_code,
     share_content_key,
     share_link,
 )
@@ -38,8 +37,6 @@ from miau.server.store import StoreRunner
 from miau.server.worlds import level_json, world_json
 
 __all__ = ["TOO_BIG_TO_SHARE", "SharedEndpoints", "shared_level_json"]
-
-TOO_BIG_TO_SHARE = "This level is too big to share as a link."
 
 
 def shared_level_json(pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
@@ -94,14 +91,13 @@ class SharedEndpoints:
                 body.get("pack"), "A link carries exactly one level; this pack has {count}."
             )
             try:
-                raw = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
-                code = encode_share_code(document)
+                code = link_code(document)
+            except ShareTooBigError:
+                raise Refusal(413, {"error": TOO_BIG_TO_SHARE}) from None
             except (ValueError, TypeError):
                 raise Refusal(
                     400, {"error": "This level holds values JSON cannot carry.", "problems": []}
                 ) from None
-            if len(code) > MAX_CODE_LENGTH or len(raw.encode("utf-8")) > MAX_INFLATED_BYTES:
-                raise Refusal(413, {"error": TOO_BIG_TO_SHARE})
         except Refusal as refusal:
             return refusal.response()
         origin = f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"

@@ -19,9 +19,11 @@ __all__ = [
     "REPORT_MESSAGE_CHARS",
     "REPORT_PROBLEMS",
     "STUDIO_MAX_EXPANSIONS",
+    "DraftError",
     "LoadedLevel",
     "bounded_issues",
     "level_spec",
+    "load_draft",
     "load_one_level",
     "refusal",
 ]
@@ -37,6 +39,41 @@ REPORT_PROBLEMS: Final = 200
 
 REPORT_MESSAGE_CHARS: Final = 300
 """The longest problem message a report carries (a message may quote a long value)."""
+
+
+DRAFT_PROBLEMS_SHOWN: Final = 3
+"""How many of a refused draft's problems its error message lists."""
+
+
+class DraftError(ValueError):
+    """An editor's draft that cannot be played; the message says why in plain words."""
+
+
+def load_draft(document: Any) -> Pack:
+    """An editor's draft (a one-level pack document) as the pack loader reads it.
+
+    The server's play socket and the static site's in-page engine both
+    test-play drafts through this, so they refuse the same drafts alike.
+
+    :raises DraftError: listing the first problems, or when the pack does
+        not hold exactly one level.
+    """
+    try:
+        pack = load_pack(document)
+    except PackError as error:
+        count = len(error.errors)
+        shown = "; ".join(str(issue) for issue in error.errors[:DRAFT_PROBLEMS_SHOWN])
+        more = count - DRAFT_PROBLEMS_SHOWN
+        tail = f"; and {more} more" if more > 0 else ""
+        raise DraftError(
+            f"This draft cannot be played: it has {count} problem"
+            f"{'' if count == 1 else 's'}: {shown}{tail}."
+        ) from None
+    if len(pack.levels) != 1:
+        raise DraftError(
+            f"A draft is a pack of exactly one level; this one has {len(pack.levels)}."
+        )
+    return pack
 
 
 def level_spec(pack: Pack) -> LevelSpec:

@@ -39,11 +39,11 @@ from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.packs import Pack, PackError, PackLevel, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
 from miau.packs.share import (
-    MAX_CODE_LENGTH,
-    MAX_INFLATED_BYTES,
+    TOO_BIG_TO_SHARE,
     ShareLinkError,
+    ShareTooBigError,
     decode_share_code,
-    encode_share_code,
+    link_code,
     share_content_key,
     share_link,
     single_level_pack,
@@ -58,6 +58,7 @@ from miau.server.protocol import (
     ProtocolError,
     parse_message,
 )
+from miau.server.studio_levels import DraftError, load_draft
 from miau.server.worlds import (
     PackSummary,
     Worlds,
@@ -257,22 +258,9 @@ class SiteBackend:
             pack_id, level = share_content_key(pack), pack.levels[0]
         elif isinstance(message, OpenDraft):
             try:
-                pack = load_pack(message.pack)
-            except PackError as error:
-                shown = "; ".join(str(issue) for issue in error.errors[:3])
-                count = len(error.errors)
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE,
-                    f"This draft cannot be played: it has {count} problem"
-                    f"{'' if count == 1 else 's'}: {shown}.",
-                    message.seq,
-                ) from None
-            if len(pack.levels) != 1:
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE,
-                    f"A draft is a pack of exactly one level; this one has {len(pack.levels)}.",
-                    message.seq,
-                )
+                pack = load_draft(message.pack)
+            except DraftError as error:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, str(error), message.seq) from None
             pack_id, level = None, pack.levels[0]
         else:
             found = self._find(message.pack)
@@ -639,14 +627,13 @@ class SiteBackend:
             body.get("pack"), "A link carries exactly one level; this pack has {count}."
         )
         try:
-            raw = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
-            code = encode_share_code(document)
+            code = link_code(document)
+        except ShareTooBigError:
+            raise _Refusal(413, {"error": TOO_BIG_TO_SHARE}) from None
         except (ValueError, TypeError):
             raise _Refusal(
                 400, {"error": "This level holds values JSON cannot carry.", "problems": []}
             ) from None
-        if len(code) > MAX_CODE_LENGTH or len(raw.encode("utf-8")) > MAX_INFLATED_BYTES:
-            raise _Refusal(413, {"error": "This level is too big to share as a link."})
         base = body.get("base")
         if not (isinstance(base, str) and base):
             base = self.base
