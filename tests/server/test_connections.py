@@ -23,6 +23,7 @@ from miau.server.serving import ConnectionGate
 from miau.server.session import UNTHROTTLED
 from tests.server.wire import RawSocket, masked_frame
 from tests.support.local import LocalServer
+from tests.support.loops import run_alone
 
 REQUEST_TIMEOUT = 0.3
 SEND_TIMEOUT = 0.5
@@ -263,8 +264,6 @@ class _SocketClosedUnderIt:
 def test_a_reply_to_a_socket_the_server_already_closed_ends_the_session_quietly(
     tmp_path: Path, errors_logged: ErrorRecords
 ) -> None:
-    import anyio
-
     app = create_app(db_path=tmp_path / "miau.db")
     play = next(route for route in app.routes if getattr(route, "path", None) == "/ws")
     endpoint: Any = play.endpoint  # type: ignore[attr-defined]
@@ -272,5 +271,5 @@ def test_a_reply_to_a_socket_the_server_already_closed_ends_the_session_quietly(
     async def run() -> None:
         await endpoint(_SocketClosedUnderIt())
 
-    anyio.run(run)
+    run_alone(run())
     assert errors_logged.records == []
