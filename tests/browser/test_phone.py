@@ -153,3 +153,47 @@ def test_every_palette_tool_of_the_editor_is_on_screen_on_a_phone(
         " return box.left < 0 || box.right > window.innerWidth; }).map((tool) => tool.dataset.tool)",
     )
     assert outside == []
+
+
+HIDDEN_INSIDE_A_BOX = """() => {
+  // Every rule line, glossary entry and the hint, with the part a box of theirs hides.
+  const lines = [...document.querySelectorAll('.ledger-rule, .glossary-entry, .hint-panel:not([hidden]) .hint')];
+  const cut = [];
+  for (const line of lines) {
+    const box = line.getBoundingClientRect();
+    for (let parent = line.parentElement; parent; parent = parent.parentElement) {
+      if (parent === document.body || parent === document.documentElement) break;
+      const style = getComputedStyle(parent);
+      if (style.overflowY === 'visible' && style.overflowX === 'visible') continue;
+      const frame = parent.getBoundingClientRect();
+      const scrolls = parent.scrollHeight > parent.clientHeight + 1;
+      if (scrolls || box.top < frame.top - 0.5 || box.bottom > frame.bottom + 0.5) {
+        cut.push(`${line.className}: ${line.textContent.trim().slice(0, 30)}`);
+        break;
+      }
+    }
+  }
+  return cut;
+}"""
+PAD_BOTTOM = "() => document.querySelector('.dpad').getBoundingClientRect().bottom"
+
+
+def test_every_rule_line_of_every_shipped_level_shows_in_full_on_a_phone_with_the_pad_on_screen(
+    phone: Page, live_server: LocalServer
+) -> None:
+    """No rule, glossary line or hint sits in a box that scrolls or cuts it; the page may scroll instead."""
+    cut = {}
+    pad_below_the_screen = {}
+    for pack, level in SHIPPED_LEVELS:
+        phone.goto(f"{live_server.url}/#/play/{pack}/{level}")
+        phone.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+        hidden = phone.evaluate(HIDDEN_INSIDE_A_BOX)
+        if hidden:
+            cut[f"{pack}/{level}"] = hidden
+        pad_bottom = phone.evaluate(PAD_BOTTOM)
+        if pad_bottom > PHONE["height"] + 0.5:
+            pad_below_the_screen[f"{pack}/{level}"] = pad_bottom
+    assert len(SHIPPED_LEVELS) >= 55
+    assert phone.locator(".ledger-rule").count() > 0
+    assert cut == {}, f"lines hidden inside a scrolling or clipping box: {cut}"
+    assert pad_below_the_screen == {}, f"the pad ends below the screen (px): {pad_below_the_screen}"

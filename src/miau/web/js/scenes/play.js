@@ -196,6 +196,9 @@ export async function mount(root, params, context) {
       "main",
       { class: "play-main" },
       h("div", { class: "board-wrap" }, boardArea, lossBanner),
+      // Under the board, before the rules: on a phone the rules follow in the
+      // page, so the pad stays where it is however many rules there are.
+      dpad(),
       h(
         "aside",
         { class: "side", "aria-label": "Rules and hints" },
@@ -204,7 +207,6 @@ export async function mount(root, params, context) {
         hintPanel,
       ),
     ),
-    dpad(),
   );
 
   signal.addEventListener("abort", () => port.close());
@@ -320,6 +322,8 @@ export async function mount(root, params, context) {
   document.title = `${level.title} · Miau`;
   worldName.textContent = kind === "shared" ? "Shared level" : kind === "draft" ? "Test play" : world.name;
   levelTitle.textContent = level.title;
+  // A phone gives the board a height from the level's shape alone (miau.css), never from the rules.
+  root.style.setProperty("--level-aspect", String(level.height / level.width));
   if (level.hint) {
     hint.textContent = level.hint;
     hintPanel.hidden = false;
