@@ -287,6 +287,38 @@ def test_the_loss_banner_and_the_reconnecting_badge_move_nothing(
     assert actions.bounding_box() == actions_before
 
 
+def test_restarting_a_game_resumed_after_a_reload_asks_first_and_cancel_keeps_it(
+    page: Page, live_server: LocalServer
+) -> None:
+    game = GamePage(page, live_server.url)
+    game.open_level("tutorial", "walls")
+    game.play("RR")
+    played = game.positions()
+    page.reload()
+    game.wait_ready()
+
+    # The moves before the reload cannot be replayed by undo: the player is asked.
+    page.keyboard.press("r")
+    dialog = page.locator(".confirm-dialog")
+    expect(dialog).to_contain_text("Restart this level?")
+    expect(dialog).to_contain_text("the 2 moves made before this page was reloaded")
+    dialog.locator("[data-answer='cancel']").click()
+    expect(dialog).to_have_count(0)
+    assert game.move_count() == 2
+    assert game.positions() == played
+
+    page.keyboard.press("r")
+    page.locator(".confirm-dialog [data-answer='confirm']").click()
+    game.settle()
+    assert game.move_count() == 0
+
+    # A restart in the same visit is undoable, so it asks nothing.
+    game.play("R")
+    game.press("r")
+    expect(page.locator(".confirm-dialog")).to_have_count(0)
+    assert game.move_count() == 0
+
+
 def test_restart_is_undone_by_one_undo_and_the_moves_before_it_undo_as_usual(
     page: Page, live_server: LocalServer
 ) -> None:

@@ -260,6 +260,24 @@ test("a resumed game (earlier moves unknown) restarts for good: undo after it is
   assert.equal(controller.state.moveCount, 0);
 });
 
+test("only a resumed game's restart is final, so only then does the scene ask first", async () => {
+  const resumed = new FakePort({ width: 10 });
+  resumed.autoAnswer = true;
+  resumed.x = 2;
+  resumed.moveCount = 2;
+  resumed.history = [{}, {}];
+  const { controller: afterReload } = controllerWith(resumed);
+  assert.equal(afterReload.restartIsFinal, true, "moves from before the reload cannot be replayed");
+
+  const fresh = new FakePort({ width: 10 });
+  fresh.autoAnswer = true;
+  const { controller } = controllerWith(fresh);
+  assert.equal(controller.restartIsFinal, false, "nothing to lose at move 0");
+  for (const letter of "RR") controller.request(intentOfLetter(letter));
+  await settle();
+  assert.equal(controller.restartIsFinal, false, "moves made in this visit come back after a restart");
+});
+
 test("move letters and intents convert both ways", () => {
   for (const letter of "UDLRW") assert.equal(letterOf(intentOfLetter(letter)), letter);
   assert.equal(letterOf({ intent: "undo" }), null);

@@ -91,6 +91,15 @@ export class GameController {
     this.beforeRestart = null;
   }
 
+  /**
+   * Whether a restart now could not be taken back by undo: the game has moves
+   * whose letters the page does not know (it was resumed after a reload), so
+   * the scene asks before it restarts.
+   */
+  get restartIsFinal() {
+    return this.moves === null && (this.state?.moveCount ?? 0) > 0;
+  }
+
   /** Intents queued or waiting for their reply. */
   get pending() {
     return this.queue.length + (this.waitingForReply ? 1 : 0);

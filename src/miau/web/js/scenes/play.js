@@ -16,7 +16,7 @@ import * as api from "../api.js";
 import { TurnAnnouncer } from "../announce.js";
 import { Board, prefersReducedMotion, SLIDE_MS } from "../board.js";
 import { GameController } from "../controller.js";
-import { shareDialog } from "../dialog.js";
+import { confirmDialog, shareDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
 import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
@@ -469,7 +469,33 @@ export async function mount(root, params, context) {
       return;
     }
     if (won) return;
+    if (intent.intent === "reset" && controller.restartIsFinal) {
+      askThenRestart(intent);
+      return;
+    }
     controller.request(intent, { repeat });
+  }
+
+  // A resumed game's earlier moves are not known to the page, so its restart
+  // cannot be undone: the player is asked first (a restart in the same visit
+  // is undoable and needs no question).
+  let asking = false;
+  async function askThenRestart(intent) {
+    if (asking) return;
+    asking = true;
+    input.setEnabled(false);
+    const count = controller.state.moveCount;
+    const yes = await confirmDialog({
+      title: "Restart this level?",
+      text: `Undo cannot bring back the ${count} move${count === 1 ? "" : "s"} made before this page was reloaded.`,
+      confirm: "Restart",
+      tone: "danger",
+      signal,
+    });
+    asking = false;
+    if (signal.aborted) return;
+    input.setEnabled(true);
+    if (yes) controller.request(intent, { repeat: false });
   }
 
   const input = createInput({ onIntent, swipeSurface: boardArea, buttonRoot: root });
