@@ -46,7 +46,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import Browser, Page, sync_playwright
-from tests.support.local import CHROMIUM, CHROMIUM_ARGS, running_server
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS, UNLOCK_ALL, running_server
 from tests.support.static_site import served_folder
 
 from miau.site.build import build_site
@@ -113,6 +113,7 @@ def starts(browser: Browser, url: str, count: int) -> tuple[list[float], list[fl
     warm: list[float] = []
     for _ in range(count):
         context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_init_script(UNLOCK_ALL)  # the benchmark level is locked for a fresh player
         page = context.new_page()
         page.add_init_script(FIRST_BOARD)
         page.goto(f"{url}/{LEVEL_ROUTE}")
@@ -126,6 +127,7 @@ def starts(browser: Browser, url: str, count: int) -> tuple[list[float], list[fl
 def presses(browser: Browser, url: str, count: int) -> dict[str, list[float]]:
     """Key press to reply taken and to settled frame, ms, one per accepted move."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    context.add_init_script(UNLOCK_ALL)
     page = context.new_page()
     page.add_init_script(PRESS_PROBE)
     page.goto(f"{url}/{LEVEL_ROUTE}")

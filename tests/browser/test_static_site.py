@@ -51,11 +51,14 @@ def test_every_shipped_world_plays_with_the_network_cut_and_no_request_leaves_th
     assert outside == []
 
 
-def test_on_a_phone_sized_page_a_level_plays_to_its_win(page: Page, site: StaticSite) -> None:
+@pytest.mark.parametrize(("pack", "level"), first_levels())
+def test_on_a_phone_sized_page_every_shipped_world_plays_to_a_win(
+    page: Page, site: StaticSite, pack: str, level: str
+) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     game = GamePage(page, site.url)
-    game.open_level("clockwork", "mouse-keeps-time")
-    game.play(shipped_solution("clockwork", "mouse-keeps-time"))
+    game.open_level(pack, level)
+    game.play(shipped_solution(pack, level))
     page.wait_for_selector(".win-overlay")
 
 
