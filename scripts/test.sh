@@ -72,7 +72,9 @@ fi
 .venv/bin/ruff check src tests benchmarks scripts
 .venv/bin/ruff format --check src tests benchmarks scripts
 if $quick; then
-    exec .venv/bin/python -m pytest -m "not browser and not postgres and not slow" "$@"
+    # Two workers (pytest-xdist): the quick selection is many short tests, and it
+    # fits in a minute only when both cores take them.
+    exec .venv/bin/python -m pytest -m "not browser and not postgres and not slow" -n 2 "$@"
 fi
 .venv/bin/mypy
 if compgen -G "tests/web/*.test.js" >/dev/null || compgen -G "tests/web/*.test.mjs" >/dev/null; then
