@@ -1,4 +1,4 @@
-"""The attacks of issue 23 against a real ``miau play``, one at a time, while a player is timed.
+"""The attacks that ``docs/security.md`` lists, run against a real ``miau play`` while a player is timed.
 
 Run from the repository root::
 
@@ -38,7 +38,7 @@ closed), the server's peak resident memory (RSS, MiB, sampled every
 - ``damaged-db``: ``miau play`` started on a truncated copy of a database
   (its exit status and how many lines it printed).
 
-The player's line ``p99 < 50 ms, nothing refused`` is what issue 23 asks under
+The player's line ``p99 < 50 ms, nothing refused`` is the bound the server aims for under
 every attack. A shared machine skews figures: compare attacks within one run.
 """
 
