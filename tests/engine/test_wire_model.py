@@ -57,6 +57,11 @@ class WireModel:
     def apply(self, event: dict[str, Any]) -> None:
         """Apply one event's deltas, in the order a client would animate them."""
         entities = self.entities
+        for entry in event.get("created", ()):
+            # EMPTY IS X makes a thing (facing right) in a cell that was empty; its id was
+            # off the board all turn, so it may move or go later in the same event.
+            assert entry["id"] not in entities, entry
+            entities[entry["id"]] = _placed(entry, "right")
         for entry in event["moved"]:
             entity = entities[entry["id"]]
             assert [entity["x"], entity["y"]] == entry["from"], entry

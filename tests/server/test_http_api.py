@@ -224,7 +224,7 @@ def test_a_vocabulary_1_level_names_its_operators_and_properties_and_its_world_e
 def test_the_vocabularies_list_the_words_each_feature_brings(client: TestClient) -> None:
     words = client.get("/api/vocabularies").json()["vocabulary-1"]
     assert words["operators"] == ["NOT", "HAS", "LONELY", "ON", "NEAR", "FACING"]
-    assert words["nouns"] == ["ALL", "LEVEL", "TEXT"]
+    assert words["nouns"] == ["ALL", "EMPTY", "LEVEL", "TEXT"]
     assert set(words["properties"]) == set(words["glossary"])
 
 

@@ -85,6 +85,16 @@ test("many equal changes are said once with a count", () => {
   assert.deepEqual(lines.slice(1), ["11 COG became BELL.", "2 ROCK sank.", "MIAU was defeated."]);
 });
 
+test("things turned into nothing and things made in empty cells are said with a count", () => {
+  const destroyed = [
+    { id: 2, noun: "WALL", cause: "empty" },
+    { id: 3, noun: "WALL", cause: "empty" },
+  ];
+  const created = [7, 8, 9].map((id) => ({ id, noun: "FLAG", at: [id, 0] }));
+  const lines = describeTurn(step({ destroyed, created }), stateAt(1), before, { intent: "wait" });
+  assert.deepEqual(lines.slice(1), ["2 WALL turned into nothing.", "3 FLAG appeared."]);
+});
+
 test("undo and restart say where the game stands", () => {
   assert.deepEqual(describeTurn({ kind: "undo", accepted: true }, stateAt(2), before, { intent: "undo" }), [
     "Undone, back to move 2.",

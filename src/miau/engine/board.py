@@ -34,7 +34,17 @@ from miau.engine.rules import (
     subject_matches,
     term_matches,
 )
-from miau.engine.vocabulary import ALL, FACING, FLOAT, LONELY, ON, TEXT, VECTOR_OF_FACING
+from miau.engine.vocabulary import (
+    ALL,
+    EMPTY,
+    FACING,
+    FLOAT,
+    LONELY,
+    NEAR,
+    ON,
+    TEXT,
+    VECTOR_OF_FACING,
+)
 
 GONE: Final = -1
 
@@ -416,6 +426,15 @@ class Board:
         elif word:
             self.words_dirty = True
 
+    def create(self, ident: int, target: int, noun: str) -> None:
+        """Put reserved entity ``ident`` (off the board) in cell ``target`` as a new ``noun``.
+
+        ``EMPTY IS X`` makes things this way. A new thing faces right, as
+        every thing does until it first moves, whatever the id held before.
+        """
+        self.revive(ident, target, noun, False)
+        self.facing[ident] = 0
+
     def revert(self, entries: list[JournalEntry]) -> None:
         """Undo ``entries`` (taken from the journal) newest first, kinds included.
 
@@ -649,7 +668,70 @@ def _condition_holds(
             for nx in range(max(0, x - 1), min(width, x + 2)):
                 others.extend(o for o in cells[ny * width + nx] if o != ident)
     is_word, noun = board.is_word, board.noun
+    if (False, EMPTY) in args and not _empty_in_reach(board, word, ident):
+        return negated
     held = all(
-        any(term_matches(neg, arg, is_word[o], noun[o]) for o in others) for neg, arg in args
+        (arg == EMPTY and not neg)
+        or any(term_matches(neg, arg, is_word[o], noun[o]) for o in others)
+        for neg, arg in args
     )
     return held != negated
+
+
+def _empty_in_reach(board: Board, word: str, ident: int) -> bool:
+    """Whether a condition's ``EMPTY`` holds for ``ident``: an empty cell where it looks.
+
+    ``ON EMPTY`` never holds (the thing's own cell holds the thing); ``NEAR
+    EMPTY`` holds when one of the eight cells around is empty; ``FACING
+    EMPTY`` when the cell in front is on the board and empty.
+    """
+    if word == ON:
+        return False
+    cells, width, height = board.cells, board.width, board.level.height
+    y, x = divmod(board.pos[ident], width)
+    if word == FACING:
+        dx, dy = VECTOR_OF_FACING[board.facing[ident]]
+        fx, fy = x + dx, y + dy
+        return 0 <= fx < width and 0 <= fy < height and not cells[fy * width + fx]
+    return any(
+        not cells[ny * width + nx]
+        for ny in range(max(0, y - 1), min(height, y + 2))
+        for nx in range(max(0, x - 1), min(width, x + 2))
+    )
+
+
+def empty_cell_applies(board: Board, rule: Rule, cell: int) -> bool:
+    """Whether ``rule`` (subject ``EMPTY``) applies to the empty ``cell``: every condition.
+
+    An empty cell is alone (``LONELY`` holds, ``NOT LONELY`` not), has
+    nothing on it (``ON`` never holds) and faces nowhere (``FACING`` never
+    holds); ``NEAR`` looks at the eight cells around.
+    """
+    for condition in rule.conditions:
+        if condition.word == LONELY:
+            if condition.negated:
+                return False
+            continue
+        if condition.word != NEAR:
+            return False
+        width, height = board.width, board.level.height
+        y, x = divmod(cell, width)
+        around = [
+            ny * width + nx
+            for ny in range(max(0, y - 1), min(height, y + 2))
+            for nx in range(max(0, x - 1), min(width, x + 2))
+            if ny * width + nx != cell
+        ]
+        cells, is_word, noun = board.cells, board.is_word, board.noun
+        for negated, arg in condition.args:
+            if arg == EMPTY and not negated:
+                held = any(not cells[c] for c in around)
+            else:
+                held = any(
+                    term_matches(negated, arg, is_word[o], noun[o])
+                    for c in around
+                    for o in cells[c]
+                )
+            if not held:
+                return False
+    return True

@@ -47,6 +47,8 @@ class TurnLog:
     """How many leading ``moved`` entries the player's own movement phase made."""
     spawned: list[Spawned] | None = None
     """``HAS`` spawns, in spawn order; None until a vocabulary-1 turn makes the list."""
+    created: list[Spawned] | None = None
+    """Things ``EMPTY IS X`` made, in the order made; None until a turn makes one."""
 
 
 @dataclass(slots=True)
@@ -183,6 +185,10 @@ class Event:
             out["spawned"] = [
                 {"id": i, "text" if w else "noun": n, "at": [c % width, c // width]}
                 for i, n, c, w in log.spawned or ()
+            ]
+            out["created"] = [
+                {"id": i, "noun": n, "at": [c % width, c // width]}
+                for i, n, c, _ in log.created or ()
             ]
         return out
 

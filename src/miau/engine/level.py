@@ -16,6 +16,7 @@ from typing import Any
 from miau.engine.entity_fields import check_entity, problem_text
 from miau.engine.vocabulary import (
     CORE_PROPERTIES,
+    EMPTY,
     MAX_AUTOMATA,
     MAX_LEVEL_OBJECTS,
     MAX_LEVEL_SIDE,
@@ -30,6 +31,9 @@ from miau.engine.vocabulary import (
     AutomatonStep,
     parse_pattern_step,
 )
+
+_OFF_BOARD = -1
+"""A reserved id's start position: off the board (the board's ``GONE``)."""
 
 
 class LevelError(ValueError):
@@ -62,6 +66,12 @@ class Level:
 
     Entities are numbered by their index in ``objects``; positions are cell
     indexes ``y * width + x``, so ascending order is row-major order.
+
+    A ``vocabulary-1`` level with the word ``EMPTY`` also sets ids aside
+    after its objects (``reserved`` of them, every one off the board at the
+    start, noun ``EMPTY``): ``EMPTY IS X`` makes its new things there. The
+    entity arrays never grow during play, so undo, restore and the solver's
+    keys stay what they are for any level.
     """
 
     width: int
@@ -84,11 +94,18 @@ class Level:
     """Engine features the level opts into (``vocabulary-1``), in a fixed order."""
     vocabulary: bool = False
     """Whether the level reads the Tier-1 vocabulary (``features`` lists ``vocabulary-1``)."""
+    reserved: int = 0
+    """How many ids are set aside after the objects for things ``EMPTY IS X`` makes."""
 
     @property
     def entity_count(self) -> int:
-        """How many entities the level starts with (ids are ``0 .. entity_count - 1``)."""
+        """How many entity ids the level has (``0 .. entity_count - 1``), reserved included."""
         return len(self.is_word)
+
+    @property
+    def object_count(self) -> int:
+        """How many entities the level's own data lists (the ids before the reserved ones)."""
+        return len(self.is_word) - self.reserved
 
     def xy(self, position: int) -> tuple[int, int]:
         """The ``(x, y)`` coordinate of a cell index."""
@@ -138,6 +155,13 @@ class Level:
             texts.append(entity.token)
             positions.append(entity.y * width + entity.x)
             facings.append(entity.facing_index)
+        reserved = 0
+        if vocabulary and any(w and t == EMPTY for w, t in zip(is_word, texts, strict=True)):
+            reserved = _reserve_for_empty(width * height, len(objects))
+            is_word.extend([False] * reserved)
+            texts.extend([EMPTY] * reserved)
+            positions.extend([_OFF_BOARD] * reserved)
+            facings.extend([0] * reserved)
         return cls(
             width=width,
             height=height,
@@ -154,7 +178,19 @@ class Level:
             word_ids=tuple(i for i, w in enumerate(is_word) if w),
             features=features,
             vocabulary=vocabulary,
+            reserved=reserved,
         )
+
+
+def _reserve_for_empty(cells: int, objects: int) -> int:
+    """How many ids a level with the word ``EMPTY`` sets aside for the things it may make.
+
+    One per cell (``EMPTY IS X`` fills every empty cell at once), but never
+    more than keeps the level within ``MAX_LEVEL_OBJECTS`` entities: the
+    bound the loader and the editor put on a level's size holds for what
+    play makes too.
+    """
+    return max(0, min(cells, MAX_LEVEL_OBJECTS - objects))
 
 
 def _grid_side(data: Mapping[str, Any], name: str) -> int:

@@ -43,6 +43,7 @@ from miau.engine.level import Level
 from miau.engine.vocabulary import (
     ALL,
     AND,
+    EMPTY,
     FLOAT,
     HAS,
     INFIX_CONDITIONS,
@@ -269,6 +270,8 @@ class RuleSet:
       among those rules).
     - ``level_props``: what unconditional ``LEVEL IS ...`` rules give the
       level itself (WIN and DEFEAT mean something).
+    - ``empty_rules``: the transformations whose subject is ``EMPTY`` (the
+      empty cells), in table order; empty when no rule fills a cell.
     - ``givable``: every property some rule (or being a word) may give, so a
       phase about a property nothing can have is skipped at once; ``live``:
       no conditions and no FLOAT, so properties follow kind and noun alone.
@@ -277,6 +280,7 @@ class RuleSet:
     __slots__ = (
         "_kinds",
         "conditional",
+        "empty_rules",
         "floating",
         "givable",
         "given",
@@ -347,6 +351,7 @@ class RuleSet:
         if not tier1:
             # The core grammar reads X IS Y only: every by-noun lookup is exact.
             self.conditional: tuple[Rule, ...] = ()
+            self.empty_rules: tuple[Rule, ...] = ()
             self.simple_props = self.simple_transforms = True
             self.given: frozenset[str] = frozenset()
             self.level_props: frozenset[str] = frozenset()
@@ -355,6 +360,10 @@ class RuleSet:
             self.live = True
             return
         self.conditional = tuple(r for r in property_rules if r.conditions)
+        # EMPTY IS X (and what blocks it) applies to cells, not to entities.
+        self.empty_rules = tuple(r for r in noun_rules if r.subject == EMPTY and not r.subject_not)
+        if not any(not r.negated for r in self.empty_rules):
+            self.empty_rules = ()
         self.simple_props = not any(not r.plain or r.subject in TIER1_NOUNS for r in property_rules)
         self.simple_transforms = not any(
             not r.plain or r.subject in TIER1_NOUNS or r.predicate in TIER1_NOUNS

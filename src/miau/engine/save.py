@@ -32,7 +32,7 @@ class SaveError(ValueError):
 def level_to_dict(level: Level) -> dict[str, Any]:
     """The engine-level dict of ``level``: ``Level.from_dict`` reads it back to an equal level."""
     objects: list[dict[str, Any]] = []
-    for ident, text in enumerate(level.texts):
+    for ident, text in enumerate(level.texts[: level.object_count]):
         x, y = level.xy(level.start_positions[ident])
         entity: dict[str, Any] = (
             {"kind": "word", "text": text}
@@ -44,6 +44,9 @@ def level_to_dict(level: Level) -> dict[str, Any]:
             entity["facing"] = FACINGS[level.start_facings[ident]]
         objects.append(entity)
     out: dict[str, Any] = {"width": level.width, "height": level.height, "objects": objects}
+    if level.features:
+        # Without it a vocabulary-1 level would load back as a core level and play otherwise.
+        out["features"] = list(level.features)
     if level.automata:
         out["automata"] = [
             {

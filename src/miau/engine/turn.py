@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from miau.engine.board import GONE, Board, Reading, applies
+from miau.engine.board import GONE, Board, Reading, applies, empty_cell_applies
 from miau.engine.events import TurnLog
 from miau.engine.level import Level
 from miau.engine.movement import front_first, move_group, move_phase
@@ -27,6 +27,7 @@ from miau.engine.rules import RuleParser
 from miau.engine.vocabulary import (
     ALL,
     DEFEAT,
+    EMPTY,
     FACING_OF_VECTOR,
     HOT,
     LEVEL,
@@ -49,6 +50,7 @@ DEFEAT_CAUSE: Final = "defeat"
 OPEN_CAUSE: Final = "open"
 WEAK_CAUSE: Final = "weak"
 MELT_CAUSE: Final = "melt"
+EMPTY_CAUSE: Final = "empty"
 
 Spawn = tuple[int, str, int, bool]
 """``(id, noun or text, cell, as a word)``: what a destroyed entity leaves, for the HAS phase."""
@@ -167,6 +169,9 @@ def apply_transformations(board: Board, transformed: set[int], log: TurnLog | No
     target is decided before any change. ``X IS X`` locks X (and, in
     vocabulary-1, ``X IS NOT X``); ``X IS NOT Y`` blocks ``X IS Y``; ``X IS
     TEXT`` makes an X the word of its noun and ``TEXT IS X`` a word an X.
+    ``X IS EMPTY`` removes every X (cause ``empty``, in id order with the
+    other changes); ``EMPTY IS X`` then puts a new X in every cell that was
+    empty when the phase began (``_empty_fills``).
     """
     rules = board.rules
     if not rules.noun_rules:
@@ -184,16 +189,84 @@ def apply_transformations(board: Board, transformed: set[int], log: TurnLog | No
             if log is not None:
                 log.transformed.append((ident, old, transforms[old], False, False))
         return
-    for ident, target in _targets(board, transformed):
+    changes = _targets(board, transformed)
+    fills = _empty_fills(board, transformed) if rules.empty_rules else []
+    for ident, target in changes:
         old, was_word = board.noun[ident], board.is_word[ident]
+        transformed.add(ident)
+        if target == EMPTY:
+            if log is not None:
+                log.destroyed.append((ident, old, board.pos[ident], EMPTY_CAUSE, was_word))
+            board.destroy(ident)
+            continue
         new, word = _becomes(board, ident, target)
         if word or was_word:
             board.set_kind(ident, word, new)
         else:
             board.set_noun(ident, new)
-        transformed.add(ident)
         if log is not None:
             log.transformed.append((ident, old, new, was_word, word))
+    for ident, cell, noun in fills:
+        board.create(ident, cell, noun)
+        transformed.add(ident)
+        if log is not None:
+            if log.created is None:
+                log.created = []
+            log.created.append((ident, noun, cell, False))
+
+
+def _empty_fills(board: Board, transformed: set[int]) -> list[tuple[int, int, str]]:
+    """``EMPTY IS X``: ``(new id, cell, noun)`` for each empty cell that gets a thing.
+
+    The empty cells are those with no entity before any change of the
+    phase, in row-major order; the first ``EMPTY IS X`` that applies to a
+    cell (conditions read at the cell) gives its noun, unless ``EMPTY IS
+    EMPTY`` locks the cell or ``EMPTY IS NOT X`` blocks X. ``TEXT``, ``ALL``
+    and ``LEVEL`` make nothing. Each thing takes the lowest reserved id off
+    the board that nothing used this turn (so an id is never both removed
+    and made in one event); when none is left (the level's bound), the
+    cells after stay empty.
+    """
+    level = board.level
+    pos = board.pos
+    free = [
+        i
+        for i in range(level.object_count, level.entity_count)
+        if pos[i] == GONE and i not in transformed
+    ]
+    fills: list[tuple[int, int, str]] = []
+    if not free:
+        return fills
+    rules = board.rules.empty_rules
+    cells = board.cells
+    for cell in range(len(cells)):
+        if cells[cell]:
+            continue
+        targets: list[str] = []
+        blocked: set[str] = set()
+        locked = False
+        for rule in rules:
+            if not empty_cell_applies(board, rule, cell):
+                continue
+            if rule.predicate == EMPTY:
+                locked = True
+            elif rule.negated:
+                blocked.add(rule.predicate)
+            else:
+                targets.append(rule.predicate)
+        if locked:
+            continue
+        target = next((t for t in targets if t not in blocked and t not in _MAKES_NOTHING), None)
+        if target is None:
+            continue
+        fills.append((free[len(fills)], cell, target))
+        if len(fills) == len(free):
+            break
+    return fills
+
+
+_MAKES_NOTHING: Final = frozenset({ALL, LEVEL, TEXT, EMPTY})
+"""Values that name no thing an empty cell could become (``docs/vocabulary.md``)."""
 
 
 def _targets(board: Board, transformed: set[int]) -> list[tuple[int, str]]:
@@ -421,10 +494,12 @@ def has_target(board: Board, reading: Reading, ident: int) -> str | None:
     """What a destroyed entity leaves: the value of the first ``X HAS Y`` that applies to it.
 
     ``HAS TEXT`` leaves the word of the entity's identity (``_becomes``);
-    ``HAS ALL`` leaves nothing (``docs/vocabulary.md``).
+    ``HAS ALL``, ``HAS LEVEL`` and ``HAS EMPTY`` leave nothing (``docs/vocabulary.md``).
     """
     for rule in board.rules.has_rules:
-        if rule.predicate not in (ALL, LEVEL) and applies(board, rule, ident, reading.floats):
+        if rule.predicate not in (ALL, LEVEL, EMPTY) and applies(
+            board, rule, ident, reading.floats
+        ):
             return rule.predicate
     return None
 

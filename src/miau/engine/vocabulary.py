@@ -46,9 +46,10 @@ TIER1_OPERATORS: Final = frozenset({IS, AND, NOT, HAS, LONELY, *INFIX_CONDITIONS
 TEXT: Final = "TEXT"
 ALL: Final = "ALL"
 LEVEL: Final = "LEVEL"
-TIER1_NOUNS: Final = frozenset({TEXT, ALL, LEVEL})
-"""Built-in nouns of vocabulary-1 (the selectors TEXT and ALL, and the level itself):
-no object may be called by them."""
+EMPTY: Final = "EMPTY"
+TIER1_NOUNS: Final = frozenset({TEXT, ALL, LEVEL, EMPTY})
+"""Built-in nouns of vocabulary-1 (the selectors TEXT, ALL and EMPTY, and the level
+itself): no object may be called by them."""
 
 MOVE: Final = "MOVE"
 PULL: Final = "PULL"

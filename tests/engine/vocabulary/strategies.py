@@ -81,3 +81,68 @@ def tier1_levels(draw: st.DrawFn, max_side: int = 6) -> dict[str, Any]:
 
 
 moves = st.lists(st.sampled_from(["up", "down", "left", "right", "wait"]), max_size=12)
+
+
+EMPTY_MAKERS = [
+    "EMPTY IS ROCK", "EMPTY NEAR MIAU IS KEY", "LONELY EMPTY IS FLAG", "EMPTY NEAR EMPTY IS ROCK",
+    "EMPTY NEAR NOT ROCK IS KEY", "EMPTY IS KEY AND ROCK", "ROCK IS EMPTY", "KEY IS EMPTY",
+    "TEXT IS EMPTY", "FLAG NEAR MIAU IS EMPTY",
+]  # fmt: skip
+"""Sentences that make things in empty cells or turn things into nothing."""
+EMPTY_PARTNERS = [
+    "EMPTY IS EMPTY", "EMPTY IS NOT ROCK", "ROCK IS NOT EMPTY", "ROCK IS ROCK", "KEY IS MOVE",
+    "MIAU NEAR EMPTY IS WIN", "MIAU FACING EMPTY IS PUSH", "ROCK ON EMPTY IS WIN",
+    "KEY HAS EMPTY", "ROCK IS SINK", "ROCK IS TEXT", "EMPTY IS YOU", "NOT EMPTY IS PUSH",
+    "KEY HAS ROCK", "ROCK IS KEY", *EMPTY_MAKERS,
+]  # fmt: skip
+"""What goes with them: locks, blocks, conditions on EMPTY, destroyers and kind changes."""
+
+
+@st.composite
+def empty_levels(draw: st.DrawFn, max_side: int = 5) -> dict[str, Any]:
+    """A small vocabulary-1 level about EMPTY: MIAU IS YOU, a maker, partners, stray words.
+
+    Stray words include ``EMPTY`` and ``IS``, so play forms and breaks the
+    sentences; some levels carry an automaton (EMPTY IS X before and after it).
+    """
+    width = draw(st.integers(3, max_side))
+    height = draw(st.integers(3, max_side))
+    objects: list[dict[str, Any]] = []
+    rows = draw(st.lists(st.integers(0, height - 1), min_size=2, max_size=4, unique=True))
+    for index, y in enumerate(rows):
+        pool = ["MIAU IS YOU"] if index == 0 else EMPTY_MAKERS if index == 1 else EMPTY_PARTNERS
+        words = draw(st.sampled_from(pool)).split()
+        x0 = draw(st.integers(0, max(0, width - len(words))))
+        if len(words) <= width:
+            objects.extend(
+                {"kind": "word", "text": t, "x": x0 + i, "y": y} for i, t in enumerate(words)
+            )
+    cell = st.tuples(st.integers(0, width - 1), st.integers(0, height - 1))
+    for _ in range(draw(st.integers(0, 3))):
+        x, y = draw(cell)
+        text = draw(st.sampled_from(["EMPTY", "IS", "ROCK", "KEY", *WORD_TEXTS[:4]]))
+        objects.append({"kind": "word", "text": text, "x": x, "y": y})
+    for _ in range(draw(st.integers(1, 4))):
+        x, y = draw(cell)
+        objects.append(
+            {
+                "kind": "object",
+                "noun": draw(st.sampled_from(NOUNS)),
+                "x": x,
+                "y": y,
+                "facing": draw(st.sampled_from(FACINGS)),
+            }
+        )
+    level: dict[str, Any] = {
+        "width": width,
+        "height": height,
+        "objects": objects,
+        "features": [VOCABULARY_1],
+    }
+    if draw(st.booleans()):
+        level["automata"] = [{"id": "tick", "property": "TICK", "pattern": ["R", "D", "L", "W"]}]
+        y = draw(st.integers(0, height - 1))
+        objects.extend(
+            {"kind": "word", "text": t, "x": i, "y": y} for i, t in enumerate(["KEY", "IS", "TICK"])
+        )
+    return level

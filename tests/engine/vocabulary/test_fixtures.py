@@ -2,7 +2,8 @@
 
 Each fixture draws its board, the moves, and what must hold afterwards: which
 moves were accepted, the board drawn again, won and control, every
-destruction with its cause and every HAS spawn. Undo of the whole replay
+destruction with its cause, every HAS spawn and every thing EMPTY IS X made
+(``created``, when the fixture lists it; none otherwise). Undo of the whole replay
 must bring back the start exactly.
 """
 
@@ -20,7 +21,7 @@ PATHS = sorted(FIXTURES.glob("*.json"))
 WORDS_WITH_A_FIXTURE = {
     "NOT", "TEXT", "ALL", "LONELY", "ON", "NEAR", "FACING", "AND", "HAS",
     "MOVE", "PULL", "SHIFT", "FLOAT", "HOT", "OPEN", "WEAK",
-    "IS TEXT", "HAS TEXT", "TEXT IS", "TEXT HAS",
+    "IS TEXT", "HAS TEXT", "TEXT IS", "TEXT HAS", "EMPTY IS", "IS EMPTY", "EMPTY NEAR",
 }  # fmt: skip
 
 
@@ -35,18 +36,20 @@ def test_fixture_replays(path: Path) -> None:
     expect = fixture["expect"]
     game = Game(board_level(fixture["board"]))
     start = game.state.to_json()
-    accepted, destroyed, spawned = "", [], []
+    accepted, destroyed, spawned, created = "", [], [], []
     for index, intent in enumerate(parse_moves(fixture["moves"])):
         event = game.step(intent).to_json()
         accepted += "y" if event["accepted"] else "n"
         destroyed += [[d.get("noun") or d.get("text"), d["cause"]] for d in event["destroyed"]]
         spawned += [s.get("noun") or s.get("text") for s in event["spawned"]]
+        created += [c["noun"] for c in event["created"]]
         assert accepted[index] == expect["accepted"][index], f"move {index + 1} of {path.stem}"
     assert draw(game) == expect["after"], fixture["about"]
     assert game.state.won is expect["won"]
     assert game.state.control_lost is expect["controlLost"]
     assert destroyed == expect["destroyed"]
     assert spawned == expect["spawned"]
+    assert created == expect.get("created", [])
     while game.can_undo:
         game.undo()
     assert game.state.to_json() == start

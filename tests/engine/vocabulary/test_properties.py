@@ -64,6 +64,10 @@ def test_a_restored_state_plays_and_undoes_like_the_original(
 @SETTINGS
 @given(tier1_levels(), moves)
 def test_solver_keys_follow_the_game(data: dict[str, Any], intents: list[str]) -> None:
+    check_solver_keys_follow_the_game(data, intents)
+
+
+def check_solver_keys_follow_the_game(data: dict[str, Any], intents: list[str]) -> None:
     """A key the solver reaches by successors equals the key of the same game state."""
     game = Game(data)
     search = Expander(data)

@@ -93,6 +93,7 @@ function destructionVerb(cause) {
   if (cause === "melt") return "melted";
   if (cause === "weak") return "broke";
   if (cause === "open") return "opened";
+  if (cause === "empty") return "turned into nothing";
   return `is gone (${String(cause).toUpperCase()})`;
 }
 
@@ -188,6 +189,7 @@ export function describeTurn(event, state, previous = null, intent = null) {
   lines.push(
     ...counted((event.spawned || []).map((record) => `Left behind: ${record.noun ?? `the word ${record.text}`}.`)),
   );
+  lines.push(...counted((event.created || []).map((record) => `${record.noun} appeared.`)));
   if (state.won) lines.push(`Solved in ${plural(state.moveCount, "move")}.`);
   else if (state.controlLost) lines.push("Nothing is YOU. Undo or restart.");
   return lines;

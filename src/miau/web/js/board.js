@@ -236,7 +236,8 @@ export class Board {
       if (parts && !paths.has(blocked.id))
         this.bump(parts.root, this.placements.get(blocked.id), blocked.dir);
     }
-    for (const record of event.restored || []) {
+    // Things that come back (undo) and things EMPTY IS X made fade in where they stand.
+    for (const record of [...(event.restored || []), ...(event.created || [])]) {
       const parts = this.elements.get(record.id);
       if (!parts) continue;
       parts.face.animate(
