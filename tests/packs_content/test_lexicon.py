@@ -42,6 +42,8 @@ LESSONS: dict[str, tuple[str, str | None]] = {
     "anything-but": ("MIAU ON NOT FLAG IS WIN", None),
     "company": ("LONELY SKULL IS DEFEAT", None),
     "the-whole-level": ("LEVEL IS WIN", None),
+    "out-of-nothing": ("EMPTY IS FLAG", None),
+    "clean-sweep": ("WALL IS EMPTY", "empty"),
 }
 """For each level: the rule its solution must form, and the cause of destruction it must show."""
 
@@ -66,6 +68,8 @@ SOLUTION_LENGTHS = {
     "anything-but": 6,
     "company": 12,
     "the-whole-level": 14,
+    "out-of-nothing": 14,
+    "clean-sweep": 11,
 }
 
 
@@ -229,3 +233,22 @@ def test_company_the_cat_walks_through_a_skull_that_is_no_longer_lonely() -> Non
     cat_moves = [m for event in events for m in event["moved"] if m["id"] == the_cat(game)["id"]]
     assert any(tuple(m["to"]) in skulls for m in cat_moves)
     assert not any(event["destroyed"] or event["controlLost"] for event in events)
+
+
+def test_out_of_nothing_the_cat_wins_on_a_flag_made_in_an_empty_cell() -> None:
+    game, events = played("out-of-nothing")
+    made = {tuple(c["at"]) for event in events for c in event["created"] if c["noun"] == "FLAG"}
+    cat = the_cat(game)
+    assert (cat["x"], cat["y"]) in made
+    sealed = {
+        (e["x"], e["y"]) for e in level("out-of-nothing").data["objects"] if e.get("noun") == "FLAG"
+    }
+    assert (cat["x"], cat["y"]) not in sealed
+
+
+def test_clean_sweep_the_walls_turn_into_nothing_while_flag_is_win_stands() -> None:
+    game, events = played("clean-sweep")
+    removed = [d for event in events for d in event["destroyed"]]
+    assert {d["noun"] for d in removed} == {"WALL"} and {d["cause"] for d in removed} == {"empty"}
+    assert not any(r["subject"] == "FLAG" for event in events for r in event["rulesRemoved"])
+    assert "FLAG" in objects_at(game, the_cat(game)["x"], the_cat(game)["y"])
