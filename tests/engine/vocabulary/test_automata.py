@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from miau.engine import Game, Level, LevelError, replay
+from miau.packs import load_pack
 from miau.solver import Outcome, solve
 from tests.engine.test_properties import check_undo_restores_each_step
 from tests.engine.vocabulary.grid import board_level, draw
@@ -93,3 +94,48 @@ def test_an_automaton_may_not_drive_a_built_in_word(field: str) -> None:
         level["automata"][0]["property"] = "TICK"
     with pytest.raises(LevelError, match="built-in vocabulary-1 word"):
         Level.from_dict(level)
+
+
+def test_a_vocabulary_1_pack_with_automata_loads_plays_its_stored_solution_and_is_solved() -> None:
+    """The pack loader's path (issue 18): automata and a Tier-1 word (MOVE) in one level.
+
+    The stored solution wins only with both at work: the gear's automaton
+    and the moving rock each take steps during it.
+    """
+    board = with_clock(
+        [
+            "MIAU IS YOU . . .",
+            "FLAG IS WIN . . .",
+            "GEAR IS TICK . .",
+            "ROCK IS MOVE . .",
+            "miau . rock . . flag",
+            ". . gear . . .",
+        ],
+        ["U", "D"],
+    )
+    solution = solve(board, max_expansions=20_000).moves
+    assert solution is not None
+    level = {key: board[key] for key in ("width", "height", "objects", "automata")}
+    document = {
+        "manifest": {
+            "id": "clock-words",
+            "name": "Clock words",
+            "version": "1.0.0",
+            "engine": 1,
+            "features": ["automata", "vocabulary-1"],
+        },
+        "levels": [{"id": "one", "title": "One", **level, "solution": solution}],
+    }
+    pack = load_pack(document)
+    assert pack.warnings == ()
+    loaded = pack.levels[0]
+    assert loaded.data["features"] == ["vocabulary-1"] and loaded.data["automata"]
+    game = Game(loaded.data)
+    events = game.play(loaded.solution or "")
+    assert game.won and all(event.accepted for event in events)
+    ids = {e["noun"]: e["id"] for e in Game(loaded.data).state.to_json()["entities"] if "noun" in e}
+    # Past the player's own moves: what MOVE and the automaton moved.
+    movers = {entry[0] for event in events for entry in event.log.moved[event.log.player_moves :]}
+    assert {ids["GEAR"], ids["ROCK"]} <= movers
+    result = solve(loaded.data, max_expansions=20_000)
+    assert result.outcome is Outcome.SOLVED and result.length == len(solution)
