@@ -83,24 +83,28 @@ def tier1_levels(draw: st.DrawFn, max_side: int = 6) -> dict[str, Any]:
 moves = st.lists(st.sampled_from(["up", "down", "left", "right", "wait"]), max_size=12)
 
 
-EMPTY_MAKERS = [
-    "EMPTY IS ROCK", "EMPTY NEAR MIAU IS KEY", "LONELY EMPTY IS FLAG", "EMPTY NEAR EMPTY IS ROCK",
-    "EMPTY NEAR NOT ROCK IS KEY", "EMPTY IS KEY AND ROCK", "ROCK IS EMPTY", "KEY IS EMPTY",
-    "TEXT IS EMPTY", "FLAG NEAR MIAU IS EMPTY",
+EMPTY_FILLERS = [
+    "EMPTY IS ROCK", "EMPTY IS KEY", "EMPTY NEAR MIAU IS KEY", "LONELY EMPTY IS FLAG",
+    "EMPTY NEAR EMPTY IS ROCK", "EMPTY IS KEY AND ROCK", "EMPTY NEAR NOT ROCK IS KEY",
 ]  # fmt: skip
-"""Sentences that make things in empty cells or turn things into nothing."""
+"""Sentences that make things in empty cells."""
+EMPTY_REMOVERS = [
+    "ROCK IS EMPTY", "KEY IS EMPTY", "TEXT IS EMPTY", "FLAG NEAR MIAU IS EMPTY",
+    "ROCK ON KEY IS EMPTY", "LONELY KEY IS EMPTY",
+]  # fmt: skip
+"""Sentences that turn things into nothing."""
 EMPTY_PARTNERS = [
     "EMPTY IS EMPTY", "EMPTY IS NOT ROCK", "ROCK IS NOT EMPTY", "ROCK IS ROCK", "KEY IS MOVE",
     "MIAU NEAR EMPTY IS WIN", "MIAU FACING EMPTY IS PUSH", "ROCK ON EMPTY IS WIN",
     "KEY HAS EMPTY", "ROCK IS SINK", "ROCK IS TEXT", "EMPTY IS YOU", "NOT EMPTY IS PUSH",
-    "KEY HAS ROCK", "ROCK IS KEY", *EMPTY_MAKERS,
+    "KEY HAS ROCK", "ROCK IS KEY", "KEY IS ROCK", "ROCK IS PUSH",
 ]  # fmt: skip
 """What goes with them: locks, blocks, conditions on EMPTY, destroyers and kind changes."""
 
 
 @st.composite
 def empty_levels(draw: st.DrawFn, max_side: int = 5) -> dict[str, Any]:
-    """A small vocabulary-1 level about EMPTY: MIAU IS YOU, a maker, partners, stray words.
+    """A small vocabulary-1 level about EMPTY: MIAU IS YOU, a filler, a remover, a partner.
 
     Stray words include ``EMPTY`` and ``IS``, so play forms and breaks the
     sentences; some levels carry an automaton (EMPTY IS X before and after it).
@@ -108,9 +112,9 @@ def empty_levels(draw: st.DrawFn, max_side: int = 5) -> dict[str, Any]:
     width = draw(st.integers(3, max_side))
     height = draw(st.integers(3, max_side))
     objects: list[dict[str, Any]] = []
-    rows = draw(st.lists(st.integers(0, height - 1), min_size=2, max_size=4, unique=True))
-    for index, y in enumerate(rows):
-        pool = ["MIAU IS YOU"] if index == 0 else EMPTY_MAKERS if index == 1 else EMPTY_PARTNERS
+    rows = draw(st.lists(st.integers(0, height - 1), min_size=3, max_size=4, unique=True))
+    pools = [["MIAU IS YOU"], EMPTY_FILLERS, EMPTY_REMOVERS, EMPTY_PARTNERS]
+    for pool, y in zip(pools, rows, strict=False):
         words = draw(st.sampled_from(pool)).split()
         x0 = draw(st.integers(0, max(0, width - len(words))))
         if len(words) <= width:

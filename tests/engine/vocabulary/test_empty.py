@@ -88,6 +88,16 @@ def test_empty_is_x_gives_fresh_ids_in_row_major_order_facing_right() -> None:
     assert {e["noun"] for e in made} == {"ROCK"} and {e["facing"] for e in made} == {"right"}
 
 
+def test_a_thing_made_on_an_id_that_was_used_before_faces_right() -> None:
+    """The keys made at the start walk (one turns round at the edge), go, and come back."""
+    game = Game(board_level(["EMPTY IS KEY", "KEY IS EMPTY", "KEY IS MOVE", "MIAU IS YOU", "miau"]))
+    first = {c["id"] for c in game.step("wait").to_json()["destroyed"]}
+    assert draw(game)[4] == "miau> . ."
+    made = game.step("wait").to_json()["created"]
+    assert {c["id"] for c in made} == first
+    assert draw(game)[4] == "miau> key> key>"
+
+
 def test_a_bounded_level_fills_the_first_empty_cells_and_leaves_the_rest_empty() -> None:
     """64 x 64 with 4,000 objects: 96 ids set aside, so 96 rocks, the first empty cells."""
     words = ["MIAU", "IS", "YOU", "EMPTY", "IS", "ROCK"]
