@@ -271,7 +271,8 @@ class RuleSet:
     - ``level_props``: what unconditional ``LEVEL IS ...`` rules give the
       level itself (WIN and DEFEAT mean something).
     - ``empty_rules``: the transformations whose subject is ``EMPTY`` (the
-      empty cells), in table order; empty when no rule fills a cell.
+      empty cells), in table order; empty when only ``EMPTY IS NOT ...``
+      rules (or none) stand, since those alone make nothing.
     - ``givable``: every property some rule (or being a word) may give, so a
       phase about a property nothing can have is skipped at once; ``live``:
       no conditions and no FLOAT, so properties follow kind and noun alone.
