@@ -48,6 +48,22 @@ def test_replay_of_a_pack_level_calls_out_destructions_and_rule_changes(
     assert out.rstrip().endswith(f"WON after {len(level['solution'])} moves")
 
 
+def test_replay_calls_out_the_things_empty_makes_and_the_things_it_removes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lexicon = ROOT / "packs" / "lexicon.json"
+    pack = json.loads(lexicon.read_text(encoding="utf-8"))
+    for level_id, expected in (
+        ("out-of-nothing", "FLAG made at (3, 0) by EMPTY"),
+        ("clean-sweep", "WALL at (5, 0) destroyed by empty"),
+    ):
+        level = next(lv for lv in pack["levels"] if lv["id"] == level_id)
+        assert (
+            main(["replay", str(lexicon), "--level", level_id, "--moves", level["solution"]]) == 0
+        )
+        assert expected in capsys.readouterr().out, level_id
+
+
 def test_replay_reports_a_bad_move_string_or_level_without_a_traceback(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -59,7 +59,7 @@ def describe_rules(state: State) -> str:
 
 
 def describe_event(event: Event) -> list[str]:
-    """Plain-language lines for the rule changes, transformations and destructions."""
+    """Plain-language lines for the rule changes, transformations, destructions and makings."""
     record = event.to_json()
     lines = [f"  + {r['subject']} IS {r['predicate']}" for r in record["rulesAdded"]]
     lines += [f"  - {r['subject']} IS {r['predicate']}" for r in record["rulesRemoved"]]
@@ -68,6 +68,9 @@ def describe_event(event: Event) -> list[str]:
         name = gone.get("noun") or gone.get("text")
         x, y = gone["at"]
         lines.append(f"  x #{gone['id']} {name} at ({x}, {y}) destroyed by {gone['cause']}")
+    for made in record.get("created", ()):
+        x, y = made["at"]
+        lines.append(f"  * #{made['id']} {made['noun']} made at ({x}, {y}) by EMPTY")
     if record["controlLost"]:
         lines.append("  ! nothing is YOU: undo or restart")
     return lines
