@@ -35,8 +35,10 @@ search order found first, rather than hang.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, ClassVar, Final
 
 from miau.engine.level import Level
@@ -69,6 +71,11 @@ V: Final = "v"
 _NOUN, _IS, _AND, _PROPERTY, _NOT, _HAS, _LONELY, _INFIX = range(8)
 _COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
 """Column-major sort keys are ``x * MAX_LEVEL_SIDE + y``: no column is longer."""
+_FIRST: Final = itemgetter(0)
+_TIER1_PROPERTY_SET: Final = frozenset(TIER1_PROPERTIES)
+
+Span = tuple[int, int, int, tuple[int, ...], str]
+"""``(axis rank, line, coordinate of the first word, ids, axis)``: sorts in span order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,8 +325,12 @@ class RuleSet:
         property_rules: list[Rule] = []
         noun_rules: list[Rule] = []
         has_rules: list[Rule] = []
+        # Whether every rule reads as in the core grammar (X IS Y, no Tier-1 noun).
+        core_reading = True
         for rule in rules:
             subject, predicate = rule.subject, rule.predicate
+            if tier1 and (not rule.plain or subject in TIER1_NOUNS or predicate in TIER1_NOUNS):
+                core_reading = False
             if rule.verb != IS:
                 has_rules.append(rule)
             elif predicate in properties:
@@ -344,15 +355,23 @@ class RuleSet:
         # By noun, what the unconditional rules give an object: filled as nouns are met.
         self.known_props: dict[str, frozenset[str]] = dict(self.props)
         self.word_props = WORD_PROPERTIES
-        if not tier1:
-            # The core grammar reads X IS Y only: every by-noun lookup is exact.
+        if core_reading:
+            # X IS Y only (the core grammar's every table, and many Tier-1 ones): every
+            # by-noun lookup is exact, and the Tier-1 properties given are those held.
             self.conditional: tuple[Rule, ...] = ()
             self.simple_props = self.simple_transforms = True
-            self.given: frozenset[str] = frozenset()
             self.level_props: frozenset[str] = frozenset()
-            self.floating = self.pull = self.open_shut = False
             self.givable = self.word_props.union(holders)
-            self.live = True
+            if not tier1:
+                self.given: frozenset[str] = frozenset()
+                self.floating = self.pull = self.open_shut = False
+                self.live = True
+                return
+            given = self.given = _TIER1_PROPERTY_SET.intersection(holders)
+            self.floating = FLOAT in given
+            self.pull = PULL in given
+            self.open_shut = OPEN in given and SHUT in given
+            self.live = not self.floating
             return
         self.conditional = tuple(r for r in property_rules if r.conditions)
         self.simple_props = not any(not r.plain or r.subject in TIER1_NOUNS for r in property_rules)
@@ -460,6 +479,8 @@ class RuleParser:
         self._accepting = grammar.accepting
         self._starts = grammar.starts
         self._classes = {i: _word_class(texts[i], properties, tier1) for i in word_ids}
+        # The words only the Tier-1 grammar has (NOT, HAS, LONELY, ON, NEAR, FACING).
+        self._operators = frozenset([i for i, c in self._classes.items() if c >= _NOT])
         words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties, tier1)
         shared = RuleParser._shared
         cache = shared.get(words)
@@ -471,6 +492,7 @@ class RuleParser:
         self._by_sentences = cache.by_sentences
         self._expansions = cache.expansions
         self._runs = cache.runs
+        self._lines = cache.lines
 
     @classmethod
     def clear_shared_caches(cls) -> None:
@@ -518,9 +540,7 @@ class RuleParser:
         self._by_sentences[key] = table
         return table
 
-    def _spans(
-        self, word_positions: tuple[int, ...]
-    ) -> list[tuple[int, int, int, tuple[int, ...], str]]:
+    def _spans(self, word_positions: tuple[int, ...]) -> list[Span]:
         """Every maximal span as ``(axis rank, major, minor, ids, axis)``, in span order.
 
         For each axis the words are sorted line by line (rows for ``h``,
@@ -532,7 +552,7 @@ class RuleParser:
         placed = sorted(
             [(p, i) for p, i in zip(word_positions, self._word_ids, strict=True) if p >= 0]
         )
-        spans: list[tuple[int, int, int, tuple[int, ...], str]] = []
+        spans: list[Span] = []
         if len(placed) < 3:
             return spans
         self._axis_spans(placed, width, 0, H, spans)
@@ -547,45 +567,92 @@ class RuleParser:
         stride: int,
         rank: int,
         axis: str,
-        spans: list[tuple[int, int, int, tuple[int, ...], str]],
+        spans: list[Span],
     ) -> None:
-        """Add the spans of one axis; ``placed`` is ``(line * stride + coordinate, id)``, sorted."""
-        search: _SpanSearch | None = None
-        count = len(placed)
+        """Add the spans of one axis; ``placed`` is ``(line * stride + coordinate, id)``, sorted.
+
+        A line (row or column) of single words reads the same wherever the
+        other words are, so its spans are remembered by the line's words and
+        places: a move redoes only the lines it changed. Lines are counted
+        with a bisection (a line needs three words to hold a span). A line with a stack
+        is searched every time, in line order, with the axis's one bounded
+        search, so the bounds run out exactly where they always did.
+        """
+        lines = self._lines[rank]
+        search: list[_SpanSearch] = []
+        line_of = list(map(stride.__rfloordiv__, map(_FIRST, placed)))
+        count = len(line_of)
         index = 0
         while index < count:
-            first = last = placed[index][0]
-            cells = [[placed[index][1]]]
+            line = line_of[index]
+            end = bisect_right(line_of, line, index)
+            if end - index < 3:
+                index = end
+                continue
+            words = tuple(placed[index:end])
+            index = end
+            found = lines.get(words)
+            if found is None:
+                found, stacked = self._line_spans(words, line, stride, rank, axis, search)
+                if not stacked:
+                    if len(lines) >= self.CACHE_LIMIT:
+                        lines.clear()
+                    lines[words] = found
+            spans.extend(found)
+
+    def _line_spans(
+        self,
+        words: tuple[tuple[int, int], ...],
+        line: int,
+        stride: int,
+        rank: int,
+        axis: str,
+        search: list[_SpanSearch],
+    ) -> tuple[list[Span], bool]:
+        """The spans of one line's words (sorted) and whether the line has a stack.
+
+        ``search`` holds the axis's bounded search once a stack needed it.
+        """
+        found: list[Span] = []
+        stacked = False
+        count = len(words)
+        index = 0
+        while index < count:
+            first = last = words[index][0]
+            cells = [[words[index][1]]]
             single = True
             index += 1
             while index < count:
-                key, ident = placed[index]
+                key, ident = words[index]
                 if key == last:
                     cells[-1].append(ident)
                     single = False
-                elif key == last + 1 and key // stride == last // stride:
+                elif key == last + 1:
                     cells.append([ident])
                     last = key
                 else:
                     break
                 index += 1
+            stacked = stacked or not single
             if len(cells) < 3:
                 continue
             if single:
                 run = tuple([stack[0] for stack in cells])
-                found = self._runs.get(run)
-                if found is None:
+                in_run = self._runs.get(run)
+                if in_run is None:
                     if len(self._runs) >= self.CACHE_LIMIT:
                         self._runs.clear()
-                    found = self._runs[run] = self._single_file_spans(run)
+                    in_run = self._runs[run] = self._single_file_spans(run)
             else:
-                search = search or _SpanSearch(
-                    self._classes, self._transitions, self._accepting, self._starts
-                )
-                found = search.maximal_spans(cells)
-            line, coordinate = divmod(first, stride)
-            for offset, ids in found:
-                spans.append((rank, line, coordinate + offset, ids, axis))
+                if not search:
+                    search.append(
+                        _SpanSearch(self._classes, self._transitions, self._accepting, self._starts)
+                    )
+                in_run = search[0].maximal_spans(cells)
+            coordinate = first - line * stride
+            for offset, ids in in_run:
+                found.append((rank, line, coordinate + offset, ids, axis))
+        return found, stacked
 
     def _single_file_spans(self, ids: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
         """The maximal spans of a run of single words, as ``(offset, ids)``.
@@ -615,8 +682,11 @@ class RuleParser:
         return found
 
     def _expand(self, sentence: Sentence) -> list[Rule]:
-        """The rules of one sentence: every subject with every value."""
-        if self.tier1:
+        """The rules of one sentence: every subject with every value.
+
+        A Tier-1 sentence without NOT, HAS or a condition reads as a core one.
+        """
+        if self.tier1 and not self._operators.isdisjoint(sentence.ids):
             return self._expand_tier1(sentence)
         ids = sentence.ids
         verb = next(i for i, ident in enumerate(ids) if self._classes[ident] == _IS)
@@ -699,18 +769,21 @@ class _LevelCache:
 
     ``by_positions`` maps a word arrangement to its table, ``by_sentences``
     the sentences an arrangement reads to its table, ``expansions`` one
-    sentence to its record and rules, and ``runs`` a run of single words to
-    its spans (most sentences and runs recur across arrangements:
+    sentence to its record and rules, ``runs`` a run of single words to
+    its spans, and ``lines`` (one dict per axis) a line of single words with
+    their places to its spans (most sentences, runs and lines recur across
+    arrangements:
     ``MIAU IS YOU`` stands in nearly all of them).
     """
 
-    __slots__ = ("by_positions", "by_sentences", "expansions", "runs")
+    __slots__ = ("by_positions", "by_sentences", "expansions", "lines", "runs")
 
     def __init__(self) -> None:
         self.by_positions: dict[tuple[int, ...], RuleSet] = {}
         self.by_sentences: dict[tuple[tuple[str, tuple[int, ...]], ...], RuleSet] = {}
         self.expansions: dict[tuple[str, tuple[int, ...]], tuple[Sentence, list[Rule]]] = {}
         self.runs: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+        self.lines: tuple[dict[tuple[tuple[int, int], ...], list[Span]], ...] = ({}, {})
 
 
 class _SpanSearch:

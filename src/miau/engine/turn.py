@@ -410,11 +410,16 @@ def _destroy_touching(
     props, pos = reading.props, board.pos
     # From the victims (few: what is YOU or MELT), each looking at its own layer; all are
     # found before any goes, then destroyed by cell and id.
-    gone = sorted(
-        (pos[i], i)
-        for i in reading.holders(victim)
-        if any(killer in props(o) for o in reading.layer(pos[i], i))
-    )
+    if reading.floats is None:
+        # One layer: a victim goes when its cell holds a killer (itself, maybe).
+        killing = {pos[i] for i in reading.holders(killer)}
+        gone = sorted((pos[i], i) for i in reading.holders(victim) if pos[i] in killing)
+    else:
+        gone = sorted(
+            (pos[i], i)
+            for i in reading.holders(victim)
+            if any(killer in props(o) for o in reading.layer(pos[i], i))
+        )
     for _, ident in gone:
         _destroy(board, reading, ident, cause, log, spawns)
 
