@@ -35,10 +35,11 @@ search order found first, rather than hang.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any, ClassVar, Final
 
 from miau.engine.level import Level
@@ -72,6 +73,8 @@ _NOUN, _IS, _AND, _PROPERTY, _NOT, _HAS, _LONELY, _INFIX = range(8)
 _COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
 """Column-major sort keys are ``x * MAX_LEVEL_SIDE + y``: no column is longer."""
 _FIRST: Final = itemgetter(0)
+_UPDATE_LIMIT: Final = 4
+"""At most this many moved words are worked into the last arrangement; more: read afresh."""
 _TIER1_PROPERTY_SET: Final = frozenset(TIER1_PROPERTIES)
 
 Span = tuple[int, int, int, tuple[int, ...], str]
@@ -493,6 +496,8 @@ class RuleParser:
         self._expansions = cache.expansions
         self._runs = cache.runs
         self._lines = cache.lines
+        # The last arrangement read, by line: the next differs from it by a word or two.
+        self._last: _Lines | None = None
 
     @classmethod
     def clear_shared_caches(cls) -> None:
@@ -547,58 +552,123 @@ class RuleParser:
         columns for ``v``) and cut into runs of adjacent cells; a span lies
         within one run. A run of single words is read in one pass; a run
         with a stack is searched path by path, within the parser's bounds.
+
+        Spans lie within one line, so when a few words moved since the
+        parser's last arrangement only the lines they left and entered are
+        read again (``_update_lines``); otherwise, or when a stack is about,
+        every line is (``_read_lines``). Both give the same spans.
         """
+        last = self._last
+        if last is not None and not last.stacked:
+            changed = list(
+                compress(range(len(word_positions)), map(ne, word_positions, last.positions))
+            )
+            if len(changed) <= _UPDATE_LIMIT and self._update_lines(last, word_positions, changed):
+                return last.spans()
+        lines = self._last = self._read_lines(word_positions)
+        return lines.spans()
+
+    def _read_lines(self, word_positions: tuple[int, ...]) -> _Lines:
+        """Every line of the arrangement read from scratch."""
         width = self._width
         placed = sorted(
             [(p, i) for p, i in zip(word_positions, self._word_ids, strict=True) if p >= 0]
         )
-        spans: list[Span] = []
-        if len(placed) < 3:
-            return spans
-        self._axis_spans(placed, width, 0, H, spans)
         columns = sorted([((p % width) * _COLUMN_STRIDE + p // width, i) for p, i in placed])
-        self._axis_spans(columns, _COLUMN_STRIDE, 1, V, spans)
-        spans.sort()
-        return spans
+        lines = _Lines(word_positions, placed, columns)
+        if len(placed) >= 3:
+            for rank, (axis, stride, words) in enumerate(
+                ((H, width, placed), (V, _COLUMN_STRIDE, columns))
+            ):
+                search: list[_SpanSearch] = []
+                line_of = list(map(stride.__rfloordiv__, map(_FIRST, words)))
+                count = len(line_of)
+                index = 0
+                while index < count:
+                    line = line_of[index]
+                    end = bisect_right(line_of, line, index)
+                    if end - index >= 3:
+                        found, stacked = self._spans_of_line(
+                            tuple(words[index:end]), line, stride, rank, axis, search
+                        )
+                        lines.stacked = lines.stacked or stacked
+                        if found:
+                            lines.by_line[(rank, line)] = found
+                    index = end
+        return lines
 
-    def _axis_spans(
+    def _update_lines(
+        self, lines: _Lines, word_positions: tuple[int, ...], changed: list[int]
+    ) -> bool:
+        """Bring ``lines`` to ``word_positions``, where the words at ``changed`` moved.
+
+        Only the lines those words left or entered are read again. Returns
+        False (``lines`` then unusable) when one of them has a stack: the
+        bounded search must then run over every line in order.
+        """
+        width, word_ids, old = self._width, self._word_ids, lines.positions
+        placed, columns = lines.placed, lines.columns
+        touched: set[tuple[int, int]] = set()
+        for index in changed:
+            ident = word_ids[index]
+            for cell, enters in ((old[index], False), (word_positions[index], True)):
+                if cell < 0:
+                    continue
+                y, x = divmod(cell, width)
+                row_entry, column_entry = (cell, ident), (x * _COLUMN_STRIDE + y, ident)
+                if enters:
+                    insort(placed, row_entry)
+                    insort(columns, column_entry)
+                else:
+                    del placed[bisect_left(placed, row_entry)]
+                    del columns[bisect_left(columns, column_entry)]
+                touched.add((0, y))
+                touched.add((1, x))
+        lines.positions = word_positions
+        by_line = lines.by_line
+        for rank, line in sorted(touched):
+            axis, stride, words = (H, width, placed) if rank == 0 else (V, _COLUMN_STRIDE, columns)
+            start = bisect_left(words, (line * stride,))
+            end = bisect_left(words, ((line + 1) * stride,), start)
+            found: list[Span] = []
+            if end - start >= 3:
+                found, stacked = self._spans_of_line(
+                    tuple(words[start:end]), line, stride, rank, axis, []
+                )
+                if stacked:
+                    self._last = None
+                    return False
+            if found:
+                by_line[(rank, line)] = found
+            else:
+                by_line.pop((rank, line), None)
+        return True
+
+    def _spans_of_line(
         self,
-        placed: list[tuple[int, int]],
+        words: tuple[tuple[int, int], ...],
+        line: int,
         stride: int,
         rank: int,
         axis: str,
-        spans: list[Span],
-    ) -> None:
-        """Add the spans of one axis; ``placed`` is ``(line * stride + coordinate, id)``, sorted.
+        search: list[_SpanSearch],
+    ) -> tuple[list[Span], bool]:
+        """The spans of one line's words and whether it has a stack, remembered if it has none.
 
-        A line (row or column) of single words reads the same wherever the
-        other words are, so its spans are remembered by the line's words and
-        places: a move redoes only the lines it changed. Lines are counted
-        with a bisection (a line needs three words to hold a span). A line with a stack
-        is searched every time, in line order, with the axis's one bounded
-        search, so the bounds run out exactly where they always did.
+        A line of single words reads the same wherever the other words are,
+        so its spans are kept by the line's words and places. A line with a
+        stack is searched every time, with the axis's one bounded search.
         """
-        lines = self._lines[rank]
-        search: list[_SpanSearch] = []
-        line_of = list(map(stride.__rfloordiv__, map(_FIRST, placed)))
-        count = len(line_of)
-        index = 0
-        while index < count:
-            line = line_of[index]
-            end = bisect_right(line_of, line, index)
-            if end - index < 3:
-                index = end
-                continue
-            words = tuple(placed[index:end])
-            index = end
-            found = lines.get(words)
-            if found is None:
-                found, stacked = self._line_spans(words, line, stride, rank, axis, search)
-                if not stacked:
-                    if len(lines) >= self.CACHE_LIMIT:
-                        lines.clear()
-                    lines[words] = found
-            spans.extend(found)
+        cache = self._lines[rank]
+        found = cache.get(words)
+        if found is not None:
+            return found, False
+        found, stacked = self._line_spans(words, line, stride, rank, axis, search)
+        if not stacked:
+            if len(cache) >= self.CACHE_LIMIT:
+                cache.clear()
+            cache[words] = found
+        return found, stacked
 
     def _line_spans(
         self,
@@ -762,6 +832,35 @@ class RuleParser:
 def parser_for_level(level: Level) -> RuleParser:
     """A parser for the words of ``level``, with the Tier-1 grammar when the level opts in."""
     return RuleParser(level.width, level.texts, level.word_ids, level.properties, level.vocabulary)
+
+
+class _Lines:
+    """One arrangement's words sorted by row and by column, and each line's spans.
+
+    ``placed`` holds ``(cell, id)`` and ``columns`` ``(x * MAX_LEVEL_SIDE + y,
+    id)``, both sorted; ``by_line`` maps ``(axis rank, line)`` to the line's
+    spans (lines without any left out); ``stacked`` says a line has a stack.
+    """
+
+    __slots__ = ("by_line", "columns", "placed", "positions", "stacked")
+
+    def __init__(
+        self,
+        positions: tuple[int, ...],
+        placed: list[tuple[int, int]],
+        columns: list[tuple[int, int]],
+    ) -> None:
+        self.positions = positions
+        self.placed = placed
+        self.columns = columns
+        self.by_line: dict[tuple[int, int], list[Span]] = {}
+        self.stacked = False
+
+    def spans(self) -> list[Span]:
+        """Every span of every line, in span order."""
+        found = [span for spans in self.by_line.values() for span in spans]
+        found.sort()
+        return found
 
 
 class _LevelCache:
