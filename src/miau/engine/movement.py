@@ -65,7 +65,8 @@ def move_group(
     move = board.move
     stepped: set[int] = set()
     any_moved = False
-    for mover in _in_front_order(board, movers, facing):
+    ordered = movers if len(movers) == 1 else _in_front_order(board, movers, facing)
+    for mover in ordered:
         if mover in stepped:
             continue
         chain, blocker, reason = _plan_chain(board, reading, mover, dx, dy, stepped)
@@ -214,9 +215,7 @@ def _plan_chain(
     """
     width, height = board.width, board.level.height
     cells, props = board.cells, reading.props
-    rules = reading.rules
-    entering = bool(board.level.enter_pairs) or rules.open_shut
-    pull = rules.pull
+    entering = board.level.enter_pairs or reading.rules.open_shut
     chain: Chain = [(mover, None)]
     frontier = [mover]
     y, x = divmod(board.pos[mover], width)
@@ -234,7 +233,7 @@ def _plan_chain(
             traits = props(occupant)
             if PUSH in traits:
                 pushed.append(occupant)
-            elif STOP in traits or (pull and PULL in traits):
+            elif STOP in traits or (PULL in traits and reading.rules.pull):
                 return chain, occupant, STOP_REASON
         if not pushed:
             return chain, None, None

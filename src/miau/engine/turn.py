@@ -88,8 +88,10 @@ def resolve_turn(board: Board, intent: Direction, log: TurnLog | None) -> bool:
 def settle_turn(board: Board, log: TurnLog | None) -> None:
     """Steps 3a to 10, everything after the player's movement."""
     transformed: set[int] = set()
-    if board.rules.given:  # a Tier-1 property is in play
+    given = board.rules.given  # the Tier-1 properties in play (none in a core table)
+    if MOVE in given:
         run_move(board, log)
+    if SHIFT in given:
         run_shift(board, log)
     board.refresh_rules()
     apply_transformations(board, transformed, log)
@@ -260,7 +262,8 @@ def run_automata(board: Board, log: TurnLog | None) -> None:
             actors = reading.holders(record.property)
         elif rules.live:
             # Properties follow kind and noun: the subject's objects, or none of them.
-            has_it = record.property in rules.object_props(subject)
+            known = rules.known_props.get(subject)
+            has_it = record.property in (rules.object_props(subject) if known is None else known)
             actors = board.by_noun.get(subject, ()) if has_it else ()
         else:
             noun, is_word = board.noun, board.is_word
