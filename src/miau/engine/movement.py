@@ -214,16 +214,19 @@ def _plan_chain(
     mover outward. A PULL thing that is not PUSH blocks like STOP.
     """
     width, height = board.width, board.level.height
-    cells, props = board.cells, reading.props
-    entering = board.level.enter_pairs or reading.rules.open_shut
+    cells = board.cells
     chain: Chain = [(mover, None)]
-    frontier = [mover]
     y, x = divmod(board.pos[mover], width)
+    x += dx
+    y += dy
+    if not (0 <= x < width and 0 <= y < height):
+        return chain, None, BOUNDS_REASON
+    if not cells[y * width + x]:
+        return chain, None, None  # an empty cell ahead: most steps end here
+    props = reading.props
+    entering = board.level.enter_pairs or reading.rules.open_shut
+    frontier = [mover]
     while True:
-        x += dx
-        y += dy
-        if not (0 <= x < width and 0 <= y < height):
-            return chain, None, BOUNDS_REASON
         pushed: list[int] = []
         for occupant in cells[y * width + x]:
             if occupant in stepped:
@@ -240,6 +243,10 @@ def _plan_chain(
         pusher = frontier[0]
         chain.extend((ident, pusher) for ident in pushed)
         frontier = pushed
+        x += dx
+        y += dy
+        if not (0 <= x < width and 0 <= y < height):
+            return chain, None, BOUNDS_REASON
 
 
 def _can_enter(board: Board, reading: Reading, mover: int, occupant: int) -> bool:
