@@ -576,8 +576,8 @@ def _read_every_entity(board: Board, reading: KeptReading) -> list[frozenset[str
     object_props, word_props = rules.object_props, rules.word_props
     props: list[frozenset[str]] = [NO_PROPERTIES] * count
     # By noun, not entity by entity: one lookup per noun on the board.
-    for kind, ids in board.by_noun.items():
-        given = object_props(kind)
+    for name, ids in board.by_noun.items():
+        given = object_props(name)
         if given:
             for ident in ids:
                 props[ident] = given
