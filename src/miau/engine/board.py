@@ -594,9 +594,15 @@ def _read_every_entity(board: Board, reading: KeptReading) -> list[frozenset[str
     count = len(pos)
     object_props, word_props = rules.object_props, rules.word_props
     props: list[frozenset[str]] = [NO_PROPERTIES] * count
-    for ident in range(count):
+    # By noun, not entity by entity: one lookup per noun on the board.
+    for name, ids in board.by_noun.items():
+        given = object_props(name)
+        if given:
+            for ident in ids:
+                props[ident] = given
+    for ident in board.word_ids:
         if pos[ident] != GONE:
-            props[ident] = word_props if is_word[ident] else object_props(noun[ident])
+            props[ident] = word_props
     touched: dict[int, tuple[set[str], set[str]]] = {}
     floats: list[bool] | None = None
     if rules.floating:

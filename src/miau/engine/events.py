@@ -124,6 +124,14 @@ class Event:
             added, removed = rule_delta(before, after)
             formed, broken = sentence_delta(before, after)
             table = None if before.rules == after.rules else after.to_json()
+        transformed: list[dict[str, Any]] = []
+        if log.transformed and level.vocabulary:
+            transformed = [
+                {"id": i, "from": a, "to": b, "fromKind": KINDS[u], "toKind": KINDS[w]}
+                for i, a, b, u, w in log.transformed
+            ]
+        elif log.transformed:
+            transformed = [{"id": i, "from": a, "to": b} for i, a, b, _, _ in log.transformed]
         # Cells are y * width + x; the arithmetic is inlined because this runs
         # for every entry of every event a client is sent.
         width = level.width
@@ -140,19 +148,16 @@ class Event:
                 }
                 for i, a, b, p, f in log.moved
             ],
+            # An empty list is written as such: most entries of most events are empty,
+            # and a comprehension costs a call even over nothing.
             "blocked": [
                 {"id": i, "dir": list(d), "blockerId": b, "reason": r} for i, d, b, r in log.blocked
-            ],
-            "rulesAdded": [rule.to_json() for rule in added],
-            "rulesRemoved": [rule.to_json() for rule in removed],
-            "transformed": (
-                [
-                    {"id": i, "from": a, "to": b, "fromKind": KINDS[u], "toKind": KINDS[w]}
-                    for i, a, b, u, w in log.transformed
-                ]
-                if level.vocabulary
-                else [{"id": i, "from": a, "to": b} for i, a, b, _, _ in log.transformed]
-            ),
+            ]
+            if log.blocked
+            else [],
+            "rulesAdded": [rule.to_json() for rule in added] if added else [],
+            "rulesRemoved": [rule.to_json() for rule in removed] if removed else [],
+            "transformed": transformed,
             "destroyed": [
                 {
                     "id": i,
@@ -161,7 +166,9 @@ class Event:
                     "cause": cause,
                 }
                 for i, n, c, cause, w in log.destroyed
-            ],
+            ]
+            if log.destroyed
+            else [],
             "restored": [
                 {
                     "id": i,
@@ -170,7 +177,9 @@ class Event:
                     "facing": FACINGS[f],
                 }
                 for i, n, c, f, w in log.restored
-            ],
+            ]
+            if log.restored
+            else [],
             "controlLost": self.control_lost,
             "won": self.won,
             "moveCount": self.move_count,
@@ -182,14 +191,19 @@ class Event:
             "historyLength": self.history_length,
         }
         if level.vocabulary:
-            out["spawned"] = [
-                {"id": i, "text" if w else "noun": n, "at": [c % width, c // width]}
-                for i, n, c, w in log.spawned or ()
-            ]
-            out["created"] = [
-                {"id": i, "noun": n, "at": [c % width, c // width]}
-                for i, n, c, _ in log.created or ()
-            ]
+            out["spawned"] = (
+                [
+                    {"id": i, "text" if w else "noun": n, "at": [c % width, c // width]}
+                    for i, n, c, w in log.spawned
+                ]
+                if log.spawned
+                else []
+            )
+            out["created"] = (
+                [{"id": i, "noun": n, "at": [c % width, c // width]} for i, n, c, _ in log.created]
+                if log.created
+                else []
+            )
         return out
 
     def _automata_changes(self) -> list[dict[str, Any]]:

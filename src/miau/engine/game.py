@@ -98,10 +98,11 @@ class Game:
         Anything else, or any intent once the level is won, gives a rejected
         ``step`` event (its ``reason`` says why) and changes nothing.
         """
-        if isinstance(direction, Direction):
-            intent: Direction | None = direction
-        else:
-            intent = INTENT_OF_NAME.get(direction) if isinstance(direction, str) else None
+        intent: Direction | None = None
+        if isinstance(direction, str):
+            intent = INTENT_OF_NAME.get(direction)
+        elif isinstance(direction, Direction):
+            intent = direction
         if intent is None:
             return self._rejected("step", TurnLog(), NOT_AN_INTENT)
         if self._board.won:

@@ -31,15 +31,18 @@ Chain = list[tuple[int, int | None]]
 
 def front_first(board: Board, movers: Sequence[int], facing: int) -> list[tuple[int, int]]:
     """``movers`` ordered front-first along ``facing``, then by id, each with the facing."""
+    return [(i, facing) for i in _in_front_order(board, movers, facing)]
+
+
+def _in_front_order(board: Board, movers: Sequence[int], facing: int) -> Sequence[int]:
+    """``movers`` ordered front-first along ``facing``, then by id."""
     if len(movers) == 1:
-        return [(movers[0], facing)]
+        return movers
     width, pos = board.width, board.pos
     dx, dy = VECTOR_OF_FACING[facing]
     if dx:
-        ordered = sorted(movers, key=lambda i: (-(pos[i] % width) * dx, i))
-    else:
-        ordered = sorted(movers, key=lambda i: (-(pos[i] // width) * dy, i))
-    return [(i, facing) for i in ordered]
+        return sorted(movers, key=lambda i: (-(pos[i] % width) * dx, i))
+    return sorted(movers, key=lambda i: (-(pos[i] // width) * dy, i))
 
 
 def move_group(
@@ -49,8 +52,36 @@ def move_group(
 
     Blocked movers stay put (recorded in ``log.blocked``). Returns whether
     anything moved.
+
+    Without PULL nothing follows a step, so the phase is the plan-and-apply
+    loop alone, run here without ``move_phase``'s per-mover calls: the
+    player's move and every automaton's take this path on a core level.
     """
-    return move_phase(board, reading, front_first(board, movers, facing), log)
+    if reading.rules.pull:
+        return move_phase(board, reading, front_first(board, movers, facing), log)
+    dx, dy = VECTOR_OF_FACING[facing]
+    pos = board.pos
+    offset = dx + dy * board.width
+    move = board.move
+    stepped: set[int] = set()
+    any_moved = False
+    ordered = movers if len(movers) == 1 else _in_front_order(board, movers, facing)
+    for mover in ordered:
+        if mover in stepped:
+            continue
+        chain, blocker, reason = _plan_chain(board, reading, mover, dx, dy, stepped)
+        if reason is not None:
+            if log is not None:
+                log.blocked.append((mover, (dx, dy), blocker, reason))
+            continue
+        any_moved = True
+        for ident, pusher in chain:
+            source = pos[ident]
+            move(ident, source + offset, facing)
+            stepped.add(ident)
+            if log is not None:
+                log.moved.append((ident, source, source + offset, pusher, facing))
+    return any_moved
 
 
 def move_phase(
@@ -183,18 +214,19 @@ def _plan_chain(
     mover outward. A PULL thing that is not PUSH blocks like STOP.
     """
     width, height = board.width, board.level.height
-    cells, props = board.cells, reading.props
-    rules = reading.rules
-    entering = bool(board.level.enter_pairs) or rules.open_shut
-    pull = rules.pull
+    cells = board.cells
     chain: Chain = [(mover, None)]
-    frontier = [mover]
     y, x = divmod(board.pos[mover], width)
+    x += dx
+    y += dy
+    if not (0 <= x < width and 0 <= y < height):
+        return chain, None, BOUNDS_REASON
+    if not cells[y * width + x]:
+        return chain, None, None  # an empty cell ahead: most steps end here
+    props = reading.props
+    entering = board.level.enter_pairs or reading.rules.open_shut
+    frontier = [mover]
     while True:
-        x += dx
-        y += dy
-        if not (0 <= x < width and 0 <= y < height):
-            return chain, None, BOUNDS_REASON
         pushed: list[int] = []
         for occupant in cells[y * width + x]:
             if occupant in stepped:
@@ -204,13 +236,17 @@ def _plan_chain(
             traits = props(occupant)
             if PUSH in traits:
                 pushed.append(occupant)
-            elif STOP in traits or (pull and PULL in traits):
+            elif STOP in traits or (PULL in traits and reading.rules.pull):
                 return chain, occupant, STOP_REASON
         if not pushed:
             return chain, None, None
         pusher = frontier[0]
         chain.extend((ident, pusher) for ident in pushed)
         frontier = pushed
+        x += dx
+        y += dy
+        if not (0 <= x < width and 0 <= y < height):
+            return chain, None, BOUNDS_REASON
 
 
 def _can_enter(board: Board, reading: Reading, mover: int, occupant: int) -> bool:

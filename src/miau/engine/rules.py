@@ -35,8 +35,11 @@ search order found first, rather than hang.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any, ClassVar, Final
 
 from miau.engine.level import Level
@@ -70,6 +73,13 @@ V: Final = "v"
 _NOUN, _IS, _AND, _PROPERTY, _NOT, _HAS, _LONELY, _INFIX = range(8)
 _COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
 """Column-major sort keys are ``x * MAX_LEVEL_SIDE + y``: no column is longer."""
+_FIRST: Final = itemgetter(0)
+_UPDATE_LIMIT: Final = 4
+"""At most this many moved words are worked into the last arrangement; more: read afresh."""
+_TIER1_PROPERTY_SET: Final = frozenset(TIER1_PROPERTIES)
+
+Span = tuple[int, int, int, tuple[int, ...], str]
+"""``(axis rank, line, coordinate of the first word, ids, axis)``: sorts in span order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,8 +333,12 @@ class RuleSet:
         property_rules: list[Rule] = []
         noun_rules: list[Rule] = []
         has_rules: list[Rule] = []
+        # Whether every rule reads as in the core grammar (X IS Y, no Tier-1 noun).
+        core_reading = True
         for rule in rules:
             subject, predicate = rule.subject, rule.predicate
+            if tier1 and (not rule.plain or subject in TIER1_NOUNS or predicate in TIER1_NOUNS):
+                core_reading = False
             if rule.verb != IS:
                 has_rules.append(rule)
             elif predicate in properties:
@@ -349,16 +363,24 @@ class RuleSet:
         # By noun, what the unconditional rules give an object: filled as nouns are met.
         self.known_props: dict[str, frozenset[str]] = dict(self.props)
         self.word_props = WORD_PROPERTIES
-        if not tier1:
-            # The core grammar reads X IS Y only: every by-noun lookup is exact.
+        if core_reading:
+            # X IS Y only (the core grammar's every table, and many Tier-1 ones): every
+            # by-noun lookup is exact, and the Tier-1 properties given are those held.
             self.conditional: tuple[Rule, ...] = ()
             self.empty_rules: tuple[Rule, ...] = ()
             self.simple_props = self.simple_transforms = True
-            self.given: frozenset[str] = frozenset()
             self.level_props: frozenset[str] = frozenset()
-            self.floating = self.pull = self.open_shut = False
             self.givable = self.word_props.union(holders)
-            self.live = True
+            if not tier1:
+                self.given: frozenset[str] = frozenset()
+                self.floating = self.pull = self.open_shut = False
+                self.live = True
+                return
+            given = self.given = _TIER1_PROPERTY_SET.intersection(holders)
+            self.floating = FLOAT in given
+            self.pull = PULL in given
+            self.open_shut = OPEN in given and SHUT in given
+            self.live = not self.floating
             return
         self.conditional = tuple(r for r in property_rules if r.conditions)
         # EMPTY IS X (and what blocks it) applies to cells, not to entities.
@@ -470,6 +492,8 @@ class RuleParser:
         self._accepting = grammar.accepting
         self._starts = grammar.starts
         self._classes = {i: _word_class(texts[i], properties, tier1) for i in word_ids}
+        # The words only the Tier-1 grammar has (NOT, HAS, LONELY, ON, NEAR, FACING).
+        self._operators = frozenset([i for i, c in self._classes.items() if c >= _NOT])
         words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties, tier1)
         shared = RuleParser._shared
         cache = shared.get(words)
@@ -481,6 +505,9 @@ class RuleParser:
         self._by_sentences = cache.by_sentences
         self._expansions = cache.expansions
         self._runs = cache.runs
+        self._lines = cache.lines
+        # The last arrangement read, by line: the next differs from it by a word or two.
+        self._last: _Lines | None = None
 
     @classmethod
     def clear_shared_caches(cls) -> None:
@@ -528,74 +555,184 @@ class RuleParser:
         self._by_sentences[key] = table
         return table
 
-    def _spans(
-        self, word_positions: tuple[int, ...]
-    ) -> list[tuple[int, int, int, tuple[int, ...], str]]:
+    def _spans(self, word_positions: tuple[int, ...]) -> list[Span]:
         """Every maximal span as ``(axis rank, major, minor, ids, axis)``, in span order.
 
         For each axis the words are sorted line by line (rows for ``h``,
         columns for ``v``) and cut into runs of adjacent cells; a span lies
         within one run. A run of single words is read in one pass; a run
         with a stack is searched path by path, within the parser's bounds.
+
+        Spans lie within one line, so when a few words moved since the
+        parser's last arrangement only the lines they left and entered are
+        read again (``_update_lines``); otherwise, or when a stack is about,
+        every line is (``_read_lines``). Both give the same spans.
         """
+        last = self._last
+        if last is not None and not last.stacked:
+            changed = list(
+                compress(range(len(word_positions)), map(ne, word_positions, last.positions))
+            )
+            if len(changed) <= _UPDATE_LIMIT and self._update_lines(last, word_positions, changed):
+                return last.spans()
+        lines = self._last = self._read_lines(word_positions)
+        return lines.spans()
+
+    def _read_lines(self, word_positions: tuple[int, ...]) -> _Lines:
+        """Every line of the arrangement read from scratch."""
         width = self._width
         placed = sorted(
             [(p, i) for p, i in zip(word_positions, self._word_ids, strict=True) if p >= 0]
         )
-        spans: list[tuple[int, int, int, tuple[int, ...], str]] = []
-        if len(placed) < 3:
-            return spans
-        self._axis_spans(placed, width, 0, H, spans)
         columns = sorted([((p % width) * _COLUMN_STRIDE + p // width, i) for p, i in placed])
-        self._axis_spans(columns, _COLUMN_STRIDE, 1, V, spans)
-        spans.sort()
-        return spans
+        lines = _Lines(word_positions, placed, columns)
+        if len(placed) >= 3:
+            for rank, (axis, stride, words) in enumerate(
+                ((H, width, placed), (V, _COLUMN_STRIDE, columns))
+            ):
+                search: list[_SpanSearch] = []
+                line_of = list(map(stride.__rfloordiv__, map(_FIRST, words)))
+                count = len(line_of)
+                index = 0
+                while index < count:
+                    line = line_of[index]
+                    end = bisect_right(line_of, line, index)
+                    if end - index >= 3:
+                        found, stacked = self._spans_of_line(
+                            tuple(words[index:end]), line, stride, rank, axis, search
+                        )
+                        lines.stacked = lines.stacked or stacked
+                        if found:
+                            lines.by_line[(rank, line)] = found
+                    index = end
+        return lines
 
-    def _axis_spans(
+    def _update_lines(
+        self, lines: _Lines, word_positions: tuple[int, ...], changed: list[int]
+    ) -> bool:
+        """Bring ``lines`` to ``word_positions``, where the words at ``changed`` moved.
+
+        Only the lines those words left or entered are read again. Returns
+        False (``lines`` then unusable) when one of them has a stack: the
+        bounded search must then run over every line in order.
+        """
+        width, word_ids, old = self._width, self._word_ids, lines.positions
+        placed, columns = lines.placed, lines.columns
+        touched: set[tuple[int, int]] = set()
+        for index in changed:
+            ident = word_ids[index]
+            for cell, enters in ((old[index], False), (word_positions[index], True)):
+                if cell < 0:
+                    continue
+                y, x = divmod(cell, width)
+                row_entry, column_entry = (cell, ident), (x * _COLUMN_STRIDE + y, ident)
+                if enters:
+                    insort(placed, row_entry)
+                    insort(columns, column_entry)
+                else:
+                    del placed[bisect_left(placed, row_entry)]
+                    del columns[bisect_left(columns, column_entry)]
+                touched.add((0, y))
+                touched.add((1, x))
+        lines.positions = word_positions
+        by_line = lines.by_line
+        for rank, line in sorted(touched):
+            axis, stride, words = (H, width, placed) if rank == 0 else (V, _COLUMN_STRIDE, columns)
+            start = bisect_left(words, (line * stride,))
+            end = bisect_left(words, ((line + 1) * stride,), start)
+            found: list[Span] = []
+            if end - start >= 3:
+                found, stacked = self._spans_of_line(
+                    tuple(words[start:end]), line, stride, rank, axis, []
+                )
+                if stacked:
+                    self._last = None
+                    return False
+            if found:
+                by_line[(rank, line)] = found
+            else:
+                by_line.pop((rank, line), None)
+        return True
+
+    def _spans_of_line(
         self,
-        placed: list[tuple[int, int]],
+        words: tuple[tuple[int, int], ...],
+        line: int,
         stride: int,
         rank: int,
         axis: str,
-        spans: list[tuple[int, int, int, tuple[int, ...], str]],
-    ) -> None:
-        """Add the spans of one axis; ``placed`` is ``(line * stride + coordinate, id)``, sorted."""
-        search: _SpanSearch | None = None
-        count = len(placed)
+        search: list[_SpanSearch],
+    ) -> tuple[list[Span], bool]:
+        """The spans of one line's words and whether it has a stack, remembered if it has none.
+
+        A line of single words reads the same wherever the other words are,
+        so its spans are kept by the line's words and places. A line with a
+        stack is searched every time, with the axis's one bounded search.
+        """
+        cache = self._lines[rank]
+        found = cache.get(words)
+        if found is not None:
+            return found, False
+        found, stacked = self._line_spans(words, line, stride, rank, axis, search)
+        if not stacked:
+            if len(cache) >= self.CACHE_LIMIT:
+                cache.clear()
+            cache[words] = found
+        return found, stacked
+
+    def _line_spans(
+        self,
+        words: tuple[tuple[int, int], ...],
+        line: int,
+        stride: int,
+        rank: int,
+        axis: str,
+        search: list[_SpanSearch],
+    ) -> tuple[list[Span], bool]:
+        """The spans of one line's words (sorted) and whether the line has a stack.
+
+        ``search`` holds the axis's bounded search once a stack needed it.
+        """
+        found: list[Span] = []
+        stacked = False
+        count = len(words)
         index = 0
         while index < count:
-            first = last = placed[index][0]
-            cells = [[placed[index][1]]]
+            first = last = words[index][0]
+            cells = [[words[index][1]]]
             single = True
             index += 1
             while index < count:
-                key, ident = placed[index]
+                key, ident = words[index]
                 if key == last:
                     cells[-1].append(ident)
                     single = False
-                elif key == last + 1 and key // stride == last // stride:
+                elif key == last + 1:
                     cells.append([ident])
                     last = key
                 else:
                     break
                 index += 1
+            stacked = stacked or not single
             if len(cells) < 3:
                 continue
             if single:
                 run = tuple([stack[0] for stack in cells])
-                found = self._runs.get(run)
-                if found is None:
+                in_run = self._runs.get(run)
+                if in_run is None:
                     if len(self._runs) >= self.CACHE_LIMIT:
                         self._runs.clear()
-                    found = self._runs[run] = self._single_file_spans(run)
+                    in_run = self._runs[run] = self._single_file_spans(run)
             else:
-                search = search or _SpanSearch(
-                    self._classes, self._transitions, self._accepting, self._starts
-                )
-                found = search.maximal_spans(cells)
-            line, coordinate = divmod(first, stride)
-            for offset, ids in found:
-                spans.append((rank, line, coordinate + offset, ids, axis))
+                if not search:
+                    search.append(
+                        _SpanSearch(self._classes, self._transitions, self._accepting, self._starts)
+                    )
+                in_run = search[0].maximal_spans(cells)
+            coordinate = first - line * stride
+            for offset, ids in in_run:
+                found.append((rank, line, coordinate + offset, ids, axis))
+        return found, stacked
 
     def _single_file_spans(self, ids: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
         """The maximal spans of a run of single words, as ``(offset, ids)``.
@@ -625,8 +762,11 @@ class RuleParser:
         return found
 
     def _expand(self, sentence: Sentence) -> list[Rule]:
-        """The rules of one sentence: every subject with every value."""
-        if self.tier1:
+        """The rules of one sentence: every subject with every value.
+
+        A Tier-1 sentence without NOT, HAS or a condition reads as a core one.
+        """
+        if self.tier1 and not self._operators.isdisjoint(sentence.ids):
             return self._expand_tier1(sentence)
         ids = sentence.ids
         verb = next(i for i, ident in enumerate(ids) if self._classes[ident] == _IS)
@@ -704,23 +844,55 @@ def parser_for_level(level: Level) -> RuleParser:
     return RuleParser(level.width, level.texts, level.word_ids, level.properties, level.vocabulary)
 
 
+class _Lines:
+    """One arrangement's words sorted by row and by column, and each line's spans.
+
+    ``placed`` holds ``(cell, id)`` and ``columns`` ``(x * MAX_LEVEL_SIDE + y,
+    id)``, both sorted; ``by_line`` maps ``(axis rank, line)`` to the line's
+    spans (lines without any left out); ``stacked`` says a line has a stack.
+    """
+
+    __slots__ = ("by_line", "columns", "placed", "positions", "stacked")
+
+    def __init__(
+        self,
+        positions: tuple[int, ...],
+        placed: list[tuple[int, int]],
+        columns: list[tuple[int, int]],
+    ) -> None:
+        self.positions = positions
+        self.placed = placed
+        self.columns = columns
+        self.by_line: dict[tuple[int, int], list[Span]] = {}
+        self.stacked = False
+
+    def spans(self) -> list[Span]:
+        """Every span of every line, in span order."""
+        found = [span for spans in self.by_line.values() for span in spans]
+        found.sort()
+        return found
+
+
 class _LevelCache:
     """The parse caches of one level's words, shared by all its parsers.
 
     ``by_positions`` maps a word arrangement to its table, ``by_sentences``
     the sentences an arrangement reads to its table, ``expansions`` one
-    sentence to its record and rules, and ``runs`` a run of single words to
-    its spans (most sentences and runs recur across arrangements:
+    sentence to its record and rules, ``runs`` a run of single words to
+    its spans, and ``lines`` (one dict per axis) a line of single words with
+    their places to its spans (most sentences, runs and lines recur across
+    arrangements:
     ``MIAU IS YOU`` stands in nearly all of them).
     """
 
-    __slots__ = ("by_positions", "by_sentences", "expansions", "runs")
+    __slots__ = ("by_positions", "by_sentences", "expansions", "lines", "runs")
 
     def __init__(self) -> None:
         self.by_positions: dict[tuple[int, ...], RuleSet] = {}
         self.by_sentences: dict[tuple[tuple[str, tuple[int, ...]], ...], RuleSet] = {}
         self.expansions: dict[tuple[str, tuple[int, ...]], tuple[Sentence, list[Rule]]] = {}
         self.runs: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+        self.lines: tuple[dict[tuple[tuple[int, int], ...], list[Span]], ...] = ({}, {})
 
 
 class _SpanSearch:

@@ -17,6 +17,7 @@ lookup unless the table has conditions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from miau.engine.board import GONE, Board, Reading, applies, empty_cell_applies
@@ -89,8 +90,10 @@ def resolve_turn(board: Board, intent: Direction, log: TurnLog | None) -> bool:
 def settle_turn(board: Board, log: TurnLog | None) -> None:
     """Steps 3a to 10, everything after the player's movement."""
     transformed: set[int] = set()
-    if board.rules.given:  # a Tier-1 property is in play
+    given = board.rules.given  # the Tier-1 properties in play (none in a core table)
+    if MOVE in given:
         run_move(board, log)
+    if SHIFT in given:
         run_shift(board, log)
     board.refresh_rules()
     apply_transformations(board, transformed, log)
@@ -326,10 +329,20 @@ def run_automata(board: Board, log: TurnLog | None) -> None:
     """
     for index, record in enumerate(board.level.automata):
         reading = board.read()
-        actors = reading.holders(record.property)
-        if record.subject is not None:
-            noun, is_word, subject = board.noun, board.is_word, record.subject
-            actors = [i for i in actors if noun[i] == subject and not is_word[i]]
+        rules, subject = reading.rules, record.subject
+        actors: Sequence[int]
+        if subject is None:
+            actors = reading.holders(record.property)
+        elif rules.live:
+            # Properties follow kind and noun: the subject's objects, or none of them.
+            known = rules.known_props.get(subject)
+            has_it = record.property in (rules.object_props(subject) if known is None else known)
+            actors = board.by_noun.get(subject, ()) if has_it else ()
+        else:
+            noun, is_word = board.noun, board.is_word
+            actors = [
+                i for i in reading.holders(record.property) if noun[i] == subject and not is_word[i]
+            ]
         if not actors:
             continue
         phase = board.phases[index]
@@ -473,11 +486,16 @@ def _destroy_touching(
     props, pos = reading.props, board.pos
     # From the victims (few: what is YOU or MELT), each looking at its own layer; all are
     # found before any goes, then destroyed by cell and id.
-    gone = sorted(
-        (pos[i], i)
-        for i in reading.holders(victim)
-        if any(killer in props(o) for o in reading.layer(pos[i], i))
-    )
+    if reading.floats is None:
+        # One layer: a victim goes when its cell holds a killer (itself, maybe).
+        killing = {pos[i] for i in reading.holders(killer)}
+        gone = sorted((pos[i], i) for i in reading.holders(victim) if pos[i] in killing)
+    else:
+        gone = sorted(
+            (pos[i], i)
+            for i in reading.holders(victim)
+            if any(killer in props(o) for o in reading.layer(pos[i], i))
+        )
     for _, ident in gone:
         _destroy(board, reading, ident, cause, log, spawns)
 
@@ -516,9 +534,20 @@ def spawn_has(board: Board, spawns: list[Spawn], log: TurnLog | None) -> None:
 
 def evaluate_win(board: Board) -> bool:
     """Step 9: LEVEL IS WIN, a YOU that is also WIN, or a YOU sharing its layer with a WIN."""
-    if WIN in board.rules.level_props:
+    rules = board.rules
+    if WIN in rules.level_props:
         return True
-    if WIN not in board.rules.givable:
+    if WIN not in rules.givable:
+        return False
+    if rules.live:
+        # One layer, properties by kind and noun: the cell is the layer.
+        props, cells, pos = board.props, board.cells, board.pos
+        for ident in board.holders(YOU):
+            if WIN in props(ident):
+                return True
+            for other in cells[pos[ident]]:
+                if other != ident and WIN in props(other):
+                    return True
         return False
     reading = board.read()
     if not reading.any_holder(WIN):
