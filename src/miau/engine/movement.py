@@ -60,27 +60,14 @@ def move_group(
     if reading.rules.pull:
         return move_phase(board, reading, front_first(board, movers, facing), log)
     dx, dy = VECTOR_OF_FACING[facing]
-    pos = board.pos
-    offset = dx + dy * board.width
-    move = board.move
     stepped: set[int] = set()
     any_moved = False
     ordered = movers if len(movers) == 1 else _in_front_order(board, movers, facing)
     for mover in ordered:
-        if mover in stepped:
-            continue
-        chain, blocker, reason = _plan_chain(board, reading, mover, dx, dy, stepped)
-        if reason is not None:
-            if log is not None:
-                log.blocked.append((mover, (dx, dy), blocker, reason))
-            continue
-        any_moved = True
-        for ident, pusher in chain:
-            source = pos[ident]
-            move(ident, source + offset, facing)
-            stepped.add(ident)
-            if log is not None:
-                log.moved.append((ident, source, source + offset, pusher, facing))
+        if mover not in stepped and _push_chain(
+            board, reading, mover, dx, dy, facing, stepped, log
+        ):
+            any_moved = True
     return any_moved
 
 
@@ -143,28 +130,40 @@ def _step(
 ) -> bool:
     """Move ``mover`` one cell along ``facing`` with its push chain, then pull what follows."""
     dx, dy = VECTOR_OF_FACING[facing]
-    chain, blocker, reason = _plan_chain(board, reading, mover, dx, dy, stepped)
-    if reason is not None:
-        if log is not None:
-            log.blocked.append((mover, (dx, dy), blocker, reason))
-        return False
     source = board.pos[mover]
-    _apply_chain(board, chain, dx + dy * board.width, facing, stepped, log)
+    if not _push_chain(board, reading, mover, dx, dy, facing, stepped, log):
+        return False
     if reading.rules.pull:
         _pull(board, reading, source, dx, dy, facing, stepped, log)
     return True
 
 
-def _apply_chain(
-    board: Board, chain: Chain, offset: int, facing: int, stepped: set[int], log: TurnLog | None
-) -> None:
-    pos = board.pos
-    for ident, pusher in chain:
-        source = pos[ident]
-        board.move(ident, source + offset, facing)
-        stepped.add(ident)
+def _push_chain(
+    board: Board,
+    reading: Reading,
+    ident: int,
+    dx: int,
+    dy: int,
+    facing: int,
+    stepped: set[int],
+    log: TurnLog | None,
+) -> bool:
+    """Move ``ident`` and what it pushes one cell along ``(dx, dy)``, or record what blocks it."""
+    chain, blocker, reason = _plan_chain(board, reading, ident, dx, dy, stepped)
+    if reason is not None:
         if log is not None:
-            log.moved.append((ident, source, source + offset, pusher, facing))
+            log.blocked.append((ident, (dx, dy), blocker, reason))
+        return False
+    pos = board.pos
+    move = board.move
+    offset = dx + dy * board.width
+    for moving, pusher in chain:
+        source = pos[moving]
+        move(moving, source + offset, facing)
+        stepped.add(moving)
+        if log is not None:
+            log.moved.append((moving, source, source + offset, pusher, facing))
+    return True
 
 
 def _pull(
@@ -180,7 +179,6 @@ def _pull(
     """PULL: PULL things right behind a thing that moved follow it, cell after cell."""
     width, height = board.width, board.level.height
     props = reading.props
-    offset = dx + dy * width
     y, x = divmod(vacated, width)
     while True:
         x -= dx
@@ -191,15 +189,10 @@ def _pull(
         pulled = [o for o in board.cells[behind] if o not in stepped and PULL in props(o)]
         moved = False
         for ident in pulled:
-            if ident in stepped:
-                continue
-            chain, blocker, reason = _plan_chain(board, reading, ident, dx, dy, stepped)
-            if reason is not None:
-                if log is not None:
-                    log.blocked.append((ident, (dx, dy), blocker, reason))
-                continue
-            _apply_chain(board, chain, offset, facing, stepped, log)
-            moved = True
+            if ident not in stepped and _push_chain(
+                board, reading, ident, dx, dy, facing, stepped, log
+            ):
+                moved = True
         if not moved:
             return
 

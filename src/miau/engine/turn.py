@@ -17,14 +17,14 @@ lookup unless the table has conditions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from miau.engine.board import GONE, Board, Reading, applies, empty_cell_applies
 from miau.engine.events import TurnLog
 from miau.engine.level import Level
 from miau.engine.movement import front_first, move_group, move_phase
-from miau.engine.rules import RuleParser
+from miau.engine.rules import Rule, RuleParser
 from miau.engine.vocabulary import (
     ALL,
     DEFEAT,
@@ -245,21 +245,8 @@ def _empty_fills(board: Board, transformed: set[int]) -> list[tuple[int, int, st
     for cell in range(len(cells)):
         if cells[cell]:
             continue
-        targets: list[str] = []
-        blocked: set[str] = set()
-        locked = False
-        for rule in rules:
-            if not empty_cell_applies(board, rule, cell):
-                continue
-            if rule.predicate == EMPTY:
-                locked = True
-            elif rule.negated:
-                blocked.add(rule.predicate)
-            else:
-                targets.append(rule.predicate)
-        if locked:
-            continue
-        target = next((t for t in targets if t not in blocked and t not in _MAKES_NOTHING), None)
+        applying = (rule for rule in rules if empty_cell_applies(board, rule, cell))
+        target = _chosen_value(applying, EMPTY, _MAKES_NOTHING)
         if target is None:
             continue
         fills.append((free[len(fills)], cell, target))
@@ -271,6 +258,27 @@ def _empty_fills(board: Board, transformed: set[int]) -> list[tuple[int, int, st
 _MAKES_NOTHING: Final = frozenset({ALL, LEVEL, TEXT, EMPTY})
 """Values that name no thing an empty cell could become (``docs/vocabulary.md``)."""
 
+_BECOMES_NOTHING: Final = frozenset({ALL, LEVEL})
+"""Values that name no thing an entity could become (``X IS ALL``, ``X IS LEVEL``)."""
+
+
+def _chosen_value(applying: Iterable[Rule], own: str, excluded: frozenset[str]) -> str | None:
+    """What the noun rules that apply make of a thing (or an empty cell) named ``own``.
+
+    The first value not blocked by a ``NOT`` rule and not ``excluded``; none
+    when ``own IS own`` holds (the thing keeps what it is, as in Baba Is You).
+    """
+    targets: list[str] = []
+    blocked: set[str] = set()
+    for rule in applying:
+        if rule.predicate == own:
+            return None
+        if rule.negated:
+            blocked.add(rule.predicate)
+        else:
+            targets.append(rule.predicate)
+    return next((t for t in targets if t not in blocked and t not in excluded), None)
+
 
 def _targets(board: Board, transformed: set[int]) -> list[tuple[int, str]]:
     """Each entity that transforms now, in id order, with the value it becomes."""
@@ -281,22 +289,8 @@ def _targets(board: Board, transformed: set[int]) -> list[tuple[int, str]]:
     for ident in range(len(pos)):
         if pos[ident] == GONE or ident in transformed:
             continue
-        own = _identity(board, ident)
-        targets: list[str] = []
-        blocked: set[str] = set()
-        locked = False
-        for rule in rules.noun_rules:
-            if not applies(board, rule, ident, floats):
-                continue
-            if rule.predicate == own:
-                locked = True
-            elif rule.negated:
-                blocked.add(rule.predicate)
-            else:
-                targets.append(rule.predicate)
-        if locked:
-            continue
-        target = next((t for t in targets if t not in blocked and t not in (ALL, LEVEL)), None)
+        applying = (rule for rule in rules.noun_rules if applies(board, rule, ident, floats))
+        target = _chosen_value(applying, _identity(board, ident), _BECOMES_NOTHING)
         if target is not None:
             changes.append((ident, target))
     return changes
