@@ -31,16 +31,29 @@ class Store(Protocol):
         """Record the player ``token`` if it is new."""
         ...
 
-    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
-        """The player's unfinished game on this level, with its log, or None."""
+    def current_game(
+        self, player: str, pack: str, level: str, at_most: int | None = None
+    ) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log, or None.
+
+        With ``at_most``, only the log's first ``at_most`` entries: a log that
+        long is over-long, and read in parts (``game_tail``) by one page.
+        """
         ...
 
     def game_tail(
-        self, player: str, pack: str, level: str, game_id: int, since: int
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        since: int,
+        at_most: int | None = None,
     ) -> tuple[StoredIntent, ...] | None:
-        """Entries ``since`` on (0-based) of game ``game_id``, or None if it is no longer the player's unfinished game on the level.
+        """Entries ``since`` on (0-based) of game ``game_id`` (at most ``at_most``), or None if it is no longer the player's unfinished game on the level.
 
-        Two pages of one game catch up with each other's moves this way, without reading the whole log.
+        Two pages of one game catch up with each other's moves this way, without reading the whole log;
+        an over-long log is read this way a part at a time, so other players' calls pass in between.
         """
         ...
 

@@ -38,6 +38,9 @@ MAX_PLAYER_GAMES = 500
 MAX_GAMES = 200_000
 """How many games in progress the database keeps, all players together."""
 
+_ALL_ROWS = 2**62
+"""The ``LIMIT`` of a read that takes every row (one statement serves both reads)."""
+
 
 class Rows(Protocol):
     """What the store uses of a DB-API cursor (``sqlite3`` and ``psycopg`` alike)."""
@@ -221,13 +224,13 @@ class Statements:
             "SELECT games.id, intents.letter, intents.payload "
             "FROM games LEFT JOIN intents ON intents.game_id = games.id "
             "WHERE games.player = ? AND games.pack = ? AND games.level = ? "
-            "AND games.finished_at IS NULL ORDER BY intents.seq"
+            "AND games.finished_at IS NULL ORDER BY intents.seq LIMIT ?"
         )
         self.game_tail = sql(
             "SELECT games.id, intents.letter, intents.payload "
             "FROM games LEFT JOIN intents ON intents.game_id = games.id AND intents.seq >= ? "
             "WHERE games.player = ? AND games.pack = ? AND games.level = ? "
-            "AND games.finished_at IS NULL ORDER BY intents.seq"
+            "AND games.finished_at IS NULL ORDER BY intents.seq LIMIT ?"
         )
         self.insert_game = sql(
             "INSERT INTO games (player, pack, level, started_at) VALUES (?, ?, ?, {now}) "
@@ -418,10 +421,13 @@ class SqlStore:
             rows = db.execute(self.statements.unfinished_levels, (player,)).fetchall()
         return [(str(pack), str(level)) for pack, level in rows]
 
-    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
-        """The player's unfinished game on this level, with its log, or None."""
+    def current_game(
+        self, player: str, pack: str, level: str, at_most: int | None = None
+    ) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log (its first ``at_most`` entries), or None."""
+        limit = _ALL_ROWS if at_most is None else max(1, at_most)
         with self._reading() as db:
-            rows = db.execute(self.statements.current_game, (player, pack, level)).fetchall()
+            rows = db.execute(self.statements.current_game, (player, pack, level, limit)).fetchall()
         if not rows:
             return None
         intents = tuple(
@@ -430,11 +436,20 @@ class SqlStore:
         return StoredGame(int(rows[0][0]), intents)
 
     def game_tail(
-        self, player: str, pack: str, level: str, game_id: int, since: int
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        since: int,
+        at_most: int | None = None,
     ) -> tuple[StoredIntent, ...] | None:
-        """Entries ``since`` on of the game, if it is still the player's unfinished one on the level."""
+        """Entries ``since`` on of the game (at most ``at_most``), if it is still the player's unfinished one on the level."""
+        limit = _ALL_ROWS if at_most is None else max(1, at_most)
         with self._reading() as db:
-            rows = db.execute(self.statements.game_tail, (since, player, pack, level)).fetchall()
+            rows = db.execute(
+                self.statements.game_tail, (since, player, pack, level, limit)
+            ).fetchall()
         if not rows or int(rows[0][0]) != game_id:
             return None
         return tuple(
