@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from miau.packs import Pack, PackError, load_pack, load_pack_text
@@ -265,18 +265,23 @@ async def read_json_body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[
 
     :raises Refusal: 413 past the limit (a declared ``Content-Length`` over it
         is refused before reading anything), 400 for a body that is not a
-        UTF-8 JSON object.
+        UTF-8 JSON object, 408 for one that did not arrive whole.
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise _too_large("A request")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _too_large("A request")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _too_large("A request")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client went away, or its body came too slowly and the server closed the
+        # connection (miau.server.serving): nobody reads this answer, and nothing is stored.
+        raise Refusal(408, {"error": "The request's body did not arrive whole."}) from None
     try:
         body = json.loads(b"".join(chunks).decode("utf-8"))
     except UnicodeDecodeError:
