@@ -57,6 +57,8 @@ from miau.server.store import (
     LibraryEntry,
     LibraryPack,
     LibraryPackExistsError,
+    LibraryUsage,
+    RoomCheck,
     StoreRunner,
     text_digest,
     text_size,
@@ -82,6 +84,7 @@ __all__ = [
     "pack_summary",
     "problems_refusal",
     "read_json_body",
+    "refuse_past_quota",
     "version_key",
 ]
 
@@ -252,6 +255,56 @@ def _document(text: str) -> object:
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
+
+
+def refuse_past_quota(
+    quota: LibraryQuota, usage: LibraryUsage, size: int, replacing: int | None
+) -> None:
+    """Refuse a save that would take a library past its quota.
+
+    ``size`` is the new text's size in bytes; ``replacing`` the size of
+    the pack it replaces, or None for a new pack.
+
+    :raises Refusal: 409 ``full`` when the player's library holds its
+        most packs or bytes, 409 ``server-full`` when all libraries hold
+        their most bytes or players.
+    """
+    if replacing is None and usage.packs >= quota.packs:
+        raise Refusal(
+            409,
+            {
+                "error": f"Your library is full ({quota.packs} packs); remove a pack first.",
+                "code": "full",
+            },
+        )
+    growth = size - (replacing or 0)
+    if growth > 0 and usage.bytes + growth > quota.bytes:
+        raise Refusal(
+            409,
+            {
+                "error": f"Your library is full: its packs may take {_mebibytes(quota.bytes)} "
+                f"in all, and this one would take it to {_mebibytes(usage.bytes + growth)}; "
+                "remove a pack first.",
+                "code": "full",
+            },
+        )
+    if growth > 0 and usage.all_bytes + growth > quota.all_bytes:
+        raise Refusal(
+            409,
+            {
+                "error": "This server's libraries are full; no pack can be added now.",
+                "code": "server-full",
+            },
+        )
+    if usage.packs == 0 and usage.players >= quota.players:
+        raise Refusal(
+            409,
+            {
+                "error": f"This server keeps libraries for {quota.players:,} players, its "
+                "most; no new library can be started now.",
+                "code": "server-full",
+            },
+        )
 
 
 def _too_large(what: str = "A pack") -> Refusal:
@@ -514,53 +567,22 @@ class Library:
             )
 
     async def _check_room(self, player: str, size: int, replacing: int | None) -> None:
-        """Refuse a save that would take a library past its quota.
+        """Refuse early a save that would take a library past its quota (:func:`refuse_past_quota`).
 
-        ``size`` is the new text's size in bytes; ``replacing`` the size of
-        the pack it replaces, or None for a new pack.
-
-        :raises Refusal: 409 ``full`` when the player's library holds its
-            most packs or bytes, 409 ``server-full`` when all libraries hold
-            their most bytes or players.
+        Only a first look, before the pack is parsed: the save itself checks
+        again in its transaction (:meth:`_room`), where no other save can
+        slip in between.
         """
+        refuse_past_quota(self.quota, await self.store.library_usage(player), size, replacing)
+
+    def _room(self, size: int) -> RoomCheck:
+        """The quota check a save of ``size`` bytes runs in its transaction."""
         quota = self.quota
-        usage = await self.store.library_usage(player)
-        if replacing is None and usage.packs >= quota.packs:
-            raise Refusal(
-                409,
-                {
-                    "error": f"Your library is full ({quota.packs} packs); remove a pack first.",
-                    "code": "full",
-                },
-            )
-        growth = size - (replacing or 0)
-        if growth > 0 and usage.bytes + growth > quota.bytes:
-            raise Refusal(
-                409,
-                {
-                    "error": f"Your library is full: its packs may take {_mebibytes(quota.bytes)} "
-                    f"in all, and this one would take it to {_mebibytes(usage.bytes + growth)}; "
-                    "remove a pack first.",
-                    "code": "full",
-                },
-            )
-        if growth > 0 and usage.all_bytes + growth > quota.all_bytes:
-            raise Refusal(
-                409,
-                {
-                    "error": "This server's libraries are full; no pack can be added now.",
-                    "code": "server-full",
-                },
-            )
-        if usage.packs == 0 and usage.players >= quota.players:
-            raise Refusal(
-                409,
-                {
-                    "error": f"This server keeps libraries for {quota.players:,} players, its "
-                    "most; no new library can be started now.",
-                    "code": "server-full",
-                },
-            )
+
+        def check(usage: LibraryUsage, replacing: int | None) -> None:
+            refuse_past_quota(quota, usage, size, replacing)
+
+        return check
 
     async def import_text(self, player: str, text: str, *, replace: bool) -> dict[str, Any]:
         """``POST /api/library``: add the pack ``text`` to the library; the 200 reply's body.
@@ -608,6 +630,7 @@ class Library:
                 replace=replace,
                 stale_levels=stale,
                 summary=PackSummary.of(pack).to_text(),
+                check_room=self._room(size),
             )
         except LibraryPackExistsError:
             # Another page imported it in between: ask, as if it had been there all along.
@@ -686,6 +709,7 @@ class Library:
             replace=True,
             stale_levels=stale,
             summary=PackSummary.of(merged).to_text(),
+            check_room=self._room(size),
         )
         self._parsed.put((player, pack_id, merged.manifest.version, text_digest(text)), merged)
         return {"pack": pack_summary(merged), "level": level_id}

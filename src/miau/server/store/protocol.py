@@ -17,6 +17,7 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
+    RoomCheck,
     StoredGame,
     StoredIntent,
 )
@@ -137,11 +138,16 @@ class Store(Protocol):
         replace: bool = True,
         stale_levels: Sequence[str] = (),
         summary: str = "",
+        check_room: RoomCheck | None = None,
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
 
         ``summary`` is what listings show of the pack (JSON), kept so that a
-        listing never parses the pack.
+        listing never parses the pack. ``check_room`` is called in the same
+        transaction, library saves taking turns, with what the libraries
+        hold and the size of the pack replaced; what it raises refuses the
+        save (nothing stored) and reaches the caller: so racing saves never
+        pass a quota.
 
         The player's unfinished games on ``stale_levels`` of the pack (levels
         whose content changed) are finished in the same transaction: their

@@ -18,6 +18,7 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
+    RoomCheck,
     StoredGame,
     StoredIntent,
 )
@@ -157,6 +158,7 @@ class StoreRunner:
         replace: bool = True,
         stale_levels: Sequence[str] = (),
         summary: str = "",
+        check_room: RoomCheck | None = None,
     ) -> bool:
         """Keep ``text`` as a pack of the player's library; whether it replaced one (see :class:`Store`)."""
         save = partial(
@@ -164,6 +166,7 @@ class StoreRunner:
             replace=replace,
             stale_levels=stale_levels,
             summary=summary,
+            check_room=check_room,
         )
         return await self.run(save, player, pack, version, name, text)
 

@@ -21,6 +21,7 @@ from miau.server.store.records import (
     LibraryPack,
     LibraryPackExistsError,
     LibraryUsage,
+    RoomCheck,
     StaleGameError,
     StoredGame,
     StoredIntent,
@@ -307,7 +308,7 @@ class Statements:
         self.library_pack = sql(
             "SELECT pack, version, name, digest, text FROM library WHERE player = ? AND pack = ?"
         )
-        self.has_library_pack = sql("SELECT 1 FROM library WHERE player = ? AND pack = ?")
+        self.has_library_pack = sql("SELECT size FROM library WHERE player = ? AND pack = ?")
         self.save_library_pack = sql(
             "INSERT INTO library "
             "(player, pack, version, name, text, digest, saved_at, size, summary) "
@@ -622,16 +623,23 @@ class SqlStore:
         replace: bool = True,
         stale_levels: Sequence[str] = (),
         summary: str = "",
+        check_room: RoomCheck | None = None,
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         statements = self.statements
         with self._transaction() as db:
-            # Two processes saving one pack at once take turns, so "replaced" is told right.
-            self._serialise(db, "library", player, pack)
+            # Library saves take turns (SQLite's writers do anyway), so "replaced" is told
+            # right and the quotas are read and kept in one step: racing saves cannot pass one.
+            self._serialise(db, "library")
             db.execute(statements.ensure_player, (player,))
-            exists = db.execute(statements.has_library_pack, (player, pack)).fetchone() is not None
+            row = db.execute(statements.has_library_pack, (player, pack)).fetchone()
+            exists = row is not None
             if exists and not replace:
                 raise LibraryPackExistsError(f"{player} has {pack} in their library already")
+            if check_room is not None:
+                usage = db.execute(statements.library_usage, (player, player)).fetchone()
+                replacing = None if row is None else int(row[0] or 0)
+                check_room(LibraryUsage(*(int(value) for value in usage)), replacing)
             db.execute(
                 statements.save_library_pack,
                 (player, pack, version, name, text, text_digest(text), text_size(text), summary),
