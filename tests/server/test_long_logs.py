@@ -29,8 +29,10 @@ from miau.server.session import (
     UNREPLAYABLE_NOTICE,
     UNTHROTTLED,
     PlaySession,
+    UnreplayableGameError,
     apply_stored,
     replay_log,
+    shorten_on_a_thread,
     shortened_log,
     state_json,
 )
@@ -145,7 +147,7 @@ def test_concurrent_opens_of_one_over_long_game_replay_it_once(
     store_game(db_path, log)
     whole = replay_log(first_steps(), log)
     applied = count_applied(monkeypatch)
-    long_logs = LongLogs()
+    long_logs = LongLogs(shorten_on_a_thread)
     pages = open_together(db_path, 6, long_logs)
     assert long_logs.replays == 1
     for (opened,) in pages:
@@ -165,7 +167,7 @@ def test_an_over_long_log_is_replayed_in_the_shortener_process_not_in_the_server
     store_game(db_path, log)
     whole = replay_log(first_steps(), log)
     applied = count_applied(monkeypatch)
-    shortener = LogShortenerProcess()
+    shortener = LogShortenerProcess(shortened_log, UnreplayableGameError)
     pids: list[int | None] = []
     original = LogShortenerProcess.__call__
 
@@ -193,7 +195,7 @@ def test_an_over_long_log_that_does_not_replay_is_set_aside_once_with_a_notice(
 ) -> None:
     db_path = tmp_path / "miau.db"
     store_game(db_path, (*shuffling_log(LONG), StoredIntent("Q")))
-    long_logs = LongLogs()
+    long_logs = LongLogs(shorten_on_a_thread)
     pages = open_together(db_path, 3, long_logs)
     assert long_logs.replays == 1
     for (opened,) in pages:
@@ -245,7 +247,7 @@ def test_a_shortened_log_resumes_equal_to_a_replay_of_the_whole_log(
 def test_the_shortener_process_gives_the_log_shortened_log_gives(tmp_path: Path) -> None:
     level = first_steps()
     log = shuffling_log(LONG, undo_every=5)
-    shortener = LogShortenerProcess()
+    shortener = LogShortenerProcess(shortened_log, UnreplayableGameError)
 
     async def shorten() -> list[StoredIntent] | None:
         try:
@@ -284,7 +286,7 @@ def test_resumes_of_long_games_wait_for_the_players_replay_budget(tmp_path: Path
         clock=lambda: 0.0,
         sleep=sleep,
     )
-    pages = open_together(db_path, 3, LongLogs(), limits)
+    pages = open_together(db_path, 3, LongLogs(shorten_on_a_thread), limits)
     assert all(opened["state"]["moveCount"] == 600 for (opened,) in pages)
     # The first resume took the burst; the next two waited 2 s and 4 s of replay budget.
     assert sorted(waits) == [2.0, 4.0]

@@ -53,7 +53,13 @@ from miau.packs.share import single_level_pack
 from miau.server.addresses import AddressGuard, ServedAddresses
 from miau.server.library import Library, LibraryEndpoints, UnicodeSafeJSONResponse
 from miau.server.long_logs import LogShortenerProcess, LongLogs
-from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
+from miau.server.session import (
+    UNTHROTTLED,
+    ConnectionLimits,
+    PlaySession,
+    UnreplayableGameError,
+    shortened_log,
+)
 from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
 from miau.server.studio import StudioJobs
@@ -114,7 +120,7 @@ def create_app(
     store = open_store(db_path)
     runner = StoreRunner(store)
     library = Library(worlds, runner)
-    shortening = long_logs or LongLogs(LogShortenerProcess())
+    shortening = long_logs or LongLogs(LogShortenerProcess(shortened_log, UnreplayableGameError))
     api = _Api(worlds, runner, limits or UNTHROTTLED, library, shortening)
     library_api = LibraryEndpoints(library)
     shared_api = SharedEndpoints(runner)
@@ -396,7 +402,8 @@ class _Api:
         """``/ws``: one play session, a reply frame for every client frame."""
         player = player_of(websocket.scope)
         await websocket.accept()
-        await self.store.ensure_player(player)
+        # No player row yet: it is made with the player's first stored move (or pack), so a
+        # visitor who stores nothing costs the database nothing (docs/security.md).
         session = PlaySession(
             player, self.worlds, self.store, self.limits, self.library, self.long_logs
         )

@@ -59,6 +59,7 @@ from miau.server.store import (
     LibraryPackExistsError,
     LibraryUsage,
     RoomCheck,
+    StoreQuotaError,
     StoreRunner,
     text_digest,
     text_size,
@@ -305,6 +306,18 @@ def refuse_past_quota(
                 "code": "server-full",
             },
         )
+
+
+def _no_new_players() -> Refusal:
+    """The refusal of a first save when the database holds its most players."""
+    return Refusal(
+        409,
+        {
+            "error": "This server keeps as many players as it may; no new library can be "
+            "started now.",
+            "code": "server-full",
+        },
+    )
 
 
 def _too_large(what: str = "A pack") -> Refusal:
@@ -632,6 +645,8 @@ class Library:
                 summary=PackSummary.of(pack).to_text(),
                 check_room=self._room(size),
             )
+        except StoreQuotaError:
+            raise _no_new_players() from None
         except LibraryPackExistsError:
             # Another page imported it in between: ask, as if it had been there all along.
             now = await self.store.library_pack(player, pack_id)
@@ -700,17 +715,20 @@ class Library:
         except PackError as error:
             raise problems_refusal(error, "The pack with this level") from None
         stale = [level_id] if old is not None and level_id in _changed_levels(old, merged) else []
-        await self.store.save_library_pack(
-            player,
-            pack_id,
-            merged.manifest.version,
-            merged.manifest.name,
-            text,
-            replace=True,
-            stale_levels=stale,
-            summary=PackSummary.of(merged).to_text(),
-            check_room=self._room(size),
-        )
+        try:
+            await self.store.save_library_pack(
+                player,
+                pack_id,
+                merged.manifest.version,
+                merged.manifest.name,
+                text,
+                replace=True,
+                stale_levels=stale,
+                summary=PackSummary.of(merged).to_text(),
+                check_room=self._room(size),
+            )
+        except StoreQuotaError:
+            raise _no_new_players() from None
         self._parsed.put((player, pack_id, merged.manifest.version, text_digest(text)), merged)
         return {"pack": pack_summary(merged), "level": level_id}
 

@@ -19,9 +19,9 @@ Here such a log is met twice over:
   down a pipe and get back the short log (at most ``UNDO_KEPT`` + 1
   entries), which each page then replays like any stored log.
 
-:func:`shorten_on_a_thread` does the same work on a worker thread of the
-server; it is what a ``PlaySession`` made without a :class:`LongLogs` uses
-(tests, scripts), never ``miau play``.
+``miau.server.session.shorten_on_a_thread`` does the same work on a worker
+thread of the server; it is what a ``PlaySession`` made without a
+:class:`LongLogs` uses (tests, scripts), never ``miau play``.
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ __all__ = [
     "LongLogs",
     "ReplayBudgets",
     "StoredForPlay",
-    "shorten_on_a_thread",
 ]
 
 SHORTENER_MEMORY_BYTES = 2 * 1024**3
@@ -75,6 +74,11 @@ class StoredForPlay(NamedTuple):
     set_aside: bool = False
 
 
+ShortenLog = Callable[[PackLevel, Sequence[StoredIntent], int], list[StoredIntent] | None]
+"""``miau.server.session.shortened_log``: what the shortener process runs (given, not imported:
+the session module imports this one)."""
+
+
 class LogShortener(Protocol):
     """Replays a log and returns a shorter one that replays to the same game (``shortened_log``)."""
 
@@ -83,18 +87,6 @@ class LogShortener(Protocol):
     ) -> Awaitable[list[StoredIntent] | None]:
         """The short log, or None; raises ``UnreplayableGameError`` for a log that does not replay."""
         ...
-
-
-async def shorten_on_a_thread(
-    level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
-) -> list[StoredIntent] | None:
-    """``shortened_log`` on a worker thread of this process (for sessions made without a server)."""
-    from miau.server import session  # session imports this module: bound at call time
-
-    result: list[StoredIntent] | None = await anyio.to_thread.run_sync(
-        session.shortened_log, level, intents, undo_kept, limiter=session.replay_limiter()
-    )
-    return result
 
 
 class ReplayBudgets:
@@ -140,15 +132,15 @@ class LongLogs:
 
     Pages of one player opening one level together share one read of the
     stored game (:meth:`read_once`), and with it one shortening of an
-    over-long log (:meth:`shortened`, which ``shorten`` does: default
-    :func:`shorten_on_a_thread`; ``miau play`` passes a
-    :class:`LogShortenerProcess`). ``replays`` counts the logs shortened,
+    over-long log (:meth:`shortened`, which ``shorten`` does: under
+    ``miau play`` a :class:`LogShortenerProcess`; a session made without
+    a server shortens on a worker thread, ``session.shorten_on_a_thread``). ``replays`` counts the logs shortened,
     for tests and diagnostics; ``budgets`` holds each player's replay budget.
     """
 
-    def __init__(self, shorten: LogShortener | None = None) -> None:
+    def __init__(self, shorten: LogShortener) -> None:
         """No read under way yet."""
-        self.shorten: LogShortener = shorten or shorten_on_a_thread
+        self.shorten = shorten
         self.replays = 0
         self.budgets = ReplayBudgets()
         """The replay budget of each player (``ConnectionLimits.replay_entries_per_second``)."""
@@ -203,8 +195,20 @@ class LogShortenerProcess:
     server died sees its pipe close and ends.
     """
 
-    def __init__(self, memory_bytes: int | None = SHORTENER_MEMORY_BYTES) -> None:
-        """No process yet; its address space will be capped at ``memory_bytes``."""
+    def __init__(
+        self,
+        shorten: ShortenLog,
+        unreplayable: type[Exception],
+        memory_bytes: int | None = SHORTENER_MEMORY_BYTES,
+    ) -> None:
+        """No process yet; its address space will be capped at ``memory_bytes``.
+
+        The process runs ``shorten`` (``shortened_log``); ``unreplayable``
+        is the error it raises for a log that does not replay, raised here
+        again. Both reach the spawned process by their import names.
+        """
+        self.shorten = shorten
+        self.unreplayable = unreplayable
         self.memory_bytes = memory_bytes
         self._process: BaseProcess | None = None
         self._pipe: Connection | None = None
@@ -222,8 +226,6 @@ class LogShortenerProcess:
         :raises UnreplayableGameError: when the log does not replay.
         :raises RuntimeError: when the process died on it.
         """
-        from miau.server.session import UnreplayableGameError  # session imports this module
-
         # Letters and the few payloads (restores) pickle far faster than 50,000 objects.
         letters = [entry.letter for entry in intents]
         payloads = {index: entry.payload for index, entry in enumerate(intents) if entry.payload}
@@ -246,7 +248,7 @@ class LogShortenerProcess:
                     self.close()
         kind, value = answer
         if kind == "unreplayable":
-            raise UnreplayableGameError(value)
+            raise self.unreplayable(value)
         if value is None:
             return None
         short_letters, head_payload = value
@@ -260,7 +262,7 @@ class LogShortenerProcess:
         ours, theirs = context.Pipe(duplex=True)
         process = context.Process(
             target=_serve_shortening,
-            args=(theirs, self.memory_bytes),
+            args=(theirs, self.shorten, self.unreplayable, self.memory_bytes),
             name="miau-log-shortener",
             daemon=True,
         )
@@ -280,14 +282,17 @@ class LogShortenerProcess:
         self._process = self._pipe = None
 
 
-def _serve_shortening(pipe: Connection, memory_bytes: int | None) -> None:
+def _serve_shortening(
+    pipe: Connection,
+    shorten: ShortenLog,
+    unreplayable: type[Exception],
+    memory_bytes: int | None,
+) -> None:
     """The shortener process: shorten each log sent down ``pipe`` and send back the result."""
     if memory_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     with contextlib.suppress(OSError):
         os.nice(SHORTENER_NICENESS)
-    # Imported here, in the process only: session imports this module.
-    from miau.server.session import UnreplayableGameError, shortened_log
 
     while True:
         try:
@@ -298,14 +303,14 @@ def _serve_shortening(pipe: Connection, memory_bytes: int | None) -> None:
             StoredIntent(letter, payloads.get(index)) for index, letter in enumerate(letters)
         ]
         try:
-            log = shortened_log(level, intents, undo_kept)
+            log = shorten(level, intents, undo_kept)
             answer: tuple[str, Any] = (
                 "log",
                 None
                 if log is None
                 else ([entry.letter for entry in log], log[0].payload if log else None),
             )
-        except UnreplayableGameError as problem:
+        except unreplayable as problem:
             answer = ("unreplayable", str(problem))
         except MemoryError:
             return  # the server answers that open with an error and starts another process

@@ -79,6 +79,7 @@ __all__ = [
     "replay_limiter",
     "replay_log",
     "restore_state",
+    "shorten_on_a_thread",
     "shortened_log",
     "state_json",
 ]
@@ -297,8 +298,18 @@ def _default_long_logs() -> LongLogs:
     loop = asyncio.get_running_loop()
     long_logs = _long_logs_of_loops.get(loop)
     if long_logs is None:
-        long_logs = _long_logs_of_loops[loop] = LongLogs()
+        long_logs = _long_logs_of_loops[loop] = LongLogs(shorten_on_a_thread)
     return long_logs
+
+
+async def shorten_on_a_thread(
+    level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
+) -> list[StoredIntent] | None:
+    """:func:`shortened_log` on a worker thread of this process (sessions made without a server)."""
+    result: list[StoredIntent] | None = await anyio.to_thread.run_sync(
+        shortened_log, level, intents, undo_kept, limiter=replay_limiter()
+    )
+    return result
 
 
 def _capped_log(
@@ -465,8 +476,8 @@ class PlaySession:
             self.current = None
             return ProtocolError(
                 ErrorCode.QUOTA,
-                "The server holds as many games in progress as it may; this move was not "
-                "kept. Try again later.",
+                "The server holds as many games in progress (or players) as it may; this "
+                "move was not kept. Try again later.",
                 seq,
             ).reply()
         except Exception:

@@ -29,7 +29,15 @@ class Store(Protocol):
     """Storage of players, games in progress and progress; every call commits."""
 
     def ensure_player(self, token: str) -> None:
-        """Record the player ``token`` if it is new."""
+        """Record the player ``token`` if it is new.
+
+        A player is recorded this way or by their first stored game or pack.
+        The database keeps at most ``max_players``: past it, players who hold
+        nothing (no game in progress, no win, no library pack) are deleted to
+        make room, and when none can go a new player is refused.
+
+        :raises StoreQuotaError: when the database holds its most players.
+        """
         ...
 
     def current_game(
