@@ -15,12 +15,14 @@ stored and no progress).
 
 A session is also where one connection is kept in bounds
 (:class:`ConnectionLimits`): frames past its rate are answered with a
-``rate-limited`` error and dropped, and a long stored log is replayed on a
-worker thread so that other players' replies are not held up behind it.
-Stored games are kept in bounds too: a restore stores only the fields the
-engine reads, a stored log is compacted before it reaches
-:data:`COMPACT_AT` entries, and a stored game that no longer replays is set
-aside rather than left to fail on every open.
+``rate-limited`` error and dropped, a long stored log is replayed on a
+worker thread so that other players' replies are not held up behind it, and
+one player's resumes replay within a budget of entries a second. Stored
+games are kept in bounds too: a restore stores only the fields the engine
+reads, a stored log is compacted before it reaches :data:`COMPACT_AT`
+entries (one stored before the cap is shortened once, outside the server,
+by :mod:`miau.server.long_logs`), and a stored game that no longer replays
+is set aside rather than left to fail on every open.
 """
 
 from __future__ import annotations
