@@ -8,16 +8,20 @@ thread of the server it holds the interpreter lock, so every other player's
 replies wait behind it, and ten pages opening it at once replayed it ten
 times (``docs/security.md``, "Play connections").
 
-Here such a log is met twice over:
+Here such a log is met three ways:
 
-- :class:`LongLogs` is a single flight per stored game: the first open of
-  an over-long game shortens it and stores the short log; opens of the same
-  game meanwhile wait for that one result instead of starting their own.
+- :class:`LongLogs` gives pages of one player opening one level at once a
+  single read of the stored game (a single flight): an over-long log is
+  read, shortened and stored short once, and the pages that asked
+  meanwhile wait for that one result instead of starting their own.
 - :class:`LogShortenerProcess` does the shortening in one spawned process
   (address space capped, run at a lower priority), so the server's event
   loop and its threads never replay the long log: they send its letters
   down a pipe and get back the short log (at most ``UNDO_KEPT`` + 1
   entries), which each page then replays like any stored log.
+- :class:`ReplayBudgets` bounds the entries each player's resumes replay
+  a second, so that even resumes of logs under the cap, again and again,
+  take a bounded share of the server.
 
 ``miau.server.session.shorten_on_a_thread`` does the same work on a worker
 thread of the server; it is what a ``PlaySession`` made without a
@@ -53,7 +57,7 @@ __all__ = [
 ]
 
 SHORTENER_MEMORY_BYTES = 2 * 1024**3
-"""The address space of the shortener process: a 50,000-entry replay needs about 150 MB."""
+"""The address space of the shortener process (a 50,000-entry replay peaked at 66 MiB resident)."""
 
 SHORTENER_NICENESS = 5
 """How much lower than the server the shortener runs: players' turns come first."""
@@ -133,9 +137,10 @@ class LongLogs:
     Pages of one player opening one level together share one read of the
     stored game (:meth:`read_once`), and with it one shortening of an
     over-long log (:meth:`shortened`, which ``shorten`` does: under
-    ``miau play`` a :class:`LogShortenerProcess`; a session made without
-    a server shortens on a worker thread, ``session.shorten_on_a_thread``). ``replays`` counts the logs shortened,
-    for tests and diagnostics; ``budgets`` holds each player's replay budget.
+    ``miau play`` a :class:`LogShortenerProcess`; a session made without a
+    server shortens on a worker thread, ``session.shorten_on_a_thread``).
+    ``replays`` counts the logs shortened, for tests and diagnostics;
+    ``budgets`` holds each player's replay budget.
     """
 
     def __init__(self, shorten: LogShortener) -> None:
