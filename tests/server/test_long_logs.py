@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from miau.engine import Event, Game
 from miau.packs import PackLevel
 from miau.server import session as session_module
+from miau.server.app import create_app
 from miau.server.long_logs import LogShortenerProcess, LongLogs, ReplayBudgets
 from miau.server.session import (
     COMPACT_AT,
@@ -38,6 +39,7 @@ from miau.server.session import (
 )
 from miau.server.store import SqliteStore, StoredIntent, StoreRunner
 from miau.server.worlds import Worlds
+from tests.server.conftest import Player, TestClient
 from tests.support.loops import run_alone
 
 OWNER = "long-log-owner-000001"
@@ -304,3 +306,24 @@ def test_a_capped_read_gives_the_first_entries_and_tail_reads_go_in_parts(tmp_pa
         assert store.game_tail(OWNER, "tutorial", "first-steps", game_id, 10, 3) == ()
     finally:
         store.close()
+
+
+def test_the_app_shortens_over_long_logs_in_its_own_process_and_ends_it_with_the_server(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    db_path = tmp_path / "miau.db"
+    log = shuffling_log(LONG)
+    store_game(db_path, log)
+    whole = replay_log(first_steps(), log)
+    applied = count_applied(monkeypatch)
+    app = create_app(db_path=db_path)
+    shortener = app.state.long_logs.shorten
+    assert isinstance(shortener, LogShortenerProcess) and shortener.pid() is None
+    with TestClient(app) as client:
+        client.cookies.set("miau_player", OWNER)
+        with client.websocket_connect("/ws") as socket:
+            opened = Player(socket).open("tutorial", "first-steps")
+        assert opened["state"] == as_resumed(whole)
+        assert shortener.pid() not in (None, os.getpid())
+    assert applied() == UNDO_KEPT + 1  # the short log only: the long one was replayed there
+    assert shortener.pid() is None  # the server took its shortener down with it
