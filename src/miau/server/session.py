@@ -78,7 +78,6 @@ __all__ = [
     "TokenBucket",
     "UnreplayableGameError",
     "apply_stored",
-    "replay_limiter",
     "replay_log",
     "restore_state",
     "shorten_on_a_thread",
@@ -275,7 +274,7 @@ _replay_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.Cap
 )
 
 
-def replay_limiter() -> anyio.CapacityLimiter:
+def _replay_limiter() -> anyio.CapacityLimiter:
     """The limiter of long replays on the running event loop (one per loop: tests run several).
 
     Also lowers the thread switch interval to :data:`REPLAY_SWITCH_INTERVAL`
@@ -309,7 +308,7 @@ async def shorten_on_a_thread(
 ) -> list[StoredIntent] | None:
     """:func:`shortened_log` on a worker thread of this process (sessions made without a server)."""
     result: list[StoredIntent] | None = await anyio.to_thread.run_sync(
-        shortened_log, level, intents, undo_kept, limiter=replay_limiter()
+        shortened_log, level, intents, undo_kept, limiter=_replay_limiter()
     )
     return result
 
@@ -683,7 +682,7 @@ class PlaySession:
         # Up to ~60 ms of replay (4,095 entries): on a worker thread, so that the event
         # loop keeps answering everyone else.
         game: Game = await anyio.to_thread.run_sync(
-            replay_log, level, intents, limiter=replay_limiter()
+            replay_log, level, intents, limiter=_replay_limiter()
         )
         return game
 
@@ -826,7 +825,7 @@ class PlaySession:
         capped: Game | None = None
         if len(head) + len(moves) > UNDO_KEPT:
             log, capped = await anyio.to_thread.run_sync(
-                _capped_log, current.level, head, moves, limiter=replay_limiter()
+                _capped_log, current.level, head, moves, limiter=_replay_limiter()
             )
         else:
             log = [*head, *(StoredIntent(letter) for letter in moves)]
