@@ -18,7 +18,9 @@ For each attack it prints the player's reply latency p50/p95/p99 and max
 a reply later than 5 s or a dropped socket), what the attack was refused
 (error replies such as ``rate-limited``, 4xx answers, sockets the server
 closed), the server's peak resident memory (RSS, MiB, sampled every
-0.1 s) and the tracebacks the server logged meanwhile. The attacks:
+0.1 s), the peak RSS of its helper processes together (the studio's loader
+and workers, the log shortener: each capped at 2 GiB of address space) and
+the tracebacks the server logged meanwhile. The attacks:
 
 - ``idle``: a quiet baseline (no attack);
 - ``garbage``: 4 sockets sending malformed frames (bad JSON, binary, wrong types);
@@ -147,6 +149,23 @@ def player_process(port: int, stop: Connection, results: Connection) -> None:
 # --- measuring the server -------------------------------------------------------------------
 
 
+def helper_pids(pid: int) -> list[int]:
+    """The processes ``pid`` started, and theirs (empty when it is gone)."""
+    found: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            children = [int(each) for each in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+        for child in children:
+            found += [child, *helper_pids(child)]
+    return found
+
+
 def rss_mib(pid: int) -> float:
     """The resident memory of process ``pid``, in MiB (0 when it is gone)."""
     try:
@@ -177,6 +196,7 @@ class Outcome:
     end: float
     tally: Tally
     peak_rss: float
+    peak_helpers_rss: float
     tracebacks: int
 
 
@@ -752,12 +772,13 @@ async def run_attacks(target: Target, names: Sequence[str], log: Path) -> list[O
     pid = target.play.process.pid
     for name in names:
         tally = Tally()
-        peak = [rss_mib(pid)]
+        peak = [rss_mib(pid), 0.0]
         logged_before = log.read_text(errors="replace").count("Traceback")
 
         async def sample(peak: list[float] = peak) -> None:
             while True:
                 peak[0] = max(peak[0], rss_mib(pid))
+                peak[1] = max(peak[1], sum(rss_mib(each) for each in helper_pids(pid)))
                 await asyncio.sleep(0.1)
 
         sampler = asyncio.create_task(sample())
@@ -769,7 +790,7 @@ async def run_attacks(target: Target, names: Sequence[str], log: Path) -> list[O
         end = time.monotonic()
         sampler.cancel()
         tracebacks = log.read_text(errors="replace").count("Traceback") - logged_before
-        outcomes.append(Outcome(name, start, end, tally, peak[0], tracebacks))
+        outcomes.append(Outcome(name, start, end, tally, peak[0], peak[1], tracebacks))
         print(f"  {name}: done in {end - start:.1f} s", file=sys.stderr, flush=True)
         await asyncio.sleep(1.0)  # let the server settle between two attacks
     return outcomes
@@ -779,7 +800,8 @@ def report(outcomes: Sequence[Outcome], samples: Sequence[tuple[float, float, bo
     """Print the table; whether every attack kept the player's line."""
     print(
         f"{'attack':<17} {'n':>5} {'p50':>6} {'p95':>6} {'p99':>6} {'max':>7} "
-        f"{'player refused':>14} {'attack sent':>11} {'refused':>8} {'RSS MiB':>8} {'tracebacks':>10}"
+        f"{'player refused':>14} {'attack sent':>11} {'refused':>8} {'RSS MiB':>8} "
+        f"{'helpers':>8} {'tracebacks':>10}"
     )
     held = True
     for outcome in outcomes:
@@ -795,7 +817,8 @@ def report(outcomes: Sequence[Outcome], samples: Sequence[tuple[float, float, bo
             f"{outcome.name:<17} {len(window):>5} {percentile(latencies, 0.50):>6.1f} "
             f"{percentile(latencies, 0.95):>6.1f} {p99:>6.1f} "
             f"{max(latencies, default=float('nan')):>7.1f} {failed:>14} {outcome.tally.sent:>11} "
-            f"{outcome.tally.refused:>8} {outcome.peak_rss:>8.0f} {outcome.tracebacks:>10}"
+            f"{outcome.tally.refused:>8} {outcome.peak_rss:>8.0f} "
+            f"{outcome.peak_helpers_rss:>8.0f} {outcome.tracebacks:>10}"
             f"{'' if line_held else '  <- over the line'}"
         )
     print()

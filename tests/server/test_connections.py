@@ -141,6 +141,54 @@ def test_trickled_headers_do_not_extend_the_request_timeout(tmp_path: Path) -> N
             slow.close()
 
 
+BODY_TIMEOUT = 0.6
+
+
+@pytest.mark.parametrize("path", ["/api/shared/encode", "/api/library", "/api/worlds"])
+def test_a_body_trickled_a_byte_at_a_time_is_answered_408_at_the_body_timeout(
+    tmp_path: Path, errors_logged: ErrorRecords, path: str
+) -> None:
+    with served(tmp_path, body_timeout=BODY_TIMEOUT) as server:
+        gate = server.gate
+        assert gate is not None
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        try:
+            slow.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{".encode()
+            )
+            # A byte each tenth of the request timeout: every byte is in time, the body never.
+            answer = b""
+            slow.settimeout(REQUEST_TIMEOUT / 10)
+            for _ in range(int(DEADLINE / (REQUEST_TIMEOUT / 10))):
+                try:
+                    slow.sendall(b" ")
+                    answer += slow.recv(65536)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+                if answer.startswith(b"HTTP/") and answer.endswith(b"}"):
+                    break
+            if path != "/api/worlds":  # a GET route takes no POST: 405 before any body is read
+                assert answer.startswith(b"HTTP/1.1 408 "), answer
+                assert b"did not arrive in time" in answer
+                assert closed_by_server(slow)
+            else:
+                assert answer.startswith(b"HTTP/1.1 405 "), answer
+                # Answered, its body still coming: the request timeout then closes it.
+                assert closed_by_server(slow)
+            assert wait_until(lambda: gate.open_connections == 0)
+        finally:
+            slow.close()
+        bystander = playing(server.port)
+        try:
+            assert still_served(bystander)
+        finally:
+            bystander.close()
+    assert errors_logged.records == []
+
+
 def test_a_player_is_not_timed_out_between_moves(tmp_path: Path) -> None:
     with served(tmp_path) as server:
         player = playing(server.port)

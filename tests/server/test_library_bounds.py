@@ -7,6 +7,7 @@ and on a real PostgreSQL.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
@@ -28,7 +29,7 @@ from miau.server.library import (
     _ParsedPacks,
     pack_entity_count,
 )
-from miau.server.store import StoreRunner, open_store
+from miau.server.store import LibraryUsage, StoreRunner, open_store
 from miau.server.worlds import Worlds
 from tests.server.conftest import TestClient
 from tests.support.loops import run_alone
@@ -238,6 +239,60 @@ def test_a_players_library_is_refused_past_its_pack_and_byte_quotas_with_409_ful
     assert refusal_of(library, "ann", walled_pack("pack-a", 1, name="Walls again")) is None
     assert refusal_of(library, "bob", small) is None
     assert [entry.pack for entry in run_alone(runner.library_packs("ann"))] == ["pack-a", "pack-c"]
+
+
+class UsageReadTogether(StoreRunner):
+    """A runner whose quota reads wait for each other: racing saves both pass the first look."""
+
+    def __init__(self, runner: StoreRunner, racers: int) -> None:
+        super().__init__(runner.store)
+        self.racers = racers
+        self.waiting = 0
+        self.all_read = asyncio.Event()
+
+    async def library_usage(self, player: str) -> LibraryUsage:
+        usage = await super().library_usage(player)
+        self.waiting += 1
+        if self.waiting >= self.racers:
+            self.all_read.set()
+        await self.all_read.wait()
+        return usage
+
+
+@pytest.mark.parametrize(
+    ("quota", "players"),
+    [
+        (LibraryQuota(packs=1), ["ann", "ann"]),
+        (LibraryQuota(players=1), ["ann", "bob"]),
+    ],
+)
+def test_racing_saves_never_pass_a_quota_by_a_pack(
+    runner: StoreRunner, quota: LibraryQuota, players: list[str]
+) -> None:
+    racing = UsageReadTogether(runner, len(players))
+    library = Library(Worlds.load(None), racing, quota)
+    packs = [walled_pack(f"pack-{index}", 1) for index in range(len(players))]
+
+    async def race() -> list[Refusal | None]:
+        async def one(player: str, text: str) -> Refusal | None:
+            try:
+                await library.import_text(player, text, replace=True)
+            except Refusal as refusal:
+                return refusal
+            return None
+
+        return list(await asyncio.gather(*map(one, players, packs)))
+
+    outcomes = run_alone(race())
+    # Both read a library with room; the save checked again in its transaction, so one is in.
+    assert racing.all_read.is_set()
+    assert sum(outcome is None for outcome in outcomes) == 1
+    refused = [outcome for outcome in outcomes if outcome is not None]
+    assert refused[0].status == 409
+    stored = [
+        entry.pack for player in set(players) for entry in run_alone(runner.library_packs(player))
+    ]
+    assert len(stored) == 1
 
 
 def test_past_the_servers_byte_or_player_quota_a_new_pack_is_409_server_full(

@@ -124,6 +124,28 @@ def test_past_the_quota_in_all_a_new_game_is_refused_and_nothing_is_stored(
     store.start_game("p", "pack", "a", (StoredIntent("X"),), replace=True)
 
 
+def test_past_the_player_bound_idle_players_make_room_and_players_who_hold_something_stay(
+    store: SqlStore, location: str | Path
+) -> None:
+    store.max_players = 4
+    store.start_game("playing", "pack", "a", (R,))
+    won = store.start_game("winner", "pack", "a", (R,))
+    store.record_win(won, "winner", "pack", "a", 1, "R")
+    store.save_library_pack("maker", "mine", "1.0.0", "Mine", "{}")
+    store.ensure_player("visitor")
+    assert rows_in(location, "players") == 4
+    store.start_game("newcomer", "pack", "a", (R,))  # the visitor, who holds nothing, goes
+    assert sorted(store.players()) == ["maker", "newcomer", "playing", "winner"]
+    with pytest.raises(StoreQuotaError):  # everyone holds something now: nothing is stored
+        store.start_game("late", "pack", "a", (R,))
+    with pytest.raises(StoreQuotaError):
+        store.save_library_pack("late", "mine", "1.0.0", "Mine", "{}")
+    assert rows_in(location, "players") == 4
+    assert store.current_game("late", "pack", "a") is None
+    # A player already kept goes on saving.
+    assert store.start_game("playing", "pack", "b", (R,)) > 0
+
+
 def test_the_tail_of_a_game_is_the_entries_since_and_none_once_it_is_not_the_current_one(
     store: Store,
 ) -> None:
@@ -309,6 +331,17 @@ def test_two_pages_taking_turns_apply_each_others_new_moves_without_replaying_th
         opened = Player(socket).open("tutorial", "first-steps")
     assert opened["state"]["moveCount"] == turns
     assert opened["state"]["historyLength"] == turns
+
+
+def test_a_visitor_who_stores_nothing_leaves_no_player_row(
+    client: TestClient, db_path: Path
+) -> None:
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        assert count_rows(db_path, "players") == 0
+        player.step("right")
+    assert count_rows(db_path, "players") == 1
 
 
 def test_past_the_servers_game_quota_a_move_is_refused_with_quota_and_not_kept(

@@ -52,7 +52,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from miau.packs.share import single_level_pack
 from miau.server.addresses import AddressGuard, ServedAddresses
 from miau.server.library import Library, LibraryEndpoints, UnicodeSafeJSONResponse
-from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
+from miau.server.long_logs import LogShortenerProcess, LongLogs
+from miau.server.session import (
+    UNTHROTTLED,
+    ConnectionLimits,
+    PlaySession,
+    UnreplayableGameError,
+    shortened_log,
+)
 from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
 from miau.server.studio import StudioJobs
@@ -90,6 +97,7 @@ def create_app(
     limits: ConnectionLimits | None = None,
     studio: StudioJobs | None = None,
     served: ServedAddresses | None = None,
+    long_logs: LongLogs | None = None,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -104,13 +112,16 @@ def create_app(
     ``served`` are the addresses a request's ``Host`` may name (default None:
     any; ``miau play`` passes the address it listens on), against DNS rebinding;
     WebSocket handshakes from another origin are closed with 1008 either way
-    (``miau.server.addresses``).
+    (``miau.server.addresses``). ``long_logs`` shortens stored logs written
+    before the cap (default: in a :class:`LogShortenerProcess`, started with
+    the first such log; ``miau.server.long_logs``).
     """
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path)
     runner = StoreRunner(store)
     library = Library(worlds, runner)
-    api = _Api(worlds, runner, limits or UNTHROTTLED, library)
+    shortening = long_logs or LongLogs(LogShortenerProcess(shortened_log, UnreplayableGameError))
+    api = _Api(worlds, runner, limits or UNTHROTTLED, library, shortening)
     library_api = LibraryEndpoints(library)
     shared_api = SharedEndpoints(runner)
     studio_jobs = studio or StudioJobs()
@@ -124,6 +135,7 @@ def create_app(
         yield
         # No solver worker may outlive the server.
         await studio_jobs.close()
+        await shortening.close()
         store.close()
 
     routes = [
@@ -160,6 +172,7 @@ def create_app(
     app.state.worlds = worlds
     app.state.store = store
     app.state.studio = studio_jobs
+    app.state.long_logs = shortening
     return app
 
 
@@ -288,12 +301,18 @@ class _Api:
     """The HTTP and WebSocket endpoints, sharing the worlds and the store."""
 
     def __init__(
-        self, worlds: Worlds, store: StoreRunner, limits: ConnectionLimits, library: Library
+        self,
+        worlds: Worlds,
+        store: StoreRunner,
+        limits: ConnectionLimits,
+        library: Library,
+        long_logs: LongLogs,
     ) -> None:
         self.worlds = worlds
         self.store = store
         self.limits = limits
         self.library = library
+        self.long_logs = long_logs
 
     async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
         progress = await self.store.progress(player)
@@ -383,8 +402,11 @@ class _Api:
         """``/ws``: one play session, a reply frame for every client frame."""
         player = player_of(websocket.scope)
         await websocket.accept()
-        await self.store.ensure_player(player)
-        session = PlaySession(player, self.worlds, self.store, self.limits, self.library)
+        # No player row yet: it is made with the player's first stored move (or pack), so a
+        # visitor who stores nothing costs the database nothing (docs/security.md).
+        session = PlaySession(
+            player, self.worlds, self.store, self.limits, self.library, self.long_logs
+        )
         try:
             while True:
                 message = await websocket.receive()

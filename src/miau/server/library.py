@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from miau.packs import Pack, PackError, load_pack, load_pack_text
@@ -57,6 +57,9 @@ from miau.server.store import (
     LibraryEntry,
     LibraryPack,
     LibraryPackExistsError,
+    LibraryUsage,
+    RoomCheck,
+    StoreQuotaError,
     StoreRunner,
     text_digest,
     text_size,
@@ -82,6 +85,7 @@ __all__ = [
     "pack_summary",
     "problems_refusal",
     "read_json_body",
+    "refuse_past_quota",
     "version_key",
 ]
 
@@ -254,6 +258,68 @@ def _document(text: str) -> object:
         return None
 
 
+def refuse_past_quota(
+    quota: LibraryQuota, usage: LibraryUsage, size: int, replacing: int | None
+) -> None:
+    """Refuse a save that would take a library past its quota.
+
+    ``size`` is the new text's size in bytes; ``replacing`` the size of
+    the pack it replaces, or None for a new pack.
+
+    :raises Refusal: 409 ``full`` when the player's library holds its
+        most packs or bytes, 409 ``server-full`` when all libraries hold
+        their most bytes or players.
+    """
+    if replacing is None and usage.packs >= quota.packs:
+        raise Refusal(
+            409,
+            {
+                "error": f"Your library is full ({quota.packs} packs); remove a pack first.",
+                "code": "full",
+            },
+        )
+    growth = size - (replacing or 0)
+    if growth > 0 and usage.bytes + growth > quota.bytes:
+        raise Refusal(
+            409,
+            {
+                "error": f"Your library is full: its packs may take {_mebibytes(quota.bytes)} "
+                f"in all, and this one would take it to {_mebibytes(usage.bytes + growth)}; "
+                "remove a pack first.",
+                "code": "full",
+            },
+        )
+    if growth > 0 and usage.all_bytes + growth > quota.all_bytes:
+        raise Refusal(
+            409,
+            {
+                "error": "This server's libraries are full; no pack can be added now.",
+                "code": "server-full",
+            },
+        )
+    if usage.packs == 0 and usage.players >= quota.players:
+        raise Refusal(
+            409,
+            {
+                "error": f"This server keeps libraries for {quota.players:,} players, its "
+                "most; no new library can be started now.",
+                "code": "server-full",
+            },
+        )
+
+
+def _no_new_players() -> Refusal:
+    """The refusal of a first save when the database holds its most players."""
+    return Refusal(
+        409,
+        {
+            "error": "This server keeps as many players as it may; no new library can be "
+            "started now.",
+            "code": "server-full",
+        },
+    )
+
+
 def _too_large(what: str = "A pack") -> Refusal:
     if what == "A request":
         return Refusal(413, {"error": "This request is too large: a pack may be at most 1 MiB."})
@@ -265,18 +331,23 @@ async def read_json_body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[
 
     :raises Refusal: 413 past the limit (a declared ``Content-Length`` over it
         is refused before reading anything), 400 for a body that is not a
-        UTF-8 JSON object.
+        UTF-8 JSON object, 408 for one that did not arrive whole.
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise _too_large("A request")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _too_large("A request")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _too_large("A request")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client went away, or its body came too slowly and the server closed the
+        # connection (miau.server.serving): nobody reads this answer, and nothing is stored.
+        raise Refusal(408, {"error": "The request's body did not arrive whole."}) from None
     try:
         body = json.loads(b"".join(chunks).decode("utf-8"))
     except UnicodeDecodeError:
@@ -509,53 +580,22 @@ class Library:
             )
 
     async def _check_room(self, player: str, size: int, replacing: int | None) -> None:
-        """Refuse a save that would take a library past its quota.
+        """Refuse early a save that would take a library past its quota (:func:`refuse_past_quota`).
 
-        ``size`` is the new text's size in bytes; ``replacing`` the size of
-        the pack it replaces, or None for a new pack.
-
-        :raises Refusal: 409 ``full`` when the player's library holds its
-            most packs or bytes, 409 ``server-full`` when all libraries hold
-            their most bytes or players.
+        Only a first look, before the pack is parsed: the save itself checks
+        again in its transaction (:meth:`_room`), where no other save can
+        slip in between.
         """
+        refuse_past_quota(self.quota, await self.store.library_usage(player), size, replacing)
+
+    def _room(self, size: int) -> RoomCheck:
+        """The quota check a save of ``size`` bytes runs in its transaction."""
         quota = self.quota
-        usage = await self.store.library_usage(player)
-        if replacing is None and usage.packs >= quota.packs:
-            raise Refusal(
-                409,
-                {
-                    "error": f"Your library is full ({quota.packs} packs); remove a pack first.",
-                    "code": "full",
-                },
-            )
-        growth = size - (replacing or 0)
-        if growth > 0 and usage.bytes + growth > quota.bytes:
-            raise Refusal(
-                409,
-                {
-                    "error": f"Your library is full: its packs may take {_mebibytes(quota.bytes)} "
-                    f"in all, and this one would take it to {_mebibytes(usage.bytes + growth)}; "
-                    "remove a pack first.",
-                    "code": "full",
-                },
-            )
-        if growth > 0 and usage.all_bytes + growth > quota.all_bytes:
-            raise Refusal(
-                409,
-                {
-                    "error": "This server's libraries are full; no pack can be added now.",
-                    "code": "server-full",
-                },
-            )
-        if usage.packs == 0 and usage.players >= quota.players:
-            raise Refusal(
-                409,
-                {
-                    "error": f"This server keeps libraries for {quota.players:,} players, its "
-                    "most; no new library can be started now.",
-                    "code": "server-full",
-                },
-            )
+
+        def check(usage: LibraryUsage, replacing: int | None) -> None:
+            refuse_past_quota(quota, usage, size, replacing)
+
+        return check
 
     async def import_text(self, player: str, text: str, *, replace: bool) -> dict[str, Any]:
         """``POST /api/library``: add the pack ``text`` to the library; the 200 reply's body.
@@ -603,7 +643,10 @@ class Library:
                 replace=replace,
                 stale_levels=stale,
                 summary=PackSummary.of(pack).to_text(),
+                check_room=self._room(size),
             )
+        except StoreQuotaError:
+            raise _no_new_players() from None
         except LibraryPackExistsError:
             # Another page imported it in between: ask, as if it had been there all along.
             now = await self.store.library_pack(player, pack_id)
@@ -672,16 +715,20 @@ class Library:
         except PackError as error:
             raise problems_refusal(error, "The pack with this level") from None
         stale = [level_id] if old is not None and level_id in _changed_levels(old, merged) else []
-        await self.store.save_library_pack(
-            player,
-            pack_id,
-            merged.manifest.version,
-            merged.manifest.name,
-            text,
-            replace=True,
-            stale_levels=stale,
-            summary=PackSummary.of(merged).to_text(),
-        )
+        try:
+            await self.store.save_library_pack(
+                player,
+                pack_id,
+                merged.manifest.version,
+                merged.manifest.name,
+                text,
+                replace=True,
+                stale_levels=stale,
+                summary=PackSummary.of(merged).to_text(),
+                check_room=self._room(size),
+            )
+        except StoreQuotaError:
+            raise _no_new_players() from None
         self._parsed.put((player, pack_id, merged.manifest.version, text_digest(text)), merged)
         return {"pack": pack_summary(merged), "level": level_id}
 

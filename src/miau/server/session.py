@@ -15,12 +15,14 @@ stored and no progress).
 
 A session is also where one connection is kept in bounds
 (:class:`ConnectionLimits`): frames past its rate are answered with a
-``rate-limited`` error and dropped, and a long stored log is replayed on a
-worker thread so that other players' replies are not held up behind it.
-Stored games are kept in bounds too: a restore stores only the fields the
-engine reads, a stored log is compacted before it reaches
-:data:`COMPACT_AT` entries, and a stored game that no longer replays is set
-aside rather than left to fail on every open.
+``rate-limited`` error and dropped, a long stored log is replayed on a
+worker thread so that other players' replies are not held up behind it, and
+one player's resumes replay within a budget of entries a second. Stored
+games are kept in bounds too: a restore stores only the fields the engine
+reads, a stored log is compacted before it reaches :data:`COMPACT_AT`
+entries (one stored before the cap is shortened once, outside the server,
+by :mod:`miau.server.long_logs`), and a stored game that no longer replays
+is set aside rather than left to fail on every open.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import math
 import sys
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +46,7 @@ from miau.engine.vocabulary import INTENT_OF_LETTER, MOVE_ALPHABET
 from miau.packs import Pack, PackLevel
 from miau.packs.share import ShareLinkError, decode_share_code, share_content_key
 from miau.server.library import Library
+from miau.server.long_logs import LongLogs, StoredForPlay
 from miau.server.protocol import (
     ErrorCode,
     Intent,
@@ -54,7 +57,13 @@ from miau.server.protocol import (
     ProtocolError,
     parse_message,
 )
-from miau.server.store import StaleGameError, StoredIntent, StoreQuotaError, StoreRunner
+from miau.server.store import (
+    StaleGameError,
+    StoredGame,
+    StoredIntent,
+    StoreQuotaError,
+    StoreRunner,
+)
 from miau.server.studio_levels import DraftError, load_draft
 from miau.server.worlds import Worlds
 
@@ -71,6 +80,8 @@ __all__ = [
     "apply_stored",
     "replay_log",
     "restore_state",
+    "shorten_on_a_thread",
+    "shortened_log",
     "state_json",
 ]
 
@@ -95,6 +106,9 @@ COMPACT_AT = 4096
 
 UNDO_KEPT = 2048
 """The turns of undo a compacted log keeps when the game has more (the cap's policy)."""
+
+LOG_READ_PART = 4096
+"""How many entries of an over-long stored log one store call reads (about 6 ms in SQLite)."""
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
@@ -123,7 +137,11 @@ class ConnectionLimits:
     ``flood_close`` is how many frames the rate limit may drop within one
     second before the connection is closed (1008): a client that keeps
     sending past its limit costs the server a reply per frame otherwise.
-    ``clock`` is injectable for tests.
+    ``replay_entries_per_second`` and ``replay_burst`` bound the stored
+    entries one player's resumes replay (all their pages together,
+    :class:`~miau.server.long_logs.ReplayBudgets`): a resume past it waits
+    its turn; None turns it off. ``clock`` and ``sleep`` are injectable for
+    tests.
     """
 
     frames_per_second: float | None = 30.0
@@ -131,13 +149,17 @@ class ConnectionLimits:
     send_timeout: float = 10.0
     replay_chunk: int = 256
     flood_close: int | None = 100
+    replay_entries_per_second: float | None = 4096.0
+    replay_burst: int = 4096
     clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], Awaitable[None]] = anyio.sleep
 
 
 PLAY_LIMITS = ConnectionLimits()
-"""The limits for players on the open internet: 30 frames a second, bursts of 20."""
+"""The limits for players on the open internet: 30 frames a second, bursts of 20; each player's
+resumes replay at most 4,096 stored entries a second (a whole capped log at once)."""
 
-UNTHROTTLED = ConnectionLimits(frames_per_second=None)
+UNTHROTTLED = ConnectionLimits(frames_per_second=None, replay_entries_per_second=None)
 """No rate limit (scripted clients, tests); the send timeout and replay chunks still hold."""
 
 
@@ -267,6 +289,30 @@ def _replay_limiter() -> anyio.CapacityLimiter:
     return limiter
 
 
+_long_logs_of_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LongLogs] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _default_long_logs() -> LongLogs:
+    """The long-log flights of sessions made without any: one per event loop, on threads."""
+    loop = asyncio.get_running_loop()
+    long_logs = _long_logs_of_loops.get(loop)
+    if long_logs is None:
+        long_logs = _long_logs_of_loops[loop] = LongLogs(shorten_on_a_thread)
+    return long_logs
+
+
+async def shorten_on_a_thread(
+    level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
+) -> list[StoredIntent] | None:
+    """:func:`shortened_log` on a worker thread of this process (sessions made without a server)."""
+    result: list[StoredIntent] | None = await anyio.to_thread.run_sync(
+        shortened_log, level, intents, undo_kept, limiter=_replay_limiter()
+    )
+    return result
+
+
 def _capped_log(
     level: PackLevel, head: Sequence[StoredIntent], moves: str
 ) -> tuple[list[StoredIntent], Game]:
@@ -275,6 +321,40 @@ def _capped_log(
     state = json.dumps(restore_state(earlier.state.to_json()), separators=(",", ":"))
     log = [StoredIntent(RESTORE, state), *(StoredIntent(letter) for letter in moves[-UNDO_KEPT:])]
     return log, replay_log(level, log)
+
+
+def shortened_log(
+    level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
+) -> list[StoredIntent] | None:
+    """A shorter log that replays to the same game as ``intents``; None if there is none.
+
+    The same log :meth:`PlaySession._compact` stores (the entry that began
+    the board, then the letters of the turns that can be undone, capped at
+    ``undo_kept`` turns behind a restore of the board before them), made
+    from the log alone: this is how an over-long stored log is shortened,
+    in :mod:`miau.server.long_logs`'s replay process.
+
+    :raises UnreplayableGameError: when the log does not replay.
+    """
+    game = replay_log(level, intents)
+    head = list(intents[:1]) if intents and intents[0].letter == RESTORE else []
+    letters = [record.letter for record in history_records(game.state.last_turn)]
+    if any(letter is None or letter not in _LETTER_STEPS for letter in letters):
+        return None  # a history read from a restored state: no letters to store
+    moves = "".join(letter for letter in letters if letter is not None)
+    if len(head) + len(moves) > undo_kept:
+        # The board undo_kept turns back: undo is exact, and this game is thrown away,
+        # so undoing costs far less than the second replay _capped_log makes.
+        for _ in range(undo_kept):
+            game.undo()
+        state = json.dumps(restore_state(game.state.to_json()), separators=(",", ":"))
+        log = [
+            StoredIntent(RESTORE, state),
+            *(StoredIntent(letter) for letter in moves[-undo_kept:]),
+        ]
+    else:
+        log = [*head, *(StoredIntent(letter) for letter in moves)]
+    return log if len(log) < len(intents) else None
 
 
 def replay_log(level: PackLevel, intents: Sequence[StoredIntent]) -> Game:
@@ -330,16 +410,20 @@ class PlaySession:
         store: StoreRunner,
         limits: ConnectionLimits | None = None,
         library: Library | None = None,
+        long_logs: LongLogs | None = None,
     ) -> None:
         """A session for ``player`` on ``worlds`` and the player's ``library``, within ``limits``.
 
         Games and progress persist through ``store``. Without ``library``
-        the session makes its own on ``worlds`` and ``store``.
+        the session makes its own on ``worlds`` and ``store``. ``long_logs``
+        shortens over-long stored logs, shared by every session of a server
+        (default: one per event loop, shortening on a worker thread).
         """
         self.player = player
         self.worlds = worlds
         self.store = store
         self.library = library or Library(worlds, store)
+        self._long_logs = long_logs
         self.limits = limits or PLAY_LIMITS
         rate = self.limits.frames_per_second
         self.bucket = (
@@ -349,6 +433,14 @@ class PlaySession:
         self.frame_cost = 1.0
         """Tokens a frame takes: more on the open level the more entities it has."""
         self.drops = DropCounter(self.limits.clock)
+
+    @property
+    def long_logs(self) -> LongLogs:
+        """The shortener of over-long stored logs this session shares with others."""
+        # Looked up when first needed: a session may be made before its event loop runs.
+        if self._long_logs is None:
+            self._long_logs = _default_long_logs()
+        return self._long_logs
 
     @property
     def flooding(self) -> bool:
@@ -385,8 +477,8 @@ class PlaySession:
             self.current = None
             return ProtocolError(
                 ErrorCode.QUOTA,
-                "The server holds as many games in progress as it may; this move was not "
-                "kept. Try again later.",
+                "The server holds as many games in progress (or players) as it may; this "
+                "move was not kept. Try again later.",
                 seq,
             ).reply()
         except Exception:
@@ -481,36 +573,27 @@ class PlaySession:
         """The stored game on this level replayed on a fresh ``Game``, or a new one.
 
         A draft (``pack_id`` None) is never stored, so it always starts fresh.
-        A stored game that cannot be replayed (an entry the engine refuses
-        now, a payload that no longer reads) is deleted, and the level starts
-        fresh with :data:`UNREPLAYABLE_NOTICE` for the player: a level is
-        never stuck on a log that cannot come back.
+        Pages of the player opening the level together share one read of the
+        stored game (:meth:`_read_stored`), which shortens a log stored
+        before the cap. A stored game that cannot be replayed (an entry the
+        engine refuses now, a payload that no longer reads) is deleted, and
+        the level starts fresh with :data:`UNREPLAYABLE_NOTICE` for the
+        player: a level is never stuck on a log that cannot come back.
         """
         opened = OpenGame(pack, level, Game(level.data), pack_id)
         if pack_id is None:
             return opened
-        stored = await self.store.current_game(self.player, pack_id, level.id)
+        key = (self.player, pack_id, level.id)
+        found = await self.long_logs.read_once(key, lambda: self._read_stored(pack_id, level))
+        stored = found.game
+        if found.set_aside:
+            opened.notice = UNREPLAYABLE_NOTICE
         if stored is None:
             return opened
         try:
-            if len(stored.intents) <= self.limits.replay_chunk:
-                game = replay_log(level, stored.intents)
-            else:
-                # A long log takes a while (~60k intents/s): replay it on a worker thread,
-                # a few at a time, so that the event loop keeps answering everyone else.
-                game = await anyio.to_thread.run_sync(
-                    replay_log, level, stored.intents, limiter=_replay_limiter()
-                )
+            game = await self._replay(level, stored.intents)
         except UnreplayableGameError as problem:
-            logger.warning(
-                "%s/%s game %d of %s cannot be replayed (%s): it starts again",
-                pack_id,
-                level.id,
-                stored.game_id,
-                self.player,
-                problem,
-            )
-            await self.store.abandon_game(stored.game_id, self.player)
+            await self._set_aside(pack_id, level, stored.game_id, problem)
             opened.notice = UNREPLAYABLE_NOTICE
             return opened
         opened.game, opened.game_id, opened.log = game, stored.game_id, list(stored.intents)
@@ -519,10 +602,89 @@ class PlaySession:
             # between): record it now. A board restored as won is no win of the player's.
             await self._record_win(opened)
             return OpenGame(pack, level, Game(level.data), pack_id)
-        if len(opened.log) >= COMPACT_AT:
-            # A log stored before the cap: the next resume replays the compacted one.
-            await self._compact_or_log(opened)
         return opened
+
+    async def _read_stored(self, pack_id: str, level: PackLevel) -> StoredForPlay:
+        """The player's stored game on the level, an over-long log shortened and stored so.
+
+        A log of :data:`COMPACT_AT` entries or more (stored before the cap)
+        is read in parts, so that other players' store calls pass in
+        between, and shortened by :attr:`long_logs` (under ``miau play``, in
+        a process of its own: the server never replays it); the short log
+        replaces it in the store and is what the pages replay.
+        """
+        for _ in range(_COMMIT_ATTEMPTS):
+            # At most COMPACT_AT entries: a longer log is read in parts below.
+            stored = await self.store.current_game(self.player, pack_id, level.id, COMPACT_AT)
+            if stored is None or len(stored.intents) < COMPACT_AT:
+                return StoredForPlay(stored)
+            intents = await self._read_log(pack_id, level, stored.game_id)
+            if intents is None:
+                continue  # another page won, reset or compacted it meanwhile
+            try:
+                short = await self.long_logs.shortened(level, intents, UNDO_KEPT)
+            except UnreplayableGameError as problem:
+                await self._set_aside(pack_id, level, stored.game_id, problem)
+                return StoredForPlay(None, set_aside=True)
+            if short is None:  # no shorter form: the pages replay it whole
+                return StoredForPlay(StoredGame(stored.game_id, intents))
+            new_id = await self.store.compact_game(
+                self.player, pack_id, level.id, stored.game_id, len(intents), tuple(short)
+            )
+            if new_id is not None:
+                return StoredForPlay(StoredGame(new_id, tuple(short)))
+        raise StaleGameError("the stored game kept changing under this session")
+
+    async def _read_log(
+        self, pack_id: str, level: PackLevel, game_id: int
+    ) -> tuple[StoredIntent, ...] | None:
+        """The whole log of stored game ``game_id``, read :data:`LOG_READ_PART` entries at a time.
+
+        None when it is no longer the player's game on the level. (A 50,000-entry
+        log read in one call held the store, and every player's moves, for 70 ms.)
+        """
+        entries: list[StoredIntent] = []
+        while True:
+            part = await self.store.game_tail(
+                self.player, pack_id, level.id, game_id, len(entries), LOG_READ_PART
+            )
+            if part is None:
+                return None
+            entries.extend(part)
+            if len(part) < LOG_READ_PART:
+                return tuple(entries)
+
+    async def _set_aside(
+        self, pack_id: str, level: PackLevel, game_id: int, problem: UnreplayableGameError
+    ) -> None:
+        """Delete a stored game that cannot be replayed, and log why."""
+        logger.warning(
+            "%s/%s game %d of %s cannot be replayed (%s): it starts again",
+            pack_id,
+            level.id,
+            game_id,
+            self.player,
+            problem,
+        )
+        await self.store.abandon_game(game_id, self.player)
+
+    async def _replay(self, level: PackLevel, intents: Sequence[StoredIntent]) -> Game:
+        """:func:`replay_log` of a log under :data:`COMPACT_AT` entries: here, or on a thread."""
+        if len(intents) <= self.limits.replay_chunk:
+            return replay_log(level, intents)
+        rate = self.limits.replay_entries_per_second
+        if rate is not None:
+            wait = self.long_logs.budgets.reserve(
+                self.player, len(intents), rate, self.limits.replay_burst, self.limits.clock()
+            )
+            if wait > 0:
+                await self.limits.sleep(wait)
+        # Up to ~60 ms of replay (4,095 entries): on a worker thread, so that the event
+        # loop keeps answering everyone else.
+        game: Game = await anyio.to_thread.run_sync(
+            replay_log, level, intents, limiter=_replay_limiter()
+        )
+        return game
 
     async def intent(self, message: Intent) -> dict[str, Any]:
         """Apply one intent to the open game; store it if the engine accepted it."""
@@ -583,7 +745,12 @@ class PlaySession:
         if current.game_id is None or current.pack_id is None or entry.letter not in _LETTER_STEPS:
             return False
         tail = await self.store.game_tail(
-            self.player, current.pack_id, current.level.id, current.game_id, len(current.log)
+            self.player,
+            current.pack_id,
+            current.level.id,
+            current.game_id,
+            len(current.log),
+            self.limits.replay_chunk + 1,  # one more tells a long tail: it is not read whole
         )
         if tail is None or len(tail) > self.limits.replay_chunk:
             return False

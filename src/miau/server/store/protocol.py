@@ -17,6 +17,7 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
+    RoomCheck,
     StoredGame,
     StoredIntent,
 )
@@ -28,19 +29,40 @@ class Store(Protocol):
     """Storage of players, games in progress and progress; every call commits."""
 
     def ensure_player(self, token: str) -> None:
-        """Record the player ``token`` if it is new."""
+        """Record the player ``token`` if it is new.
+
+        A player is recorded this way or by their first stored game or pack.
+        The database keeps at most ``max_players``: past it, players who hold
+        nothing (no game in progress, no win, no library pack) are deleted to
+        make room, and when none can go a new player is refused.
+
+        :raises StoreQuotaError: when the database holds its most players.
+        """
         ...
 
-    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
-        """The player's unfinished game on this level, with its log, or None."""
+    def current_game(
+        self, player: str, pack: str, level: str, at_most: int | None = None
+    ) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log, or None.
+
+        With ``at_most``, only the log's first ``at_most`` entries: a log that
+        long is over-long, and read in parts (``game_tail``) by one page.
+        """
         ...
 
     def game_tail(
-        self, player: str, pack: str, level: str, game_id: int, since: int
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        since: int,
+        at_most: int | None = None,
     ) -> tuple[StoredIntent, ...] | None:
-        """Entries ``since`` on (0-based) of game ``game_id``, or None if it is no longer the player's unfinished game on the level.
+        """Entries ``since`` on (0-based) of game ``game_id`` (at most ``at_most``), or None if it is no longer the player's unfinished game on the level.
 
-        Two pages of one game catch up with each other's moves this way, without reading the whole log.
+        Two pages of one game catch up with each other's moves this way, without reading the whole log;
+        an over-long log is read this way a part at a time, so other players' calls pass in between.
         """
         ...
 
@@ -124,11 +146,16 @@ class Store(Protocol):
         replace: bool = True,
         stale_levels: Sequence[str] = (),
         summary: str = "",
+        check_room: RoomCheck | None = None,
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
 
         ``summary`` is what listings show of the pack (JSON), kept so that a
-        listing never parses the pack.
+        listing never parses the pack. ``check_room`` is called in the same
+        transaction, library saves taking turns, with what the libraries
+        hold and the size of the pack replaced; what it raises refuses the
+        save (nothing stored) and reaches the caller: so racing saves never
+        pass a quota.
 
         The player's unfinished games on ``stale_levels`` of the pack (levels
         whose content changed) are finished in the same transaction: their

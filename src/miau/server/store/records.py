@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ __all__ = [
     "LibraryPack",
     "LibraryPackExistsError",
     "LibraryUsage",
+    "RoomCheck",
     "StaleGameError",
     "StoreError",
     "StoreQuotaError",
@@ -114,6 +116,11 @@ class LibraryUsage:
     bytes: int
     all_bytes: int
     players: int
+
+
+RoomCheck = Callable[[LibraryUsage, int | None], None]
+"""A quota check run inside a library save's transaction: given what the libraries hold and
+the size of the pack the save replaces (None for a new one), it raises to refuse the save."""
 
 
 @dataclass(frozen=True, slots=True)

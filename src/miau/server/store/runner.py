@@ -18,6 +18,7 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
+    RoomCheck,
     StoredGame,
     StoredIntent,
 )
@@ -75,15 +76,23 @@ class StoreRunner:
         """Record the player ``token`` if it is new."""
         await self.run(self.store.ensure_player, token)
 
-    async def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
-        """The player's unfinished game on this level, with its log, or None."""
-        return await self.run(self.store.current_game, player, pack, level)
+    async def current_game(
+        self, player: str, pack: str, level: str, at_most: int | None = None
+    ) -> StoredGame | None:
+        """The player's unfinished game on this level, with (the start of) its log, or None."""
+        return await self.run(self.store.current_game, player, pack, level, at_most)
 
     async def game_tail(
-        self, player: str, pack: str, level: str, game_id: int, since: int
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        since: int,
+        at_most: int | None = None,
     ) -> tuple[StoredIntent, ...] | None:
         """Entries ``since`` on of the game, if it is still the unfinished one (see :class:`Store`)."""
-        return await self.run(self.store.game_tail, player, pack, level, game_id, since)
+        return await self.run(self.store.game_tail, player, pack, level, game_id, since, at_most)
 
     async def start_game(
         self,
@@ -149,6 +158,7 @@ class StoreRunner:
         replace: bool = True,
         stale_levels: Sequence[str] = (),
         summary: str = "",
+        check_room: RoomCheck | None = None,
     ) -> bool:
         """Keep ``text`` as a pack of the player's library; whether it replaced one (see :class:`Store`)."""
         save = partial(
@@ -156,6 +166,7 @@ class StoreRunner:
             replace=replace,
             stale_levels=stale_levels,
             summary=summary,
+            check_room=check_room,
         )
         return await self.run(save, player, pack, version, name, text)
 

@@ -9,6 +9,7 @@ writers to one key take turns.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from miau.server.store.records import (
     LibraryPack,
     LibraryPackExistsError,
     LibraryUsage,
+    RoomCheck,
     StaleGameError,
     StoredGame,
     StoredIntent,
@@ -30,13 +32,35 @@ from miau.server.store.records import (
     text_size,
 )
 
-__all__ = ["MAX_GAMES", "MAX_PLAYER_GAMES", "Database", "Dialect", "Rows", "SqlStore", "Statements"]
+__all__ = [
+    "MAX_GAMES",
+    "MAX_PLAYERS",
+    "MAX_PLAYER_GAMES",
+    "Database",
+    "Dialect",
+    "Rows",
+    "SqlStore",
+    "Statements",
+]
 
 MAX_PLAYER_GAMES = 500
 """How many games in progress one player keeps (one per level played and not won)."""
 
 MAX_GAMES = 200_000
 """How many games in progress the database keeps, all players together."""
+
+MAX_PLAYERS = 1_000_000
+"""How many players the database keeps. Past it, players who hold nothing (no game in progress,
+no win, no library pack) make room; when none do, a new player's first save is refused."""
+
+_IDLE_PLAYERS_PRUNED = 1000
+"""How many idle players one new player past :data:`MAX_PLAYERS` prunes at most."""
+
+_PLAYERS_FULL_SECONDS = 60.0
+"""How long a full player table (nobody idle to prune) refuses new players without searching."""
+
+_ALL_ROWS = 2**62
+"""The ``LIMIT`` of a read that takes every row (one statement serves both reads)."""
 
 
 class Rows(Protocol):
@@ -221,13 +245,13 @@ class Statements:
             "SELECT games.id, intents.letter, intents.payload "
             "FROM games LEFT JOIN intents ON intents.game_id = games.id "
             "WHERE games.player = ? AND games.pack = ? AND games.level = ? "
-            "AND games.finished_at IS NULL ORDER BY intents.seq"
+            "AND games.finished_at IS NULL ORDER BY intents.seq LIMIT ?"
         )
         self.game_tail = sql(
             "SELECT games.id, intents.letter, intents.payload "
             "FROM games LEFT JOIN intents ON intents.game_id = games.id AND intents.seq >= ? "
             "WHERE games.player = ? AND games.pack = ? AND games.level = ? "
-            "AND games.finished_at IS NULL ORDER BY intents.seq"
+            "AND games.finished_at IS NULL ORDER BY intents.seq LIMIT ?"
         )
         self.insert_game = sql(
             "INSERT INTO games (player, pack, level, started_at) VALUES (?, ?, ?, {now}) "
@@ -259,6 +283,19 @@ class Statements:
         self.log_length = sql("SELECT COUNT(*) FROM intents WHERE game_id = ?")
         self.player_games = sql("SELECT COUNT(*) FROM games WHERE player = ?")
         self.all_games = sql("SELECT COUNT(*) FROM games")
+        self.has_player = sql("SELECT 1 FROM players WHERE token = ?")
+        self.all_players = "SELECT COUNT(*) FROM players"
+        # A player who holds nothing: no game in progress, no win, no library pack. At most
+        # a batch at a time, so that one new player never pays for pruning them all.
+        # (Each NOT IN is read once, not once per player; no game row at all may name the
+        # player, finished or not, for the foreign key.)
+        self.prune_idle_players = sql(
+            "DELETE FROM players WHERE token IN (SELECT token FROM players WHERE "
+            "token NOT IN (SELECT player FROM games) "
+            "AND token NOT IN (SELECT player FROM progress) "
+            "AND token NOT IN (SELECT player FROM library) "
+            "ORDER BY created_at, token LIMIT ?)"
+        )
         self.finish_oldest_games = sql(
             "UPDATE games SET finished_at = {now} WHERE id IN (SELECT id FROM games "
             "WHERE player = ? AND finished_at IS NULL ORDER BY id LIMIT ?)"
@@ -304,7 +341,7 @@ class Statements:
         self.library_pack = sql(
             "SELECT pack, version, name, digest, text FROM library WHERE player = ? AND pack = ?"
         )
-        self.has_library_pack = sql("SELECT 1 FROM library WHERE player = ? AND pack = ?")
+        self.has_library_pack = sql("SELECT size FROM library WHERE player = ? AND pack = ?")
         self.save_library_pack = sql(
             "INSERT INTO library "
             "(player, pack, version, name, text, digest, saved_at, size, summary) "
@@ -330,6 +367,11 @@ class SqlStore:
     """Games in progress one player keeps; starting one more finishes their oldest."""
     max_games: int = MAX_GAMES
     """Games in progress the database keeps in all; past it a new game is refused."""
+    max_players: int = MAX_PLAYERS
+    """Players the database keeps (see :data:`MAX_PLAYERS`)."""
+    players_full_until: float = 0.0
+    """Until when (monotonic) the player table is known full of players who hold something:
+    a new player is refused without another search for idle ones."""
 
     # --- the backend's hooks ----------------------------------------------------------------
 
@@ -402,9 +444,9 @@ class SqlStore:
     # --- players and games ------------------------------------------------------------------
 
     def ensure_player(self, token: str) -> None:
-        """Record the player ``token`` if it is new."""
-        with self._statement() as db:
-            db.execute(self.statements.ensure_player, (token,))
+        """Record the player ``token`` if it is new (within :attr:`max_players`, see :class:`Store`)."""
+        with self._transaction() as db:
+            self._admit_player(db, token)
 
     def players(self) -> list[str]:
         """Every player's token, oldest first (``miau progress`` picks the one to read or write)."""
@@ -418,10 +460,13 @@ class SqlStore:
             rows = db.execute(self.statements.unfinished_levels, (player,)).fetchall()
         return [(str(pack), str(level)) for pack, level in rows]
 
-    def current_game(self, player: str, pack: str, level: str) -> StoredGame | None:
-        """The player's unfinished game on this level, with its log, or None."""
+    def current_game(
+        self, player: str, pack: str, level: str, at_most: int | None = None
+    ) -> StoredGame | None:
+        """The player's unfinished game on this level, with its log (its first ``at_most`` entries), or None."""
+        limit = _ALL_ROWS if at_most is None else max(1, at_most)
         with self._reading() as db:
-            rows = db.execute(self.statements.current_game, (player, pack, level)).fetchall()
+            rows = db.execute(self.statements.current_game, (player, pack, level, limit)).fetchall()
         if not rows:
             return None
         intents = tuple(
@@ -430,11 +475,20 @@ class SqlStore:
         return StoredGame(int(rows[0][0]), intents)
 
     def game_tail(
-        self, player: str, pack: str, level: str, game_id: int, since: int
+        self,
+        player: str,
+        pack: str,
+        level: str,
+        game_id: int,
+        since: int,
+        at_most: int | None = None,
     ) -> tuple[StoredIntent, ...] | None:
-        """Entries ``since`` on of the game, if it is still the player's unfinished one on the level."""
+        """Entries ``since`` on of the game (at most ``at_most``), if it is still the player's unfinished one on the level."""
+        limit = _ALL_ROWS if at_most is None else max(1, at_most)
         with self._reading() as db:
-            rows = db.execute(self.statements.game_tail, (since, player, pack, level)).fetchall()
+            rows = db.execute(
+                self.statements.game_tail, (since, player, pack, level, limit)
+            ).fetchall()
         if not rows or int(rows[0][0]) != game_id:
             return None
         return tuple(
@@ -456,7 +510,7 @@ class SqlStore:
             # Two processes replacing one game take turns instead of both tripping over the
             # "one unfinished game per level" index.
             self._serialise(db, "game", player, pack, level)
-            db.execute(statements.ensure_player, (player,))
+            self._admit_player(db, player)
             replaced = 0
             if replace:
                 replaced = db.execute(statements.finish_level_games, (player, pack, level)).rowcount
@@ -536,6 +590,33 @@ class SqlStore:
         if int(total) >= self.max_games:
             raise StoreQuotaError(f"{self._name()} holds {int(total)} games in progress, its most")
 
+    def _admit_player(self, db: Database, player: str) -> None:
+        """Record ``player`` at their first save, within :attr:`max_players`.
+
+        Past the bound, up to :data:`_IDLE_PLAYERS_PRUNED` players who hold
+        nothing are deleted, oldest first, to make room: a player with a
+        game in progress, a win or a library pack is never dropped. When none
+        can go, the save is refused, and for a minute new players are refused
+        without searching again.
+
+        :raises StoreQuotaError: when the database holds its most players.
+        """
+        statements = self.statements
+        if db.execute(statements.has_player, (player,)).fetchone() is not None:
+            return
+        (held,) = db.execute(statements.all_players, ()).fetchone()
+        if int(held) >= self.max_players:
+            if time.monotonic() < self.players_full_until:
+                raise StoreQuotaError(f"{self._name()} holds {int(held)} players, its most")
+            excess = int(held) - self.max_players + 1
+            pruned = db.execute(
+                statements.prune_idle_players, (max(excess, _IDLE_PLAYERS_PRUNED),)
+            ).rowcount
+            if pruned < excess:
+                self.players_full_until = time.monotonic() + _PLAYERS_FULL_SECONDS
+                raise StoreQuotaError(f"{self._name()} holds {int(held)} players, its most")
+        db.execute(statements.ensure_player, (player,))
+
     def _prune(self, db: Database, player: str) -> None:
         """Delete the player's finished games and their logs (after marking them finished)."""
         db.execute(self.statements.prune_intents, (player,))
@@ -607,16 +688,23 @@ class SqlStore:
         replace: bool = True,
         stale_levels: Sequence[str] = (),
         summary: str = "",
+        check_room: RoomCheck | None = None,
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         statements = self.statements
         with self._transaction() as db:
-            # Two processes saving one pack at once take turns, so "replaced" is told right.
-            self._serialise(db, "library", player, pack)
-            db.execute(statements.ensure_player, (player,))
-            exists = db.execute(statements.has_library_pack, (player, pack)).fetchone() is not None
+            # Library saves take turns (SQLite's writers do anyway), so "replaced" is told
+            # right and the quotas are read and kept in one step: racing saves cannot pass one.
+            self._serialise(db, "library")
+            self._admit_player(db, player)
+            row = db.execute(statements.has_library_pack, (player, pack)).fetchone()
+            exists = row is not None
             if exists and not replace:
                 raise LibraryPackExistsError(f"{player} has {pack} in their library already")
+            if check_room is not None:
+                usage = db.execute(statements.library_usage, (player, player)).fetchone()
+                replacing = None if row is None else int(row[0] or 0)
+                check_room(LibraryUsage(*(int(value) for value in usage)), replacing)
             db.execute(
                 statements.save_library_pack,
                 (player, pack, version, name, text, text_digest(text), text_size(text), summary),
