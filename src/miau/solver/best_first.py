@@ -2,8 +2,16 @@
 
 ``solve_any`` expands the most promising state first, rated by
 :func:`distance_to_win` (how far the YOU things stand from the WIN things,
-or from a WIN word when no WIN rule holds), ties broken by fewer moves and
-then by the order states were found, so it is deterministic. It merges
+or, when no WIN rule holds, how far the words of a missing ``NOUN IS WIN``
+stand from forming it), weighted against the moves made (weighted A*).
+Novel states go first (the width-based search of classical planning): a
+child is *novel* when it shows a value of some key slot (a position, a
+noun) that no state with the same rating has shown before, or is the first
+with its rating. Novelty pulls the search out of the plateaus where many
+states share a rating (a word that must travel far, a crowd of YOU things)
+and it is what solves most of the Keke corpus's big levels. Ties go to
+fewer moves and then to the order states were found, so the search is
+deterministic. It merges
 states by the same keys as ``solve`` and stops at the same caps with
 ``LIMIT``; an exhausted search is ``UNSOLVABLE`` as surely as a
 breadth-first one (every reachable state was expanded). A solution it
@@ -22,7 +30,7 @@ from typing import Any, Final
 
 from miau.engine.board import Board
 from miau.engine.level import Level
-from miau.engine.vocabulary import WIN, YOU
+from miau.engine.vocabulary import IS, WIN, YOU
 from miau.solver.outcome import Outcome, SearchResult
 from miau.solver.search import (
     DEFAULT_MAX_EXPANSIONS,
@@ -50,33 +58,79 @@ HEURISTIC_WEIGHT: Final = 3
 def distance_to_win(board: Board) -> int:
     """A rating of how far a settled core board is from a win (0: won; lower is closer).
 
-    The smallest Manhattan distance from a YOU thing to a WIN thing; without
-    a WIN thing, :data:`NO_WIN_RULE` plus the distance from a YOU thing to
-    the nearest WIN word (which must be pushed into a rule). A ``vocabulary-1``
-    board reads its properties through the Tier-1 readings, which this rating
-    does not consult: it rates every such state alike, :data:`NO_GUIDE`.
+    The smallest Manhattan distance from a YOU thing to a WIN thing. Without
+    a WIN thing, a rule ``NOUN IS WIN`` must be formed first: the rating is
+    :data:`NO_WIN_RULE` plus :func:`rule_distance`, the word pushes that rule
+    needs at the least and the walk to the first word to push. A
+    ``vocabulary-1`` board reads its properties through the Tier-1 readings,
+    which this rating does not consult: it rates every such state alike,
+    :data:`NO_GUIDE`.
     """
     if board.won:
         return 0
-    level = board.level
-    if level.vocabulary:
+    if board.level.vocabulary:
         return NO_GUIDE
     pos, width = board.pos, board.width
     yous = [pos[i] for i in board.holders(YOU)]
     if not yous:
         return NO_GUIDE
     targets = [pos[i] for i in board.holders(WIN)]
-    extra = 0
-    if not targets:
-        texts = level.texts
-        targets = [pos[i] for i in level.word_ids if texts[i] == WIN and pos[i] >= 0]
-        extra = NO_WIN_RULE
-        if not targets:
-            return NO_GUIDE
-    best = min(
-        abs(a % width - b % width) + abs(a // width - b // width) for a in yous for b in targets
-    )
-    return extra + best
+    if targets:
+        return min(_manhattan(a, b, width) for a in yous for b in targets)
+    missing = rule_distance(board, yous)
+    return NO_GUIDE if missing is None else NO_WIN_RULE + missing
+
+
+def rule_distance(board: Board, yous: list[int]) -> int | None:
+    """Moves a rule ``NOUN IS WIN`` needs at the least, for a NOUN some thing on the board has.
+
+    For every IS word and both reading directions, the WIN word nearest the
+    cell after IS and the noun word nearest the cell before it: the sum of
+    their Manhattan distances to those cells (each is pushed at least that
+    far), plus the walk from the nearest YOU thing to a word that must move.
+    None when no such rule can be formed (no WIN, IS or fitting noun word).
+    """
+    level = board.level
+    pos, width, height = board.pos, board.width, level.height
+    texts = level.texts
+    alive = {noun for noun, members in board.by_noun.items() if members}
+    wins: list[int] = []
+    nouns: list[int] = []
+    verbs: list[int] = []
+    for ident in level.word_ids:
+        cell = pos[ident]
+        if cell < 0:
+            continue
+        text = texts[ident]
+        if text == WIN:
+            wins.append(cell)
+        elif text == IS:
+            verbs.append(cell)
+        elif text in alive:
+            nouns.append(cell)
+    if not wins or not nouns:
+        return None
+    best: int | None = None
+    for verb in verbs:
+        row, column = divmod(verb, width)
+        for before, after in (
+            (verb - 1, verb + 1) if 0 < column < width - 1 else (-1, -1),
+            (verb - width, verb + width) if 0 < row < height - 1 else (-1, -1),
+        ):
+            if before < 0:
+                continue
+            win_cost, win_cell = min((_manhattan(w, after, width), w) for w in wins)
+            noun_cost, noun_cell = min((_manhattan(n, before, width), n) for n in nouns)
+            moving = [cell for cost, cell in ((win_cost, win_cell), (noun_cost, noun_cell)) if cost]
+            walk = min((_manhattan(you, cell, width) for you in yous for cell in moving), default=0)
+            total = win_cost + noun_cost + walk
+            if best is None or total < best:
+                best = total
+    return best
+
+
+def _manhattan(one: int, other: int, width: int) -> int:
+    return abs(one % width - other % width) + abs(one // width - other // width)
 
 
 def solve_any(
@@ -97,7 +151,8 @@ def solve_any(
     root = expander.root
     key_bytes = sys.getsizeof(root)
     parents: dict[bytes, bytes | None] = {root: None}
-    queue: list[tuple[int, int, int, bytes]] = [(0, 0, 0, root)]
+    queue: list[tuple[int, int, int, int, bytes]] = [(0, 0, 0, 0, root)]
+    shown: Shown = {}
     found = 0
     expanded = 0
     deepest = 0
@@ -121,7 +176,7 @@ def solve_any(
         )
 
     while queue:
-        _, moves_made, _, key = heapq.heappop(queue)
+        _, _, moves_made, _, key = heapq.heappop(queue)
         if expanded >= max_expansions:
             return finish(Outcome.LIMIT, None)
         expanded += 1
@@ -141,15 +196,39 @@ def solve_any(
             if rating != DEAD:
                 found += 1
                 priority = HEURISTIC_WEIGHT * rating + MOVE_WEIGHT * child_moves
-                heapq.heappush(queue, (priority, child_moves, found, child))
+                tier = 0 if is_novel(shown, rating, key, child) else 1
+                heapq.heappush(queue, (tier, priority, child_moves, found, child))
     return finish(Outcome.UNSOLVABLE, None)
+
+
+Shown = dict[int, set[tuple[int, int]]]
+"""Per rating, the ``(slot, value)`` pairs of the keys rated so."""
+
+
+def is_novel(shown: Shown, rating: int, parent: bytes, child: bytes) -> bool:
+    """Whether ``child`` is the first state with its rating, or shows a new slot value for it.
+
+    Only the slots the move changed are looked at (the others show the
+    parent's values, which the parent's own rating saw); ``shown`` learns
+    the child's new values.
+    """
+    changed = [
+        (slot, new) for slot, (old, new) in enumerate(zip(parent, child, strict=True)) if old != new
+    ]
+    seen = shown.get(rating)
+    if seen is None:
+        shown[rating] = set(changed)
+        return True
+    fresh = [atom for atom in changed if atom not in seen]
+    seen.update(fresh)
+    return bool(fresh)
 
 
 def _held(
     parents: Mapping[bytes, bytes | None],
-    queue: list[tuple[int, int, int, bytes]],
+    queue: list[tuple[int, int, int, int, bytes]],
     key_bytes: int,
 ) -> int:
     """Bytes of the visited table and the queue (its tuples included)."""
-    entry = sys.getsizeof((0, 0, 0, b"")) + 3 * sys.getsizeof(1_000_000)
+    entry = sys.getsizeof((0, 0, 0, 0, b"")) + 4 * sys.getsizeof(1_000_000)
     return table_bytes(parents, key_bytes) + sys.getsizeof(queue) + entry * len(queue)
