@@ -22,6 +22,7 @@ False): ``solve`` stays the only source of shortest solutions and of what
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import sys
 import time
@@ -38,6 +39,7 @@ from miau.solver.search import (
     Progress,
     path_to,
     reporter_for,
+    solve,
     table_bytes,
 )
 from miau.solver.successors import DEAD, Expander
@@ -199,6 +201,39 @@ def solve_any(
                 tier = 0 if is_novel(shown, rating, key, child) else 1
                 heapq.heappush(queue, (tier, priority, child_moves, found, child))
     return finish(Outcome.UNSOLVABLE, None)
+
+
+def solve_then_any(
+    level: Level | Mapping[str, Any],
+    *,
+    max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+    any_expansions: int | None = None,
+    max_memory: int | None = None,
+    progress: Progress | None = None,
+) -> SearchResult:
+    """Breadth-first search, and best-first search where it ends in LIMIT.
+
+    The plan for a corpus of unknown levels: every level breadth-first
+    search settles within ``max_expansions`` gets its shortest solution (or
+    UNSOLVABLE); the rest get ``solve_any`` with ``any_expansions`` (default:
+    the same budget). The result of a hand-over counts the expansions and
+    seconds of both searches and records the first's in ``breadth_first``,
+    so a report can say which search solved what.
+
+    :raises LevelError: when the level cannot be run.
+    """
+    first = solve(level, max_expansions=max_expansions, max_memory=max_memory, progress=progress)
+    if first.outcome is not Outcome.LIMIT:
+        return first
+    budget = max_expansions if any_expansions is None else any_expansions
+    second = solve_any(level, max_expansions=budget, max_memory=max_memory, progress=progress)
+    return dataclasses.replace(
+        second,
+        expanded=first.expanded + second.expanded,
+        seconds=first.seconds + second.seconds,
+        memory=max(first.memory, second.memory),
+        breadth_first=first.expanded,
+    )
 
 
 Shown = dict[int, set[tuple[int, int]]]
