@@ -112,20 +112,40 @@ def rule_distance(board: Board, yous: list[int]) -> int | None:
             nouns.append(cell)
     if not wins or not nouns:
         return None
+    you_points = [divmod(you, width) for you in yous]
+    win_points = [(*divmod(cell, width), cell) for cell in wins]
+    noun_points = [(*divmod(cell, width), cell) for cell in nouns]
+    walks: dict[int, int] = {}
+
+    def walk_to(cell: int) -> int:
+        """The walk from the nearest YOU thing to ``cell`` (kept: many YOU things are common)."""
+        known = walks.get(cell)
+        if known is None:
+            row, column = divmod(cell, width)
+            known = walks[cell] = min(abs(row - r) + abs(column - c) for r, c in you_points)
+        return known
+
     best: int | None = None
     for verb in verbs:
         row, column = divmod(verb, width)
-        for before, after in (
-            (verb - 1, verb + 1) if 0 < column < width - 1 else (-1, -1),
-            (verb - width, verb + width) if 0 < row < height - 1 else (-1, -1),
+        for (before_row, before_column), (after_row, after_column) in (
+            ((row, column - 1), (row, column + 1)) if 0 < column < width - 1 else ((-1, -1),) * 2,
+            ((row - 1, column), (row + 1, column)) if 0 < row < height - 1 else ((-1, -1),) * 2,
         ):
-            if before < 0:
+            if before_row < 0:
                 continue
-            win_cost, win_cell = min((_manhattan(w, after, width), w) for w in wins)
-            noun_cost, noun_cell = min((_manhattan(n, before, width), n) for n in nouns)
-            moving = [cell for cost, cell in ((win_cost, win_cell), (noun_cost, noun_cell)) if cost]
-            walk = min((_manhattan(you, cell, width) for you in yous for cell in moving), default=0)
-            total = win_cost + noun_cost + walk
+            win_cost, win_cell = min(
+                (abs(r - after_row) + abs(c - after_column), cell) for r, c, cell in win_points
+            )
+            noun_cost, noun_cell = min(
+                (abs(r - before_row) + abs(c - before_column), cell) for r, c, cell in noun_points
+            )
+            walks_needed = [
+                walk_to(cell)
+                for cost, cell in ((win_cost, win_cell), (noun_cost, noun_cell))
+                if cost
+            ]
+            total = win_cost + noun_cost + min(walks_needed, default=0)
             if best is None or total < best:
                 best = total
     return best
