@@ -11,6 +11,7 @@ from miau.engine import replay
 from miau.solver import Outcome, solve
 from miau.solver.best_first import (
     NO_GUIDE,
+    NO_WIN_RULE,
     Shown,
     distance_to_win,
     is_novel,
@@ -140,3 +141,31 @@ def test_best_first_is_deterministic() -> None:
         second.moves,
         second.expanded,
     )
+
+
+def test_a_win_thing_that_is_also_defeat_does_not_count_as_a_way_to_win() -> None:
+    def room(defeat: bool) -> dict[str, Any]:
+        rules = [sentence("MIAU IS YOU", 0, 0), sentence("FLAG IS WIN", 0, 1)]
+        if defeat:
+            rules.append(sentence("FLAG IS DEFEAT", 0, 2))
+        return level(8, 4, *rules, thing("MIAU", 0, 3), thing("FLAG", 2, 3))
+
+    assert distance_to_win(Expander(room(defeat=False)).board) == 2
+    assert distance_to_win(Expander(room(defeat=True)).board) == NO_WIN_RULE + 2
+
+
+def test_a_win_noun_with_no_thing_guides_towards_making_one() -> None:
+    # FLAG IS WIN, but no flag: ROCK IS FLAG makes the rock one. FLAG's word
+    # below IS would need 1 push and MIAU walks 1 to reach it.
+    data = level(
+        6,
+        5,
+        sentence("MIAU IS YOU", 0, 0),
+        sentence("FLAG IS WIN", 0, 1),
+        sentence("ROCK IS", 0, 3),
+        sentence("FLAG", 3, 4),
+        thing("MIAU", 4, 4),
+        thing("ROCK", 5, 2),
+    )
+    board = Expander(data).board
+    assert rule_distance(board, [board.pos[board.holders("YOU")[0]]]) == 2 + 1

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from miau.engine.board import Board
 from miau.engine.level import Level
-from miau.engine.vocabulary import IS, WIN, YOU
+from miau.engine.vocabulary import DEFEAT, IS, WIN, YOU
 from miau.solver.outcome import Outcome, SearchResult
 from miau.solver.search import (
     DEFAULT_MAX_EXPANSIONS,
@@ -60,13 +60,15 @@ HEURISTIC_WEIGHT: Final = 3
 def distance_to_win(board: Board) -> int:
     """A rating of how far a settled core board is from a win (0: won; lower is closer).
 
-    The smallest Manhattan distance from a YOU thing to a WIN thing. Without
-    a WIN thing, a rule ``NOUN IS WIN`` must be formed first: the rating is
-    :data:`NO_WIN_RULE` plus :func:`rule_distance`, the word pushes that rule
-    needs at the least and the walk to the first word to push. A
-    ``vocabulary-1`` board reads its properties through the Tier-1 readings,
-    which this rating does not consult: it rates every such state alike,
-    :data:`NO_GUIDE`.
+    The smallest Manhattan distance from a YOU thing to a WIN thing that is
+    not also DEFEAT (touching one of those destroys the YOU thing first);
+    when every WIN thing is DEFEAT, :data:`NO_WIN_RULE` plus the distance to
+    the nearest (a rule must change first). Without a WIN thing, a rule must
+    be formed: :data:`NO_WIN_RULE` plus :func:`rule_distance`, the word
+    pushes that rule needs at the least and the walk to the first word to
+    push. A ``vocabulary-1`` board reads its properties through the Tier-1
+    readings, which this rating does not consult: it rates every such state
+    alike, :data:`NO_GUIDE`.
     """
     if board.won:
         return 0
@@ -76,9 +78,14 @@ def distance_to_win(board: Board) -> int:
     yous = [pos[i] for i in board.holders(YOU)]
     if not yous:
         return NO_GUIDE
-    targets = [pos[i] for i in board.holders(WIN)]
+    props = board.props
+    winners = board.holders(WIN)
+    targets = [pos[i] for i in winners if DEFEAT not in props(i)]
     if targets:
         return min(_manhattan(a, b, width) for a in yous for b in targets)
+    if winners:
+        deadly = [pos[i] for i in winners]
+        return NO_WIN_RULE + min(_manhattan(a, b, width) for a in yous for b in deadly)
     missing = rule_distance(board, yous)
     return NO_GUIDE if missing is None else NO_WIN_RULE + missing
 
@@ -86,7 +93,9 @@ def distance_to_win(board: Board) -> int:
 def rule_distance(board: Board, yous: list[int]) -> int | None:
     """Moves a rule ``NOUN IS WIN`` needs at the least, for a NOUN some thing on the board has.
 
-    For every IS word and both reading directions, the WIN word nearest the
+    A noun that is WIN but names no thing on the board does as well as the
+    WIN word (``ROCK IS FLAG`` under ``FLAG IS WIN`` makes WIN things). For
+    every IS word and both reading directions, the WIN word nearest the
     cell after IS and the noun word nearest the cell before it: the sum of
     their Manhattan distances to those cells (each is pushed at least that
     far), plus the walk from the nearest YOU thing to a word that must move.
@@ -96,6 +105,8 @@ def rule_distance(board: Board, yous: list[int]) -> int | None:
     pos, width, height = board.pos, board.width, level.height
     texts = level.texts
     alive = {noun for noun, members in board.by_noun.items() if members}
+    # A noun that is WIN but has no thing wins as well as WIN once something becomes it.
+    empty_winners = set(board.rules.holders.get(WIN, ())) - alive
     wins: list[int] = []
     nouns: list[int] = []
     verbs: list[int] = []
@@ -104,7 +115,7 @@ def rule_distance(board: Board, yous: list[int]) -> int | None:
         if cell < 0:
             continue
         text = texts[ident]
-        if text == WIN:
+        if text == WIN or text in empty_winners:
             wins.append(cell)
         elif text == IS:
             verbs.append(cell)
@@ -134,16 +145,22 @@ def rule_distance(board: Board, yous: list[int]) -> int | None:
         ):
             if before_row < 0:
                 continue
-            win_cost, win_cell = min(
-                (abs(r - after_row) + abs(c - after_column), cell) for r, c, cell in win_points
+            # The nearest word, and among the nearest the one the YOU things reach soonest.
+            win_cost, win_walk = min(
+                (cost, walk_to(cell) if cost else 0)
+                for cost, cell in (
+                    (abs(r - after_row) + abs(c - after_column), cell) for r, c, cell in win_points
+                )
             )
-            noun_cost, noun_cell = min(
-                (abs(r - before_row) + abs(c - before_column), cell) for r, c, cell in noun_points
+            noun_cost, noun_walk = min(
+                (cost, walk_to(cell) if cost else 0)
+                for cost, cell in (
+                    (abs(r - before_row) + abs(c - before_column), cell)
+                    for r, c, cell in noun_points
+                )
             )
             walks_needed = [
-                walk_to(cell)
-                for cost, cell in ((win_cost, win_cell), (noun_cost, noun_cell))
-                if cost
+                walk for cost, walk in ((win_cost, win_walk), (noun_cost, noun_walk)) if cost
             ]
             total = win_cost + noun_cost + min(walks_needed, default=0)
             if best is None or total < best:
