@@ -255,7 +255,8 @@ def solve_then_any(
     UNSOLVABLE); the rest get ``solve_any`` with ``any_expansions`` (default:
     the same budget). The result of a hand-over counts the expansions and
     seconds of both searches and records the first's in ``breadth_first``,
-    so a report can say which search solved what.
+    so a report can say which search solved what; its memory and states
+    seen are those of the search that held more.
 
     :raises LevelError: when the level cannot be run.
     """
@@ -264,11 +265,14 @@ def solve_then_any(
         return first
     budget = max_expansions if any_expansions is None else any_expansions
     second = solve_any(level, max_expansions=budget, max_memory=max_memory, progress=progress)
+    # The two searches never hold memory at the same time.
+    larger = first if first.memory > second.memory else second
     return dataclasses.replace(
         second,
         expanded=first.expanded + second.expanded,
         seconds=first.seconds + second.seconds,
-        memory=max(first.memory, second.memory),
+        memory=larger.memory,
+        seen=larger.seen,
         breadth_first=first.expanded,
     )
 
