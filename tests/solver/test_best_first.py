@@ -169,3 +169,22 @@ def test_a_win_noun_with_no_thing_guides_towards_making_one() -> None:
     )
     board = Expander(data).board
     assert rule_distance(board, [board.pos[board.holders("YOU")[0]]]) == 2 + 1
+
+
+def test_a_vocabulary_1_board_is_rated_by_the_same_distances() -> None:
+    # ROCK IS MOVE keeps the level on the Tier-1 turn (no reduction to the core).
+    data = level(
+        8,
+        4,
+        sentence("MIAU IS YOU", 0, 0),
+        sentence("FLAG IS WIN", 0, 1),
+        sentence("ROCK IS MOVE", 0, 2),
+        thing("MIAU", 0, 3),
+        thing("FLAG", 3, 3),
+        features=["vocabulary-1"],
+    )
+    expander = Expander(data)
+    assert expander.level.vocabulary
+    assert distance_to_win(expander.board) == 3
+    result = solve_any(data)
+    assert result.outcome is Outcome.SOLVED and result.moves == "RRR"

@@ -48,7 +48,7 @@ NO_WIN_RULE: Final = 20
 """Added to the distance when no WIN thing exists: a rule must be formed first, which costs moves."""
 
 NO_GUIDE: Final = 60
-"""The rating when nothing guides the search (no WIN thing and no WIN word, or a Tier-1 board)."""
+"""The rating when nothing guides the search (nothing YOU, or no WIN thing and no rule to make one)."""
 
 MOVE_WEIGHT: Final = 1
 """How much one move already made counts against a state, beside ``HEURISTIC_WEIGHT``."""
@@ -66,14 +66,12 @@ def distance_to_win(board: Board) -> int:
     the nearest (a rule must change first). Without a WIN thing, a rule must
     be formed: :data:`NO_WIN_RULE` plus :func:`rule_distance`, the word
     pushes that rule needs at the least and the walk to the first word to
-    push. A ``vocabulary-1`` board reads its properties through the Tier-1
-    readings, which this rating does not consult: it rates every such state
-    alike, :data:`NO_GUIDE`.
+    push. A ``vocabulary-1`` board is rated the same way through its own
+    readings (FLOAT layers, conditions and MOVE make the distances rougher
+    guides there, never wrong answers: a rating only orders the search).
     """
     if board.won:
         return 0
-    if board.level.vocabulary:
-        return NO_GUIDE
     pos, width = board.pos, board.width
     yous = [pos[i] for i in board.holders(YOU)]
     if not yous:
@@ -103,14 +101,14 @@ def rule_distance(board: Board, yous: list[int]) -> int | None:
     """
     level = board.level
     pos, width, height = board.pos, board.width, level.height
-    texts = level.texts
+    texts = board.noun  # a word's noun is its text (on a vocabulary-1 board it may change)
     alive = {noun for noun, members in board.by_noun.items() if members}
     # A noun that is WIN but has no thing wins as well as WIN once something becomes it.
     empty_winners = set(board.rules.holders.get(WIN, ())) - alive
     wins: list[int] = []
     nouns: list[int] = []
     verbs: list[int] = []
-    for ident in level.word_ids:
+    for ident in board.word_ids:
         cell = pos[ident]
         if cell < 0:
             continue
