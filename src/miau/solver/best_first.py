@@ -58,7 +58,7 @@ HEURISTIC_WEIGHT: Final = 3
 
 
 def distance_to_win(board: Board) -> int:
-    """A rating of how far a settled core board is from a win (0: won; lower is closer).
+    """A rating of how far a settled board is from a win (0: won; lower is closer).
 
     The smallest Manhattan distance from a YOU thing to a WIN thing that is
     not also DEFEAT (touching one of those destroys the YOU thing first);
