@@ -19,6 +19,7 @@ from miau.solver.best_first import (
     solve_any,
 )
 from miau.solver.successors import Expander
+from tests.engine.vocabulary.strategies import tier1_levels
 from tests.solver.builders import fixture_level, level, sentence, thing
 from tests.solver.strategies import small_levels
 
@@ -188,3 +189,18 @@ def test_a_vocabulary_1_board_is_rated_by_the_same_distances() -> None:
     assert distance_to_win(expander.board) == 3
     result = solve_any(data)
     assert result.outcome is Outcome.SOLVED and result.moves == "RRR"
+
+
+@EXAMPLES
+@given(tier1_levels())
+def test_on_vocabulary_1_levels_a_best_first_solution_wins_and_agrees_on_unsolvable(
+    data: dict[str, Any],
+) -> None:
+    found = solve_any(data, max_expansions=BUDGET)
+    if found.outcome is Outcome.SOLVED:
+        assert found.moves is not None and replay(data, found.moves).won
+    if found.outcome is Outcome.LIMIT:
+        return
+    shortest = solve(data, max_expansions=BUDGET)
+    if shortest.outcome is not Outcome.LIMIT:
+        assert (found.outcome is Outcome.SOLVED) == (shortest.outcome is Outcome.SOLVED)
