@@ -3,7 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/solver_speed.py [PATH ...] [--repeat N] [--max N]
-        [--jobs N] [--any | --fallback] [--max-memory BYTES]
+        [--jobs N] [--any | --fallback [--any-max N]] [--max-memory BYTES]
     .venv/bin/python benchmarks/solver_speed.py --hard --repeat 1
     .venv/bin/python benchmarks/solver_speed.py --keke DIR [--core] --repeat 1 --jobs 2
 
@@ -19,7 +19,8 @@ whatever ``--jobs`` runs at once.
 
 ``--any`` runs best-first search instead (solutions not proven shortest);
 ``--fallback`` runs breadth-first search and, on a level that ends in
-LIMIT, best-first search with the same budget (its time is added).
+LIMIT, best-first search with the ``--any-max`` budget (default: the same;
+its time is added): ``miau solve --fallback``'s plan.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pathlib import Path
 
 from miau.engine.level import Level
 from miau.solver import LevelSpec, Outcome, SearchResult, read_levels, run_all, solve
-from miau.solver.best_first import solve_any
+from miau.solver.best_first import solve_any, solve_then_any
 from miau.solver.reduction import uses_only_core_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +57,12 @@ class Row:
 
 
 def measure(
-    spec: LevelSpec, repeat: int, max_expansions: int | None, mode: str, max_memory: int | None
+    spec: LevelSpec,
+    repeat: int,
+    max_expansions: int | None,
+    mode: str,
+    max_memory: int | None,
+    any_expansions: int | None = None,
 ) -> tuple[SearchResult, float, float, str]:
     """Solve ``spec`` ``repeat`` times: the last result, the median wall and CPU time, the mode.
 
@@ -66,15 +72,19 @@ def measure(
     budget = spec.budget(max_expansions)
     runs: list[tuple[SearchResult, float, float, str]] = []
     for _ in range(repeat):
-        search = solve_any if mode == "any" else solve
         cpu = time.process_time()
-        result = search(spec.data, max_expansions=budget, max_memory=max_memory)
-        seconds, used = result.seconds, "any" if mode == "any" else "bfs"
-        if mode == "fallback" and result.outcome is Outcome.LIMIT:
-            result = solve_any(spec.data, max_expansions=budget, max_memory=max_memory)
-            seconds += result.seconds
-            used = "bfs+any"
-        runs.append((result, seconds, time.process_time() - cpu, used))
+        if mode == "fallback":
+            result = solve_then_any(
+                spec.data,
+                max_expansions=budget,
+                any_expansions=any_expansions,
+                max_memory=max_memory,
+            )
+        else:
+            search = solve_any if mode == "any" else solve
+            result = search(spec.data, max_expansions=budget, max_memory=max_memory)
+        used = "any" if mode == "any" else "bfs" if result.breadth_first is None else "bfs+any"
+        runs.append((result, result.seconds, time.process_time() - cpu, used))
     seconds = statistics.median(run[1] for run in runs)
     cpu_seconds = statistics.median(run[2] for run in runs)
     return runs[-1][0], seconds, cpu_seconds, runs[-1][3]
@@ -86,9 +96,12 @@ def _job(
     max_expansions: int | None,
     mode: str,
     max_memory: int | None,
+    any_expansions: int | None = None,
 ) -> Row:
     name, spec = named
-    result, seconds, cpu, used = measure(spec, repeat, max_expansions, mode, max_memory)
+    result, seconds, cpu, used = measure(
+        spec, repeat, max_expansions, mode, max_memory, any_expansions
+    )
     return Row(name, bool(spec.data.get("automata")), result, seconds, cpu, used)
 
 
@@ -115,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", type=Path, help="packs or level files")
     parser.add_argument("--repeat", type=int, default=5, help="runs per level (median shown)")
     parser.add_argument("--max", type=int, help="expansion budget for every level")
+    parser.add_argument("--any-max", type=int, help="--fallback: the best-first budget")
     parser.add_argument("--max-memory", type=int, metavar="BYTES", help="memory cap per search")
     parser.add_argument("--jobs", type=int, default=1, help="levels measured at once")
     parser.add_argument("--hard", action="store_true", help=f"measure {HARD.name}")
@@ -145,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         max_expansions=args.max,
         mode=mode,
         max_memory=args.max_memory,
+        any_expansions=args.any_max,
     )
     started = time.perf_counter()
     rows = run_all(job, named, jobs=args.jobs, done=_heard)

@@ -190,6 +190,24 @@ def test_solve_any_labels_its_solution_not_proven_shortest(
     assert "not proven shortest" in out
 
 
+def test_solve_fallback_hands_a_limit_to_best_first_search_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", PROOF, "--fallback", "--max", "5", "--any-max", "100000"]) == 0
+    out = capsys.readouterr().out
+    assert "best-first after breadth-first search's LIMIT at 5 states" in out
+    assert "not proven shortest" in out
+
+
+def test_solve_fallback_keeps_breadth_first_answers_shortest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", PROOF, "--fallback", "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)["levels"]
+    assert record["shortest"] is True and record["breadthFirst"] is None
+    assert record["moves"] == "DRRRRRRRRRR"
+
+
 def test_solve_max_memory_ends_in_limit_and_reads_units(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -1,5 +1,9 @@
 """``miau solve``: find a shortest solution for every level of a pack (``--any``: a solution).
 
+``--fallback`` is the plan for big corpora such as Keke's: breadth-first
+search within ``--max``, then best-first search within ``--any-max`` on the
+levels it leaves at LIMIT.
+
 One line per level, e.g. ``mouse-keeps-time: solved in 11 moves
 (DRRRRRRRRRR), 118 states, 0.01 s``. The exit status is 1 when a level is
 UNSOLVABLE or cannot be run, 2 when the file cannot be read; a LIMIT is
@@ -21,7 +25,7 @@ from miau.engine import LevelError
 from miau.engine.vocabulary import CARDINALS, WAIT
 from miau.packs import PackError
 from miau.solver import LevelFile, LevelSpec, Outcome, SearchResult, read_levels, run_all
-from miau.solver.best_first import solve_any
+from miau.solver.best_first import solve_any, solve_then_any
 from miau.solver.search import Progress as ProgressCallback
 from miau.solver.search import solve
 
@@ -50,13 +54,28 @@ def add_parser(subparsers: Any) -> None:
             "e.g. 500M or 2G (default: no cap)"
         ),
     )
-    parser.add_argument(
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument(
         "--any",
         action="store_true",
         help=(
             "best-first search for a solution, not a shortest one: for levels too big for "
             "breadth-first search; its solutions are marked as not proven shortest"
         ),
+    )
+    modes.add_argument(
+        "--fallback",
+        action="store_true",
+        help=(
+            "breadth-first search, then best-first search on each level it leaves at LIMIT "
+            "(each line says which search solved the level)"
+        ),
+    )
+    parser.add_argument(
+        "--any-max",
+        type=_positive,
+        metavar="N",
+        help="with --fallback: the best-first search's expansion budget (default: as --max)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(run=run)
@@ -106,19 +125,27 @@ def solve_job(
     *,
     max_memory: int | None = None,
     best_first: bool = False,
+    fallback: bool = False,
+    any_expansions: int | None = None,
 ) -> SearchResult | str:
     """Solve one level; a level the engine cannot run gives its error message instead.
 
-    ``best_first`` runs ``solve_any`` (a solution, not proven shortest).
+    ``best_first`` runs ``solve_any`` (a solution, not proven shortest);
+    ``fallback`` runs ``solve_then_any`` with ``any_expansions`` for its
+    best-first part.
     """
-    search = solve_any if best_first else solve
+    budget = spec.budget(max_expansions)
     try:
-        return search(
-            spec.data,
-            max_expansions=spec.budget(max_expansions),
-            max_memory=max_memory,
-            progress=progress,
-        )
+        if fallback:
+            return solve_then_any(
+                spec.data,
+                max_expansions=budget,
+                any_expansions=any_expansions,
+                max_memory=max_memory,
+                progress=progress,
+            )
+        search = solve_any if best_first else solve
+        return search(spec.data, max_expansions=budget, max_memory=max_memory, progress=progress)
     except LevelError as error:
         return f"ERROR {error}"
 
@@ -136,7 +163,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.jobs > 1 and len(specs) > 1:
         job = functools.partial(
-            solve_job, max_expansions=args.max, max_memory=args.max_memory, best_first=args.any
+            solve_job,
+            max_expansions=args.max,
+            max_memory=args.max_memory,
+            best_first=args.any,
+            fallback=args.fallback,
+            any_expansions=args.any_max,
         )
         with level_bar(len(specs)) as advance:
             results = run_all(job, specs, jobs=args.jobs, done=lambda _i, _r: advance())
@@ -148,7 +180,13 @@ def run(args: argparse.Namespace) -> int:
         for spec in specs:
             with search_bar(spec.id, spec.budget(args.max)) as progress:
                 result = solve_job(
-                    spec, args.max, progress, max_memory=args.max_memory, best_first=args.any
+                    spec,
+                    args.max,
+                    progress,
+                    max_memory=args.max_memory,
+                    best_first=args.any,
+                    fallback=args.fallback,
+                    any_expansions=args.any_max,
                 )
             results.append(result)
             if not args.json:

@@ -2,8 +2,16 @@
 
 ``solve_any`` expands the most promising state first, rated by
 :func:`distance_to_win` (how far the YOU things stand from the WIN things,
-or from a WIN word when no WIN rule holds), ties broken by fewer moves and
-then by the order states were found, so it is deterministic. It merges
+or, when no WIN rule holds, how far the words of a missing ``NOUN IS WIN``
+stand from forming it), weighted against the moves made (weighted A*).
+Novel states go first (the width-based search of classical planning): a
+child is *novel* when it shows a value of some key slot (a position, a
+noun) that no state with the same rating has shown before, or is the first
+with its rating. Novelty pulls the search out of the plateaus where many
+states share a rating (a word that must travel far, a crowd of YOU things)
+and it is what solves most of the Keke corpus's big levels. Ties go to
+fewer moves and then to the order states were found, so the search is
+deterministic. It merges
 states by the same keys as ``solve`` and stops at the same caps with
 ``LIMIT``; an exhausted search is ``UNSOLVABLE`` as surely as a
 breadth-first one (every reachable state was expanded). A solution it
@@ -14,6 +22,7 @@ False): ``solve`` stays the only source of shortest solutions and of what
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import sys
 import time
@@ -22,7 +31,7 @@ from typing import Any, Final
 
 from miau.engine.board import Board
 from miau.engine.level import Level
-from miau.engine.vocabulary import WIN, YOU
+from miau.engine.vocabulary import DEFEAT, IS, WIN, YOU
 from miau.solver.outcome import Outcome, SearchResult
 from miau.solver.search import (
     DEFAULT_MAX_EXPANSIONS,
@@ -30,6 +39,7 @@ from miau.solver.search import (
     Progress,
     path_to,
     reporter_for,
+    solve,
     table_bytes,
 )
 from miau.solver.successors import DEAD, Expander
@@ -38,7 +48,7 @@ NO_WIN_RULE: Final = 20
 """Added to the distance when no WIN thing exists: a rule must be formed first, which costs moves."""
 
 NO_GUIDE: Final = 60
-"""The rating when nothing guides the search (no WIN thing and no WIN word, or a Tier-1 board)."""
+"""The rating when nothing guides the search (nothing YOU, or no WIN thing and no rule to make one)."""
 
 MOVE_WEIGHT: Final = 1
 """How much one move already made counts against a state, beside ``HEURISTIC_WEIGHT``."""
@@ -48,35 +58,116 @@ HEURISTIC_WEIGHT: Final = 3
 
 
 def distance_to_win(board: Board) -> int:
-    """A rating of how far a settled core board is from a win (0: won; lower is closer).
+    """A rating of how far a settled board is from a win (0: won; lower is closer).
 
-    The smallest Manhattan distance from a YOU thing to a WIN thing; without
-    a WIN thing, :data:`NO_WIN_RULE` plus the distance from a YOU thing to
-    the nearest WIN word (which must be pushed into a rule). A ``vocabulary-1``
-    board reads its properties through the Tier-1 readings, which this rating
-    does not consult: it rates every such state alike, :data:`NO_GUIDE`.
+    The smallest Manhattan distance from a YOU thing to a WIN thing that is
+    not also DEFEAT (touching one of those destroys the YOU thing first);
+    when every WIN thing is DEFEAT, :data:`NO_WIN_RULE` plus the distance to
+    the nearest (a rule must change first). Without a WIN thing, a rule must
+    be formed: :data:`NO_WIN_RULE` plus :func:`rule_distance`, the word
+    pushes that rule needs at the least and the walk to the first word to
+    push. A ``vocabulary-1`` board is rated the same way through its own
+    readings (FLOAT layers, conditions and MOVE make the distances rougher
+    guides there, never wrong answers: a rating only orders the search).
     """
     if board.won:
         return 0
-    level = board.level
-    if level.vocabulary:
-        return NO_GUIDE
     pos, width = board.pos, board.width
     yous = [pos[i] for i in board.holders(YOU)]
     if not yous:
         return NO_GUIDE
-    targets = [pos[i] for i in board.holders(WIN)]
-    extra = 0
-    if not targets:
-        texts = level.texts
-        targets = [pos[i] for i in level.word_ids if texts[i] == WIN and pos[i] >= 0]
-        extra = NO_WIN_RULE
-        if not targets:
-            return NO_GUIDE
-    best = min(
-        abs(a % width - b % width) + abs(a // width - b // width) for a in yous for b in targets
-    )
-    return extra + best
+    props = board.props
+    winners = board.holders(WIN)
+    targets = [pos[i] for i in winners if DEFEAT not in props(i)]
+    if targets:
+        return min(_manhattan(a, b, width) for a in yous for b in targets)
+    if winners:
+        deadly = [pos[i] for i in winners]
+        return NO_WIN_RULE + min(_manhattan(a, b, width) for a in yous for b in deadly)
+    missing = rule_distance(board, yous)
+    return NO_GUIDE if missing is None else NO_WIN_RULE + missing
+
+
+def rule_distance(board: Board, yous: list[int]) -> int | None:
+    """Moves a rule ``NOUN IS WIN`` needs at the least, for a NOUN some thing on the board has.
+
+    A noun that is WIN but names no thing on the board does as well as the
+    WIN word (``ROCK IS FLAG`` under ``FLAG IS WIN`` makes WIN things). For
+    every IS word and both reading directions, the WIN word nearest the
+    cell after IS and the noun word nearest the cell before it: the sum of
+    their Manhattan distances to those cells (each is pushed at least that
+    far), plus the walk from the nearest YOU thing to a word that must move.
+    None when no such rule can be formed (no WIN, IS or fitting noun word).
+    """
+    level = board.level
+    pos, width, height = board.pos, board.width, level.height
+    texts = board.noun  # a word's noun is its text (on a vocabulary-1 board it may change)
+    alive = {noun for noun, members in board.by_noun.items() if members}
+    # A noun that is WIN but has no thing wins as well as WIN once something becomes it.
+    empty_winners = set(board.rules.holders.get(WIN, ())) - alive
+    wins: list[int] = []
+    nouns: list[int] = []
+    verbs: list[int] = []
+    for ident in board.word_ids:
+        cell = pos[ident]
+        if cell < 0:
+            continue
+        text = texts[ident]
+        if text == WIN or text in empty_winners:
+            wins.append(cell)
+        elif text == IS:
+            verbs.append(cell)
+        elif text in alive:
+            nouns.append(cell)
+    if not wins or not nouns:
+        return None
+    you_points = [divmod(you, width) for you in yous]
+    win_points = [(*divmod(cell, width), cell) for cell in wins]
+    noun_points = [(*divmod(cell, width), cell) for cell in nouns]
+    walks: dict[int, int] = {}
+
+    def walk_to(cell: int) -> int:
+        """The walk from the nearest YOU thing to ``cell`` (kept: many YOU things are common)."""
+        known = walks.get(cell)
+        if known is None:
+            row, column = divmod(cell, width)
+            known = walks[cell] = min(abs(row - r) + abs(column - c) for r, c in you_points)
+        return known
+
+    best: int | None = None
+    for verb in verbs:
+        row, column = divmod(verb, width)
+        for (before_row, before_column), (after_row, after_column) in (
+            ((row, column - 1), (row, column + 1)) if 0 < column < width - 1 else ((-1, -1),) * 2,
+            ((row - 1, column), (row + 1, column)) if 0 < row < height - 1 else ((-1, -1),) * 2,
+        ):
+            if before_row < 0:
+                continue
+            # The nearest word, and among the nearest the one the YOU things reach soonest.
+            win_cost, win_walk = min(
+                (cost, walk_to(cell) if cost else 0)
+                for cost, cell in (
+                    (abs(r - after_row) + abs(c - after_column), cell) for r, c, cell in win_points
+                )
+            )
+            noun_cost, noun_walk = min(
+                (cost, walk_to(cell) if cost else 0)
+                for cost, cell in (
+                    (abs(r - before_row) + abs(c - before_column), cell)
+                    for r, c, cell in noun_points
+                )
+            )
+            walks_needed = [
+                walk for cost, walk in ((win_cost, win_walk), (noun_cost, noun_walk)) if cost
+            ]
+            total = win_cost + noun_cost + min(walks_needed, default=0)
+            if best is None or total < best:
+                best = total
+    return best
+
+
+def _manhattan(one: int, other: int, width: int) -> int:
+    return abs(one % width - other % width) + abs(one // width - other // width)
 
 
 def solve_any(
@@ -97,7 +188,8 @@ def solve_any(
     root = expander.root
     key_bytes = sys.getsizeof(root)
     parents: dict[bytes, bytes | None] = {root: None}
-    queue: list[tuple[int, int, int, bytes]] = [(0, 0, 0, root)]
+    queue: list[tuple[int, int, int, int, bytes]] = [(0, 0, 0, 0, root)]
+    shown: Shown = {}
     found = 0
     expanded = 0
     deepest = 0
@@ -121,7 +213,7 @@ def solve_any(
         )
 
     while queue:
-        _, moves_made, _, key = heapq.heappop(queue)
+        _, _, moves_made, _, key = heapq.heappop(queue)
         if expanded >= max_expansions:
             return finish(Outcome.LIMIT, None)
         expanded += 1
@@ -141,15 +233,76 @@ def solve_any(
             if rating != DEAD:
                 found += 1
                 priority = HEURISTIC_WEIGHT * rating + MOVE_WEIGHT * child_moves
-                heapq.heappush(queue, (priority, child_moves, found, child))
+                tier = 0 if is_novel(shown, rating, key, child) else 1
+                heapq.heappush(queue, (tier, priority, child_moves, found, child))
     return finish(Outcome.UNSOLVABLE, None)
+
+
+def solve_then_any(
+    level: Level | Mapping[str, Any],
+    *,
+    max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+    any_expansions: int | None = None,
+    max_memory: int | None = None,
+    progress: Progress | None = None,
+) -> SearchResult:
+    """Breadth-first search, and best-first search where it ends in LIMIT.
+
+    The plan for a corpus of unknown levels: every level breadth-first
+    search settles within ``max_expansions`` gets its shortest solution (or
+    UNSOLVABLE); the rest get ``solve_any`` with ``any_expansions`` (default:
+    the same budget). The result of a hand-over counts the expansions and
+    seconds of both searches and records the first's in ``breadth_first``,
+    so a report can say which search solved what; its memory and states
+    seen are those of the search that held more.
+
+    :raises LevelError: when the level cannot be run.
+    """
+    first = solve(level, max_expansions=max_expansions, max_memory=max_memory, progress=progress)
+    if first.outcome is not Outcome.LIMIT:
+        return first
+    budget = max_expansions if any_expansions is None else any_expansions
+    second = solve_any(level, max_expansions=budget, max_memory=max_memory, progress=progress)
+    # The two searches never hold memory at the same time.
+    larger = first if first.memory > second.memory else second
+    return dataclasses.replace(
+        second,
+        expanded=first.expanded + second.expanded,
+        seconds=first.seconds + second.seconds,
+        memory=larger.memory,
+        seen=larger.seen,
+        breadth_first=first.expanded,
+    )
+
+
+Shown = dict[int, set[tuple[int, int]]]
+"""Per rating, the ``(slot, value)`` pairs of the keys rated so."""
+
+
+def is_novel(shown: Shown, rating: int, parent: bytes, child: bytes) -> bool:
+    """Whether ``child`` is the first state with its rating, or shows a new slot value for it.
+
+    Only the slots the move changed are looked at (the others show the
+    parent's values, which the parent's own rating saw); ``shown`` learns
+    the child's new values.
+    """
+    changed = [
+        (slot, new) for slot, (old, new) in enumerate(zip(parent, child, strict=True)) if old != new
+    ]
+    seen = shown.get(rating)
+    if seen is None:
+        shown[rating] = set(changed)
+        return True
+    fresh = [atom for atom in changed if atom not in seen]
+    seen.update(fresh)
+    return bool(fresh)
 
 
 def _held(
     parents: Mapping[bytes, bytes | None],
-    queue: list[tuple[int, int, int, bytes]],
+    queue: list[tuple[int, int, int, int, bytes]],
     key_bytes: int,
 ) -> int:
     """Bytes of the visited table and the queue (its tuples included)."""
-    entry = sys.getsizeof((0, 0, 0, b"")) + 3 * sys.getsizeof(1_000_000)
+    entry = sys.getsizeof((0, 0, 0, 0, b"")) + 4 * sys.getsizeof(1_000_000)
     return table_bytes(parents, key_bytes) + sys.getsizeof(queue) + entry * len(queue)

@@ -57,6 +57,9 @@ class SearchResult:
     """For a LIMIT, the cap that ended the search: ``expansions`` or ``memory``."""
     shortest: bool = True
     """Whether a solution found is proven shortest (False for ``solve_any``)."""
+    breadth_first: int | None = None
+    """For ``solve_then_any``: the expansions breadth-first search spent before its LIMIT handed
+    the level to best-first search (None: no hand-over; ``expanded`` counts both searches)."""
 
     @property
     def length(self) -> int | None:
@@ -79,7 +82,9 @@ class SearchResult:
         cost = f"{self.expanded:,} {states}, {self.seconds:.2f} s"
         if self.outcome is Outcome.SOLVED:
             plural = "" if self.length == 1 else "s"
-            kind = "" if self.shortest else " (best-first: a solution, not proven shortest)"
+            kind = (
+                "" if self.shortest else f" ({self._best_first()}: a solution, not proven shortest)"
+            )
             return f"solved in {self.length} move{plural}{kind} ({self.moves}), {cost}"
         if self.outcome is Outcome.UNSOLVABLE:
             return f"UNSOLVABLE: every reachable state tried, {cost}"
@@ -89,6 +94,11 @@ class SearchResult:
             f"LIMIT after {self.expanded:,} expanded states ({cap}; {reached}), "
             f"{self.seconds:.2f} s"
         )
+
+    def _best_first(self) -> str:
+        if self.breadth_first is None:
+            return "best-first"
+        return f"best-first after breadth-first search's LIMIT at {self.breadth_first:,} states"
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready record."""
@@ -105,6 +115,7 @@ class SearchResult:
             "memory": self.memory,
             "stoppedBy": self.stopped_by if self.outcome is Outcome.LIMIT else None,
             "shortest": self.shortest if self.outcome is Outcome.SOLVED else None,
+            "breadthFirst": self.breadth_first,
         }
 
 

@@ -5,9 +5,9 @@ asks each occupant whether it is YOU. On a level strewn with DEFEAT (a
 Keke level with a hundred and fifty skulls) that walk is most of a turn,
 though only the few YOU things can ever be destroyed by it. ``settle``
 runs the engine's own steps (``miau.engine.turn``) in the engine's order
-and replaces only SINK and DEFEAT, each walked from the side that is
-short: the cells where two things meet a SINK, the YOU things that stand
-with a DEFEAT. The board ends in the same state (cells and noun lists are
+and replaces only SINK, DEFEAT and the win check, each walked from the
+side that is short: the cells where two things meet a SINK, the YOU things
+that stand with a DEFEAT, the cells of the WIN things. The board ends in the same state (cells and noun lists are
 kept sorted, so the order of destruction leaves no trace);
 ``tests/solver/test_turns.py`` compares it with ``settle_turn`` after
 every move of generated games.
@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from miau.engine.board import Board
 from miau.engine.level import Level
-from miau.engine.turn import apply_transformations, evaluate_win, has_control, run_automata
-from miau.engine.vocabulary import DEFEAT, SINK, YOU
+from miau.engine.turn import apply_transformations, has_control, run_automata
+from miau.engine.vocabulary import DEFEAT, SINK, WIN, YOU
+
+_FEW = 4
+"""DEFEAT things per YOU thing up to which ``_defeat`` walks from the DEFEAT side."""
 
 
 def settles_here(level: Level) -> bool:
@@ -40,7 +43,7 @@ def settle(board: Board) -> None:
     _sink(board)
     _defeat(board)
     board.refresh_rules()
-    board.won = evaluate_win(board)
+    board.won = _won(board)
     board.control_lost = not has_control(board)
     board.move_count += 1
 
@@ -57,15 +60,43 @@ def _sink(board: Board) -> None:
 
 
 def _defeat(board: Board) -> None:
-    """Every YOU thing standing with a DEFEAT thing (itself included) is destroyed."""
+    """Every YOU thing standing with a DEFEAT thing (itself included) is destroyed.
+
+    Walked from the short side: the cells of the DEFEAT things when they are
+    few, else the occupants of each YOU thing's cell.
+    """
     holders = board.rules.holders
     if DEFEAT not in holders or YOU not in holders:
         return
     cells, pos, props = board.cells, board.pos, board.props
-    doomed = [
-        ident
-        for ident in board.holders(YOU)
-        if any(DEFEAT in props(other) for other in cells[pos[ident]])
-    ]
+    yous, defeaters = board.holders(YOU), board.holders(DEFEAT)
+    if len(defeaters) <= _FEW * len(yous):
+        deadly = {pos[ident] for ident in defeaters}
+        doomed = [ident for ident in yous if pos[ident] in deadly]
+    else:
+        doomed = [
+            ident for ident in yous if any(DEFEAT in props(other) for other in cells[pos[ident]])
+        ]
     for ident in doomed:
         board.destroy(ident)
+
+
+def _won(board: Board) -> bool:
+    """``evaluate_win`` on a core board: a YOU thing in a cell with a WIN thing (itself included).
+
+    The core has one layer, so the engine's "a YOU sharing its layer with a
+    WIN" is a YOU and a WIN in one cell, and a YOU that is WIN shares its
+    own cell; walked once over the WIN things' cells instead of once over
+    every YOU thing's occupants.
+    """
+    rules = board.rules
+    if WIN in rules.level_props:
+        return True
+    if WIN not in rules.givable:
+        return False
+    wins = board.holders(WIN)
+    if not wins:
+        return False
+    pos = board.pos
+    winning = {pos[ident] for ident in wins}
+    return any(pos[ident] in winning for ident in board.holders(YOU))
