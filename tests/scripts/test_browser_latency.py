@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_short_run_prints_every_figure_with_every_move_accepted_and_no_input_dropped() -> None:
+def test_a_short_run_prints_every_figure_with_every_move_accepted_and_no_press_dropped() -> None:
     benchmark = ROOT / "benchmarks" / "browser_latency.py"
 
     run = subprocess.run(
@@ -35,8 +35,17 @@ def test_a_short_run_prints_every_figure_with_every_move_accepted_and_no_input_d
     assert out.count("8 moves accepted, 0 rejected by the engine, 0 refused by the server") == 2
     assert "7 keys pressed while the previous slide ran, 7 of them skipped it at once" in out
     # Signed: more intents sent than the input produced would print a negative "dropped".
-    holds = re.findall(r"(-?\d+) sent, (-?\d+) accepted, (-?\d+) rejected, (-?\d+) dropped", out)
+    holds = re.findall(
+        r"\((\d+) presses \+ (\d+) repeats\), (-?\d+) sent, (-?\d+) accepted, "
+        r"(-?\d+) rejected, (-?\d+) dropped",
+        out,
+    )
     assert len(holds) == 2, out
-    for sent, accepted, rejected, dropped in holds:
+    for presses, repeats, sent, accepted, rejected, dropped in holds:
         assert int(sent) == int(accepted) > 0, out
-        assert (rejected, dropped) == ("0", "0"), out
+        assert rejected == "0", out
+        # A repeat that fires while a move still waits for its reply is skipped by design
+        # (holding a key never builds a backlog), and on a loaded machine some do; a first
+        # press is never skipped, and nothing is sent that the input did not produce.
+        assert 0 <= int(dropped) <= int(repeats), out
+        assert int(sent) >= int(presses), out
