@@ -496,6 +496,23 @@ def wait_settled(page: Page) -> None:
     page.wait_for_function(SETTLED, polling=10)
 
 
+RECORDED = """() => {
+  const probe = window.__latency;
+  const sent = new Set(probe.sent.map((entry) => entry.seq));
+  return sent.size === probe.raws.size && [...probe.raws.keys()].every((seq) => sent.has(seq));
+}"""
+"""Whether the probe holds a send record for every reply and a reply for every send.
+
+The worker's send records reach the page as messages, which Chromium may
+hold after a key press while the reply (read in a frame callback) is already
+drawn: counting sends right after a settle can miss the last one."""
+
+
+def wait_recorded(page: Page) -> None:
+    """Wait until every send and every reply of the intents so far is in the probe's records."""
+    page.wait_for_function(RECORDED, polling=10)
+
+
 def cat_x(page: Page) -> int:
     """The cat's column as the board shows it."""
     return int(page.get_attribute(CAT, "data-x") or "0")
@@ -568,6 +585,7 @@ def hold_keys(page: Page, seconds: float) -> HoldFigures:
     hold_ms = delay + (steps - 2) * interval + interval / 2
     holds = max(1, round(seconds * 1000 / hold_ms))
     walk_west(page)
+    wait_recorded(page)
     before: dict[str, Any] = page.evaluate("window.__latency.export()")
     for _ in range(holds):
         key = "ArrowRight" if cat_x(page) == 0 else "ArrowLeft"
@@ -575,6 +593,7 @@ def hold_keys(page: Page, seconds: float) -> HoldFigures:
         page.wait_for_timeout(hold_ms)
         page.keyboard.up(key)
         wait_settled(page)
+    wait_recorded(page)
     records: dict[str, Any] = page.evaluate("window.__latency.export()")
     keys = records["keys"][len(before["keys"]) :]
     downs = [k for k in keys if k["type"] == "down" and not k["repeat"]]
