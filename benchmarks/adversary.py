@@ -467,18 +467,20 @@ def crowded_draft(things: int, side: int = 64) -> dict[str, Any]:
 async def attack_heavy_drafts(target: Target, tally: Tally, sockets: int = 4) -> None:
     """Open the heaviest draft that fits a frame, then step on whatever opens, flat out."""
     replies = [0, 0]
+    openings = [json.dumps({"type": "open", "draft": crowded_draft(n)}) for n in (4093, 1021)]
 
     async def one() -> None:
         async with connect(target.ws, max_size=2**24, compression=None) as ws:
             opened = False
-            for things in (4093, 1021):
-                await ws.send(json.dumps({"type": "open", "draft": crowded_draft(things)}))
-                reply = json.loads(await ws.recv())
-                tally.sent += 1
-                if reply.get("type") == "opened":
-                    opened = True
-                    break
-                tally.refused += 1
+            while not opened and time.monotonic() < target.deadline:
+                for opening in openings:
+                    await ws.send(opening)
+                    reply = json.loads(await ws.recv())
+                    tally.sent += 1
+                    if reply.get("type") == "opened":
+                        opened = True
+                        break
+                    tally.refused += 1
             seq = 0
             while opened and time.monotonic() < target.deadline:
                 seq += 1

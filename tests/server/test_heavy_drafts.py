@@ -17,6 +17,9 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from miau.packs import Pack
+from miau.server import session as session_module
+from miau.server import studio_levels
 from miau.server.app import create_app
 from miau.server.session import DRAFT_MAX_ENTITIES, ENTITIES_PER_TOKEN, PLAY_LIMITS, TokenBucket
 from tests.server.conftest import Player, TestClient
@@ -238,3 +241,27 @@ def test_shipped_levels_play_on_while_the_heavy_budget_is_spent(
         player.open("tutorial", "first-steps")
         for _ in range(50):
             assert player.intent("wait")["event"]["accepted"]
+
+
+def test_draft_opens_draw_the_heavy_budget_before_the_draft_is_loaded(
+    heavy_limited: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A draft past the cap is refused only once loaded (about 5 ms of work each): past the
+    # budget, further opens are refused before their draft is even read.
+    loads: list[Any] = []
+    load_draft = studio_levels.load_draft
+
+    def counted_load(document: Any) -> Pack:
+        loads.append(document)
+        return load_draft(document)
+
+    monkeypatch.setattr(session_module, "load_draft", counted_load)
+    answers = []
+    for _ in range(8):
+        with heavy_limited.websocket_connect("/ws") as socket:
+            reply = Player(socket).send({"type": "open", "draft": crowded_draft(4093)})
+            answers.append(reply["code"])
+    oversized_cost = -(-(4093 + 3) // ENTITIES_PER_TOKEN)
+    assert 1 <= len(loads) <= -(-PLAY_LIMITS.heavy_burst // oversized_cost)
+    assert answers.count("bad-message") == len(loads)
+    assert answers.count("rate-limited") == len(answers) - len(loads)

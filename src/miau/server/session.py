@@ -122,6 +122,10 @@ ENTITIES_PER_TOKEN = 128
 one for each started 128 (every shipped level has at most 63; a held key keeps up on levels
 of up to 256; a step on a 1,024-entity draft costs 8)."""
 
+DRAFT_OPEN_COST = -(-DRAFT_MAX_ENTITIES // ENTITIES_PER_TOKEN)
+"""The heavy-work tokens a draft's open takes before the draft is loaded (the largest
+playable draft's cost); the rest is settled once its size is known."""
+
 
 @dataclass(frozen=True, slots=True)
 class ConnectionLimits:
@@ -200,6 +204,12 @@ class TokenBucket:
             return True
         return False
 
+    def settle(self, extra: float) -> None:
+        """Take ``extra`` more tokens for work already done (into debt), or give some back."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate - extra)
+        self.last = now
+
 
 class HeavyWork:
     """The server's one budget for heavy levels, shared by every play connection.
@@ -224,6 +234,16 @@ class HeavyWork:
     def take(self, cost: float) -> bool:
         """Take ``cost`` tokens of heavy work if the server has them now; whether it had."""
         return self.bucket is None or self.bucket.take(cost)
+
+    def settle(self, taken: float, cost: float) -> None:
+        """The work ``taken`` tokens were taken for cost ``cost`` in the end: charge or refund.
+
+        A draft is loaded before its size is known, so its open takes the
+        cost of the largest draft first; a smaller one gets the rest back,
+        and a larger one (refused once loaded) leaves the budget in debt.
+        """
+        if self.bucket is not None:
+            self.bucket.settle(cost - taken)
 
 
 class DropCounter:
@@ -550,15 +570,21 @@ class PlaySession:
             pack_id: str | None = share_content_key(pack)
             level = pack.levels[0]
         elif isinstance(message, OpenDraft):
-            pack = await self._draft_pack(message)
+            # Loading a draft is heavy work of its own, done before its size is known.
+            if not self.heavy.take(DRAFT_OPEN_COST):
+                self._refuse_heavy(message.seq)
+            try:
+                pack = await self._draft_pack(message)
+            except ProtocolError:
+                self.heavy.settle(DRAFT_OPEN_COST, 1)
+                raise
             pack_id, level = None, pack.levels[0]
         else:
             pack, level = await self._world_level(message)
             pack_id = pack.manifest.id
         entities = len(level.data.get("objects", ()))
-        if pack_id is None and not self.heavy.take(math.ceil(entities / ENTITIES_PER_TOKEN)):
-            # Checked before the engine builds the board, the heavy part of opening a draft.
-            self._refuse_heavy(message.seq)
+        if pack_id is None:
+            self.heavy.settle(DRAFT_OPEN_COST, math.ceil(entities / ENTITIES_PER_TOKEN))
         if pack_id is None and entities > DRAFT_MAX_ENTITIES:
             # Refused before the engine builds its board: that alone is the heavy part.
             raise ProtocolError(
