@@ -158,7 +158,7 @@ class ConnectionLimits:
     burst: int = 20
     send_timeout: float = 10.0
     replay_chunk: int = 256
-    flood_close: int | None = 100
+    flood_close: int | None = 20
     replay_entries_per_second: float | None = 4096.0
     replay_burst: int = 4096
     heavy_tokens_per_second: float | None = 64.0
