@@ -262,7 +262,12 @@ async def keep_up(
                 return
             try:
                 await one()
-            except (websockets.ConnectionClosed, websockets.InvalidHandshake, OSError):
+            except (
+                websockets.ConnectionClosed,
+                websockets.InvalidHandshake,
+                OSError,
+                httpx.TransportError,
+            ):
                 tally.refused += 1
                 tally.closed += 1
                 await asyncio.sleep(0.01)  # not a busy loop when the server refuses sockets
@@ -466,7 +471,7 @@ def crowded_draft(things: int, side: int = 64) -> dict[str, Any]:
 
 async def attack_heavy_drafts(target: Target, tally: Tally, sockets: int = 4) -> None:
     """Open the heaviest draft that fits a frame, then step on whatever opens, flat out."""
-    replies = [0, 0]
+    replies = [0, 0, 0]  # steps answered, the largest reply, drafts opened
     openings = [json.dumps({"type": "open", "draft": crowded_draft(n)}) for n in (4093, 1021)]
 
     async def one() -> None:
@@ -479,6 +484,7 @@ async def attack_heavy_drafts(target: Target, tally: Tally, sockets: int = 4) ->
                     tally.sent += 1
                     if reply.get("type") == "opened":
                         opened = True
+                        replies[2] += 1
                         break
                     tally.refused += 1
             seq = 0
@@ -494,7 +500,10 @@ async def attack_heavy_drafts(target: Target, tally: Tally, sockets: int = 4) ->
                     tally.refused += 1
 
     await keep_up(tally, target, sockets, one)
-    tally.notes.append(f"{replies[0]} steps answered, largest reply {replies[1] / 1024:.0f} KiB")
+    tally.notes.append(
+        f"{replies[2]} drafts opened, {replies[0]} steps answered (granted or refused), "
+        f"largest reply {replies[1] / 1024:.0f} KiB"
+    )
 
 
 def big_pack_text(pack_id: str, levels: int = 64, side: int = 64) -> str:
@@ -636,6 +645,27 @@ async def attack_restore_padding(
     tally.notes.append(f"database grew {grown / 1024**2:.1f} MiB")
 
 
+async def overflow_round(
+    target: Target, tally: Tally, headers: dict[str, str], answers: list[str]
+) -> None:
+    """One connection: open, restore a huge ``moveCount``, step; each answer noted."""
+    async with connect(target.ws, additional_headers=headers, compression=None) as ws:
+        await ws.send(json.dumps({"type": "open", "pack": "tutorial", "level": "walls"}))
+        opened = json.loads(await ws.recv())
+        tally.sent += 1
+        answers.append(opened.get("code") or opened.get("type"))
+        state = opened.get("state") or {}
+        huge = {**state, "moveCount": 2**63 - 1}
+        for message in (
+            {"type": "intent", "seq": 1, "intent": "restore", "state": huge},
+            {"type": "intent", "seq": 2, "intent": "step", "direction": "up"},
+        ):
+            await ws.send(json.dumps(message))
+            reply = json.loads(await ws.recv())
+            tally.sent += 1
+            answers.append(reply.get("code") or reply.get("type"))
+
+
 async def attack_overflow_restore(target: Target, tally: Tally) -> None:
     """Round after round, a new player: a restore of a huge ``moveCount``, a step, a re-open.
 
@@ -647,23 +677,16 @@ async def attack_overflow_restore(target: Target, tally: Tally) -> None:
         if time.monotonic() >= target.deadline:
             break
         headers = attacker_cookie()
-        for _ in range(2):
-            async with connect(target.ws, additional_headers=headers, compression=None) as ws:
-                await ws.send(json.dumps({"type": "open", "pack": "tutorial", "level": "walls"}))
-                opened = json.loads(await ws.recv())
-                tally.sent += 1
-                answers.append(opened.get("code") or opened.get("type"))
-                state = opened.get("state") or {}
-                huge = {**state, "moveCount": 2**63 - 1}
-                for message in (
-                    {"type": "intent", "seq": 1, "intent": "restore", "state": huge},
-                    {"type": "intent", "seq": 2, "intent": "step", "direction": "up"},
-                ):
-                    await ws.send(json.dumps(message))
-                    reply = json.loads(await ws.recv())
-                    tally.sent += 1
-                    answers.append(reply.get("code") or reply.get("type"))
-    tally.refused = answers.count("server-error")
+        try:
+            for _ in range(2):
+                await overflow_round(target, tally, headers, answers)
+        except (websockets.ConnectionClosed, websockets.InvalidHandshake, OSError):
+            # Past its address's allowance of new connections: closed at once (refused).
+            tally.closed += 1
+            await asyncio.sleep(0.05)
+    tally.refused = answers.count("server-error") + tally.closed
+    if tally.closed:
+        tally.notes.append(f"{tally.closed} connections closed at accept")
     counted = ", ".join(f"{answers.count(each)} {each}" for each in sorted(set(answers)))
     tally.notes.append(f"answers: {counted}")
 
@@ -684,16 +707,24 @@ async def attack_surrogates(target: Target, tally: Tally) -> None:
             if time.monotonic() >= target.deadline:
                 break
             for method, path, body in bodies:
-                reply = await client.request(
-                    method,
-                    path,
-                    content=body.encode(),
-                    headers={"content-type": "application/json"},
-                )
+                try:
+                    reply = await client.request(
+                        method,
+                        path,
+                        content=body.encode(),
+                        headers={"content-type": "application/json"},
+                    )
+                except httpx.TransportError:
+                    tally.closed += 1  # a new connection past the address's allowance
+                    await asyncio.sleep(0.05)
+                    continue
                 tally.sent += 1
                 statuses.append(reply.status_code)
     tally.refused = sum(status >= 500 for status in statuses)
-    tally.notes.append(f"statuses {sorted(set(statuses))}; 5xx counted as refused")
+    tally.notes.append(
+        f"statuses {sorted(set(statuses))}; 5xx counted as refused; "
+        f"{tally.closed} connections closed at accept"
+    )
 
 
 def _handshake(port: int, origin: str | None, host: str) -> bytes:
@@ -736,25 +767,40 @@ async def attack_cross_site(target: Target, tally: Tally) -> None:
         for _ in range(ROUNDS):
             if time.monotonic() >= target.deadline:
                 break
-            page = await client.get(
-                "/", headers={"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate"}
-            )
-            tally.sent += 1
-            wrong += "set-cookie" in page.headers
-            rebound = await client.get(
-                "/api/progress", headers={"host": f"rebound.example:{target.port}"}
-            )
+            try:
+                page = await client.get(
+                    "/", headers={"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate"}
+                )
+                tally.sent += 1
+                wrong += "set-cookie" in page.headers
+                rebound = await client.get(
+                    "/api/progress", headers={"host": f"rebound.example:{target.port}"}
+                )
+            except httpx.TransportError:
+                tally.closed += 1  # a new connection past the address's allowance
+                await asyncio.sleep(0.05)
+                continue
             tally.sent += 1
             tally.refused += rebound.status_code == 421
             wrong += rebound.status_code != 421
             for origin in origins:
-                answer = await asyncio.to_thread(_handshake, target.port, origin, own)
+                try:
+                    answer = await asyncio.to_thread(_handshake, target.port, origin, own)
+                except OSError:
+                    answer = b""
                 tally.sent += 1
+                if not answer:
+                    tally.closed += 1  # closed at accept: refused before its request was read
+                    tally.refused += 1
+                    continue
                 head, _, frames = answer.partition(b"\r\n\r\n")
                 closed_1008 = head.startswith(b"HTTP/1.1 101") and frames[2:4] == b"\x03\xf0"
                 tally.refused += closed_1008
                 wrong += not closed_1008
-    tally.notes.append(f"{wrong} wrong outcomes (a new cookie, an accepted socket or host)")
+    tally.notes.append(
+        f"{wrong} wrong outcomes (a new cookie, an accepted socket or host); "
+        f"{tally.closed} connections closed at accept"
+    )
 
 
 async def attack_damaged_db(target: Target, tally: Tally) -> None:
@@ -852,8 +898,8 @@ async def run_attacks(target: Target, names: Sequence[str], log: Path) -> list[O
         target.deadline = start + target.seconds
         try:
             await asyncio.wait_for(ATTACKS[name](target, tally), target.seconds + 60)
-        except (TimeoutError, OSError, websockets.ConnectionClosed) as error:
-            tally.notes.append(f"the attack ended early: {type(error).__name__}")
+        except Exception as error:  # one attack failing is noted; the run goes on
+            tally.notes.append(f"the attack ended early: {type(error).__name__}: {error}")
         end = time.monotonic()
         sampler.cancel()
         tracebacks = log.read_text(errors="replace").count("Traceback") - logged_before
