@@ -2,16 +2,21 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m benchmarks.adversary [--seconds 8] [--only NAME,NAME]
+    .venv/bin/python -m benchmarks.adversary [--min-seconds 10] [--min-replies 100] [--only NAME,NAME]
 
 It starts ``miau play --no-browser`` on 127.0.0.1 (a real process, as
 deployed, with its rate limits) on a fresh SQLite database. A well-behaved
 player, in a process of its own, keeps one WebSocket open on tutorial
 ``first-steps`` and sends one intent every 50 ms (right, left, right, undo,
 which the engine always accepts), the next one once the reply is in, and
-times each reply. Then each attack runs alone for at most ``--seconds``
-(and a bounded number of frames, requests or sockets), with a pause
-between two. Every connection is on loopback; nothing leaves the machine.
+times each reply. Then each attack runs alone, with a pause between two,
+and keeps up its pressure for at least ``--min-seconds`` (10 s): a
+connection the server closes (1008 past its rate limit, or closed at
+accept) is opened again at once, uploads and restores take a new player
+each round and delete what they stored, and every repeat is bounded in
+count (:data:`MAX_RECONNECTS`, :data:`ROUNDS`). The whole run takes about
+145 s and prints its time and the load average. Every connection is on
+loopback; nothing leaves the machine.
 
 For each attack it prints the player's reply latency p50/p95/p99 and max
 (ms), the player's replies and refusals (an error reply, a rejected intent,
@@ -30,7 +35,8 @@ the tracebacks the server logged meanwhile. The attacks:
 - ``studio-flood``: 5 ``/studio`` sockets sending ``solve`` with a 134 KiB broken pack;
 - ``heavy-drafts``: 4 sockets opening a 64 x 64 draft with 4,093 YOU things
   (then one at the entity cap) and stepping as fast as replies come;
-- ``library-packs``: uploads of 64-level 64 x 64 packs (278 KiB), then ``GET /api/worlds``;
+- ``library-packs``: rounds of a new player uploading a 64-level 64 x 64 pack (278 KiB,
+  refused) and a 7-level one just under the entity cap, listing, deleting;
 - ``long-resume``: 10 sockets resuming a stored 50,000-intent game, again and again;
 - ``restore-padding``: ``restore`` frames carrying an extra 60 KB field (disk growth printed);
 - ``overflow-restore``: ``restore`` with ``moveCount`` 2**63 - 1, a step, a re-open;
@@ -38,10 +44,12 @@ the tracebacks the server logged meanwhile. The attacks:
 - ``cross-site``: share-link page loads from another site, cross-site and
   wrong-scheme WebSocket handshakes, and requests for a rebound host name;
 - ``damaged-db``: ``miau play`` started on a truncated copy of a database
-  (its exit status and how many lines it printed).
+  (its exit status and how many lines it printed); about start-up, not a
+  running server: run once and not judged.
 
 The player's line ``p99 < 50 ms, nothing refused`` is the bound the server aims for under
-every attack. A shared machine skews figures: compare attacks within one run.
+every attack; a line of fewer than ``--min-replies`` player replies says "too few replies
+to judge" instead. A shared machine skews figures: compare attacks within one run.
 """
 
 from __future__ import annotations
