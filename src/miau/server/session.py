@@ -222,8 +222,9 @@ class HeavyWork:
     heavy frames together get at most ``rate`` tokens a second, so heavy
     levels take a bounded share of the event loop whatever the number of
     sockets. Frames on shipped levels and small drafts (one token) never
-    draw from it: a flood of heavy drafts slows other heavy drafts, never
-    the players of ordinary levels.
+    draw from it; opening any draft does (a small one 1 token in the end).
+    A flood of heavy drafts delays other drafts, never play on shipped
+    levels.
     """
 
     def __init__(self, limits: ConnectionLimits) -> None:
