@@ -321,3 +321,55 @@ def test_a_reply_to_a_socket_the_server_already_closed_ends_the_session_quietly(
 
     run_alone(run())
     assert errors_logged.records == []
+
+
+class FakeTransport:
+    """Just enough of a transport for the gate: its peer's address.
+
+    The gate knows a connection by the transport's id: a test keeps each one
+    it admits alive, so that a new one never takes a freed one's id.
+    """
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+
+    def get_extra_info(self, name: str) -> Any:
+        return (self.address, 40000) if name == "peername" else None
+
+
+def test_an_address_that_keeps_reconnecting_is_refused_past_its_new_connection_allowance() -> None:
+    # Closing a connection frees its place, but not the allowance it took: a client cut off
+    # for flooding cannot come back at once, again and again, each time with a fresh limit.
+    now = [1000.0]
+    gate = ConnectionGate(per_address=4, new_burst=8, total=100, clock=lambda: now[0])
+    admitted = 0
+    for _ in range(20):
+        transport = FakeTransport("203.0.113.7")
+        if gate.admit(transport):  # type: ignore[arg-type]
+            admitted += 1
+            gate.release(transport)  # type: ignore[arg-type]
+    assert admitted == 8
+    assert gate.refused == 12
+    assert gate.open_connections == 0
+
+
+def test_the_new_connection_allowance_is_per_address_and_refills() -> None:
+    now = [1000.0]
+    gate = ConnectionGate(per_address=4, new_burst=8, total=100, clock=lambda: now[0])
+    for _ in range(8):
+        flooder = FakeTransport("203.0.113.7")
+        assert gate.admit(flooder)  # type: ignore[arg-type]
+        gate.release(flooder)  # type: ignore[arg-type]
+    refused, neighbour = FakeTransport("203.0.113.7"), FakeTransport("198.51.100.2")
+    assert not gate.admit(refused)  # type: ignore[arg-type]
+    assert gate.admit(neighbour)  # type: ignore[arg-type]
+    now[0] += 1.0  # a quarter of the allowance comes back each second
+    returning = [FakeTransport("203.0.113.7") for _ in range(3)]
+    assert [gate.admit(each) for each in returning] == [True, True, False]  # type: ignore[arg-type]
+
+
+def test_a_websocket_upgrade_takes_no_second_new_connection() -> None:
+    gate = ConnectionGate(per_address=2, new_burst=2, total=100, clock=lambda: 1000.0)
+    first = FakeTransport("203.0.113.7")
+    assert gate.admit(first) and gate.admit(first)  # type: ignore[arg-type]
+    assert gate.admit(FakeTransport("203.0.113.7"))  # type: ignore[arg-type]

@@ -17,6 +17,9 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from miau.packs import Pack
+from miau.server import session as session_module
+from miau.server import studio_levels
 from miau.server.app import create_app
 from miau.server.session import DRAFT_MAX_ENTITIES, ENTITIES_PER_TOKEN, PLAY_LIMITS, TokenBucket
 from tests.server.conftest import Player, TestClient
@@ -162,3 +165,103 @@ def test_a_connection_that_keeps_flooding_past_its_rate_limit_is_closed_with_100
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
         assert (closed.value.code, closed.value.reason) == (1008, "too many messages")
+
+
+@pytest.fixture
+def heavy_clock() -> FrozenClock:
+    return FrozenClock()
+
+
+@pytest.fixture
+def heavy_limited(db_path: Path, heavy_clock: FrozenClock) -> Iterator[TestClient]:
+    """A server whose connections' own rate limits are far off: only the heavy budget binds."""
+    limits = dataclasses.replace(
+        PLAY_LIMITS, frames_per_second=1000.0, burst=1000, flood_close=None, clock=heavy_clock
+    )
+    app = create_app(db_path=db_path, limits=limits)
+    with TestClient(app) as client:
+        client.get("/api/worlds")
+        yield client
+
+
+def heavy_tokens_taken_by_reconnecting(client: TestClient, connections: int) -> tuple[int, str]:
+    """Open a draft at the cap and step on it until refused, on ``connections`` sockets in turn.
+
+    Returns the heavy tokens the server granted (each draft opened and each
+    step, at their cost) and the last refusal's message.
+    """
+    cost = -(-DRAFT_MAX_ENTITIES // ENTITIES_PER_TOKEN)
+    granted, refusal = 0, ""
+    for _ in range(connections):
+        with client.websocket_connect("/ws") as socket:
+            player = Player(socket)
+            opened = player.send({"type": "open", "draft": crowded_draft(DRAFT_MAX_ENTITIES - 3)})
+            if opened["type"] != "opened":
+                refusal = opened["message"]
+                continue
+            granted += cost
+            for seq in range(1, 200):
+                reply = player.send({"type": "intent", "seq": seq, "intent": "wait"})
+                if reply["type"] != "result":
+                    refusal = reply["message"]
+                    break
+                granted += cost
+    return granted, refusal
+
+
+def test_heavy_draft_frames_of_all_connections_together_stay_within_the_servers_budget(
+    heavy_limited: TestClient,
+) -> None:
+    # A client cut off (or simply opening one socket after another) starts each connection
+    # with a full bucket of its own; the server's heavy budget is one for all of them.
+    assert PLAY_LIMITS.heavy_tokens_per_second is not None
+    granted, refusal = heavy_tokens_taken_by_reconnecting(heavy_limited, connections=6)
+    assert granted <= PLAY_LIMITS.heavy_burst
+    assert granted >= PLAY_LIMITS.heavy_burst - 2 * ENTITIES_PER_TOKEN
+    assert "busy with big levels" in refusal
+
+
+def test_the_heavy_budget_refills_at_its_rate(
+    heavy_limited: TestClient, heavy_clock: FrozenClock
+) -> None:
+    assert PLAY_LIMITS.heavy_tokens_per_second is not None
+    first, _ = heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)
+    assert heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)[0] == 0
+    heavy_clock.now += PLAY_LIMITS.heavy_burst / PLAY_LIMITS.heavy_tokens_per_second
+    assert heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)[0] == first
+
+
+def test_shipped_levels_play_on_while_the_heavy_budget_is_spent(
+    heavy_limited: TestClient,
+) -> None:
+    heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)
+    assert heavy_tokens_taken_by_reconnecting(heavy_limited, connections=1)[0] == 0
+    with heavy_limited.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        for _ in range(50):
+            assert player.intent("wait")["event"]["accepted"]
+
+
+def test_draft_opens_draw_the_heavy_budget_before_the_draft_is_loaded(
+    heavy_limited: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A draft past the cap is refused only once loaded (about 5 ms of work each): past the
+    # budget, further opens are refused before their draft is even read.
+    loads: list[Any] = []
+    load_draft = studio_levels.load_draft
+
+    def counted_load(document: Any) -> Pack:
+        loads.append(document)
+        return load_draft(document)
+
+    monkeypatch.setattr(session_module, "load_draft", counted_load)
+    answers = []
+    for _ in range(8):
+        with heavy_limited.websocket_connect("/ws") as socket:
+            reply = Player(socket).send({"type": "open", "draft": crowded_draft(4093)})
+            answers.append(reply["code"])
+    oversized_cost = -(-(4093 + 3) // ENTITIES_PER_TOKEN)
+    assert 1 <= len(loads) <= -(-PLAY_LIMITS.heavy_burst // oversized_cost)
+    assert answers.count("bad-message") == len(loads)
+    assert answers.count("rate-limited") == len(answers) - len(loads)

@@ -316,3 +316,26 @@ def test_the_app_serves_the_default_quota(app: Starlette) -> None:
     routes = {getattr(route, "path", "") for route in app.routes}
     assert "/api/library" in routes
     assert library_module.LIBRARY_QUOTA.packs == library_module.MAX_LIBRARY_PACKS
+
+
+def test_library_parses_of_all_players_together_wait_past_the_servers_parse_budget(
+    runner: StoreRunner,
+) -> None:
+    # New players each time get no fresh budget: the pace is the server's, and a parse past
+    # it waits (it is never refused), so uploads cannot crowd the event loop's lock.
+    now = [1000.0]
+    waits: list[float] = []
+
+    async def recorded_sleep(seconds: float) -> None:
+        waits.append(seconds)
+        now[0] += seconds
+
+    library = Library(Worlds.load(None), runner, clock=lambda: now[0], sleep=recorded_sleep)
+    at_bound = walled_pack("full", MAX_PACK_ENTITIES // 4096, side=64)
+    packs_in_burst = library_module.PARSE_BURST // MAX_PACK_ENTITIES
+    for index in range(packs_in_burst + 2):
+        assert refusal_of(library, f"player-{index}", at_bound) is None
+    assert waits == [
+        MAX_PACK_ENTITIES / library_module.PARSE_ENTITIES_PER_SECOND,
+        MAX_PACK_ENTITIES / library_module.PARSE_ENTITIES_PER_SECOND,
+    ]

@@ -56,6 +56,7 @@ from miau.server.long_logs import LogShortenerProcess, LongLogs
 from miau.server.session import (
     UNTHROTTLED,
     ConnectionLimits,
+    HeavyWork,
     PlaySession,
     UnreplayableGameError,
     shortened_log,
@@ -313,6 +314,7 @@ class _Api:
         self.limits = limits
         self.library = library
         self.long_logs = long_logs
+        self.heavy = HeavyWork(limits)
 
     async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
         progress = await self.store.progress(player)
@@ -405,7 +407,7 @@ class _Api:
         # No player row yet: it is made with the player's first stored move (or pack), so a
         # visitor who stores nothing costs the database nothing (docs/security.md).
         session = PlaySession(
-            player, self.worlds, self.store, self.limits, self.library, self.long_logs
+            player, self.worlds, self.store, self.limits, self.library, self.long_logs, self.heavy
         )
         try:
             while True:

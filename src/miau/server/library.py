@@ -39,8 +39,10 @@ import asyncio
 import json
 import logging
 import re
+import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,6 +54,7 @@ from miau.packs import Pack, PackError, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
 from miau.packs.maps import EMPTY_CELLS
 from miau.server.library_documents import merge_level, pack_summary, version_key
+from miau.server.long_logs import ReplayBudgets
 from miau.server.problems import problems_json
 from miau.server.store import (
     LibraryEntry,
@@ -231,8 +234,20 @@ def pack_entity_count(document: object) -> int:
     return count
 
 
-def _check_cost(document: object) -> None:
-    """:raises Refusal: 413 when the pack holds more than :data:`MAX_PACK_ENTITIES` entities."""
+PARSE_ENTITIES_PER_SECOND: Final = 16_384
+"""The entities the server's library parses a second, all players together (a pack at the
+entity bound takes the loader about 20 ms, on a worker thread that shares the interpreter
+lock with the event loop); a parse past it waits its turn, it is never refused."""
+
+PARSE_BURST: Final = 2 * MAX_PACK_ENTITIES
+"""The entities the library may parse at once before parses wait: two packs at the bound."""
+
+
+def _check_cost(document: object) -> int:
+    """The pack's entity count.
+
+    :raises Refusal: 413 when the pack holds more than :data:`MAX_PACK_ENTITIES` entities.
+    """
     count = pack_entity_count(document)
     if count > MAX_PACK_ENTITIES:
         raise Refusal(
@@ -243,6 +258,7 @@ def _check_cost(document: object) -> None:
                 "code": "too-costly",
             },
         )
+    return count
 
 
 def _parsed_entities(pack: Pack) -> int:
@@ -470,13 +486,26 @@ class Library:
     """
 
     def __init__(
-        self, worlds: Worlds, store: StoreRunner, quota: LibraryQuota = LIBRARY_QUOTA
+        self,
+        worlds: Worlds,
+        store: StoreRunner,
+        quota: LibraryQuota = LIBRARY_QUOTA,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
     ) -> None:
-        """Libraries kept in ``store`` within ``quota``, beside the shipped ``worlds`` (whose ids they may not take)."""
+        """Libraries kept in ``store`` within ``quota``, beside the shipped ``worlds`` (whose ids they may not take).
+
+        ``clock`` and ``sleep`` pace the parses (:data:`PARSE_ENTITIES_PER_SECOND`;
+        injectable for tests).
+        """
         self.worlds = worlds
         self.store = store
         self.quota = quota
         self._parsed = _ParsedPacks()
+        self._parses = ReplayBudgets()
+        self._clock = clock
+        self._sleep = sleep
         # One writer at a time per library pack: saving a level reads the pack, merges and
         # writes it back, and two saves interleaved would lose one. (Across several server
         # processes the last writer still wins; one author edits from one page.)
@@ -492,6 +521,19 @@ class Library:
             lock = self._writing[key] = asyncio.Lock()
         return lock
 
+    async def _wait_to_parse(self, entities: int) -> None:
+        """Wait until the server's parse budget has room for a pack of ``entities`` entities.
+
+        One budget for all players: uploads from many players (or from new
+        ones each time) cannot take more of the interpreter lock, which the
+        loader's thread shares with the event loop, than the budget allows.
+        """
+        delay = self._parses.reserve(
+            "library", entities, PARSE_ENTITIES_PER_SECOND, PARSE_BURST, self._clock()
+        )
+        if delay > 0:
+            await self._sleep(delay)
+
     async def _parse(self, player: str, stored: LibraryPack) -> Pack | None:
         key = (player, stored.pack, stored.version, stored.digest)
         cached = self._parsed.get(key)
@@ -499,7 +541,8 @@ class Library:
             return cached
         try:
             # A pack stored before the entity bound, past it, is not loaded at all.
-            _check_cost(await anyio.to_thread.run_sync(_document, stored.text))
+            entities = _check_cost(await anyio.to_thread.run_sync(_document, stored.text))
+            await self._wait_to_parse(entities)
             pack = await anyio.to_thread.run_sync(load_pack_text, stored.text)
         except (PackError, Refusal) as error:
             # A stored pack that a later loader refuses: leave it out, keep the others.
@@ -606,7 +649,8 @@ class Library:
         size = _utf8_size(text)
         if size > MAX_PACK_BYTES:
             raise _too_large()
-        _check_cost(await anyio.to_thread.run_sync(_document, text))
+        entities = _check_cost(await anyio.to_thread.run_sync(_document, text))
+        await self._wait_to_parse(entities)
         try:
             pack = await anyio.to_thread.run_sync(load_pack_text, text)
         except PackError as error:
@@ -708,8 +752,9 @@ class Library:
         size = _utf8_size(text)
         if size > MAX_PACK_BYTES:
             raise _too_large("A pack")
-        _check_cost(merged_document)
+        entities = _check_cost(merged_document)
         await self._check_room(player, size, None if stored is None else text_size(stored.text))
+        await self._wait_to_parse(entities)
         try:
             merged = await anyio.to_thread.run_sync(load_pack_text, text)
         except PackError as error:

@@ -8,6 +8,12 @@ Besides uvicorn's own settings, every connection passes a :class:`ConnectionGate
   as soon as it is accepted, so the file descriptors of the process never
   run out and the connections already open (players already playing) keep
   being served;
+- an address may open ``new_burst`` connections at once (``per_address``,
+  at least 64) and then a quarter of that a second (16 by default), however
+  many it has closed meanwhile: a client cut off for flooding
+  that reconnects at once, again and again, would otherwise start every new
+  connection with a full rate limit; one past it is closed as soon as it
+  is accepted, before anything of it is read;
 - a request must arrive whole (request line and headers) within
   ``request_timeout`` seconds of its first byte, or of the connection's
   opening: a socket that sends nothing, or half a request, is closed then;
@@ -24,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import json
 import resource
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -73,6 +81,13 @@ _BODY_TIMED_OUT_RESPONSE: Final = (
 )
 """The answer to a request whose body is late (written straight to the socket, which then closes)."""
 
+NEW_CONNECTIONS_REFILL: Final = 4.0
+"""Seconds in which an address's allowance of new connections (``per_address``) refills."""
+
+_ADDRESSES_REMEMBERED: Final = 4096
+"""Past this many addresses with a new-connection allowance, those whose allowance is whole
+again and that hold no connection are forgotten (their allowance would be the same anew)."""
+
 _SPARE_FILES: Final = 64
 """File descriptors kept free for the database, the studio's workers and the web client's files."""
 
@@ -89,19 +104,27 @@ class ConnectionGate:
 
     ``total`` is further bounded by the open-file limit (less a spare
     margin), so that accepting never fails with "Too many open files".
-    ``refused`` counts the connections closed at once for being past a cap,
-    and ``timed_out`` those closed for a request (head or body) that did not
-    arrive in time (for tests, benchmarks and diagnostics).
+    ``refused`` counts the connections closed at once for being past a cap
+    (open connections, or new ones: ``new_burst`` at once from one address,
+    refilled over :data:`NEW_CONNECTIONS_REFILL` seconds), and
+    ``timed_out`` those closed for a request (head or body) that did not
+    arrive in time (for tests, benchmarks and diagnostics). ``clock`` is
+    injectable for tests.
     """
 
     per_address: int = MAX_CONNECTIONS_PER_ADDRESS
     total: int = MAX_CONNECTIONS
     request_timeout: float = REQUEST_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
+    new_burst: int = 0
+    """New connections one address may open at once (0: ``per_address``, at least 64)."""
+    clock: Callable[[], float] = time.monotonic
     refused: int = 0
     timed_out: int = 0
     _by_address: Counter[str] = field(default_factory=Counter, init=False)
     _open: dict[int, str] = field(default_factory=dict, init=False)
+    _allowance: dict[str, tuple[float, float]] = field(default_factory=dict, init=False)
+    """Per address: new connections it may still open, and when that was counted."""
 
     def __post_init__(self) -> None:
         """Keep ``total`` under the process's open-file limit."""
@@ -113,6 +136,8 @@ class ConnectionGate:
         ):
             raise ValueError("a connection gate needs positive caps and positive timeouts")
         self.total = max(1, min(self.total, _open_file_limit() - _SPARE_FILES))
+        if self.new_burst < 1:
+            self.new_burst = max(self.per_address, MAX_CONNECTIONS_PER_ADDRESS)
 
     @property
     def open_connections(self) -> int:
@@ -129,9 +154,33 @@ class ConnectionGate:
         if len(self._open) >= self.total or self._by_address[address] >= self.per_address:
             self.refused += 1
             return False
+        if not self._take_new(address):
+            self.refused += 1
+            return False
         self._open[key] = address
         self._by_address[address] += 1
         return True
+
+    def _take_new(self, address: str) -> bool:
+        """Count one new connection against ``address``'s allowance; whether it had one."""
+        now = self.clock()
+        rate = self.new_burst / NEW_CONNECTIONS_REFILL
+        if len(self._allowance) >= _ADDRESSES_REMEMBERED:
+            self._forget_whole_allowances(now, rate)
+        left, counted = self._allowance.get(address, (float(self.new_burst), now))
+        left = min(float(self.new_burst), left + (now - counted) * rate)
+        if left < 1:
+            self._allowance[address] = (left, now)
+            return False
+        self._allowance[address] = (left - 1, now)
+        return True
+
+    def _forget_whole_allowances(self, now: float, rate: float) -> None:
+        """Drop the addresses that hold no connection and whose allowance is whole again."""
+        for address, (left, counted) in list(self._allowance.items()):
+            whole = left + (now - counted) * rate >= self.new_burst
+            if whole and address not in self._by_address:
+                del self._allowance[address]
 
     def release(self, transport: asyncio.BaseTransport) -> None:
         """Count a closed connection out (once; a connection never admitted is ignored)."""

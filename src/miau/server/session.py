@@ -36,7 +36,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import anyio
 
@@ -122,6 +122,10 @@ ENTITIES_PER_TOKEN = 128
 one for each started 128 (every shipped level has at most 63; a held key keeps up on levels
 of up to 256; a step on a 1,024-entity draft costs 8)."""
 
+DRAFT_OPEN_COST = -(-DRAFT_MAX_ENTITIES // ENTITIES_PER_TOKEN)
+"""The heavy-work tokens a draft's open takes before the draft is loaded (the largest
+playable draft's cost); the rest is settled once its size is known."""
+
 
 @dataclass(frozen=True, slots=True)
 class ConnectionLimits:
@@ -140,7 +144,13 @@ class ConnectionLimits:
     ``replay_entries_per_second`` and ``replay_burst`` bound the stored
     entries one player's resumes replay (all their pages together,
     :class:`~miau.server.long_logs.ReplayBudgets`): a resume past it waits
-    its turn; None turns it off. ``clock`` and ``sleep`` are injectable for
+    its turn; None turns it off. ``heavy_tokens_per_second`` and
+    ``heavy_burst`` make one token bucket for the whole server
+    (:class:`HeavyWork`) that every frame costing more than one token (on a
+    level of more than :data:`ENTITIES_PER_TOKEN` entities) and every draft
+    opened also draws from: it bounds the event-loop time all heavy levels
+    together take each second, however many connections (or reconnections)
+    ask; None turns it off. ``clock`` and ``sleep`` are injectable for
     tests.
     """
 
@@ -148,18 +158,23 @@ class ConnectionLimits:
     burst: int = 20
     send_timeout: float = 10.0
     replay_chunk: int = 256
-    flood_close: int | None = 100
+    flood_close: int | None = 20
     replay_entries_per_second: float | None = 4096.0
     replay_burst: int = 4096
+    heavy_tokens_per_second: float | None = 64.0
+    heavy_burst: int = 64
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep
 
 
 PLAY_LIMITS = ConnectionLimits()
 """The limits for players on the open internet: 30 frames a second, bursts of 20; each player's
-resumes replay at most 4,096 stored entries a second (a whole capped log at once)."""
+resumes replay at most 4,096 stored entries a second (a whole capped log at once); heavy
+levels take at most 64 tokens a second of the whole server (about 20 ms of its event loop)."""
 
-UNTHROTTLED = ConnectionLimits(frames_per_second=None, replay_entries_per_second=None)
+UNTHROTTLED = ConnectionLimits(
+    frames_per_second=None, replay_entries_per_second=None, heavy_tokens_per_second=None
+)
 """No rate limit (scripted clients, tests); the send timeout and replay chunks still hold."""
 
 
@@ -188,6 +203,48 @@ class TokenBucket:
             self.tokens -= cost
             return True
         return False
+
+    def settle(self, extra: float) -> None:
+        """Take ``extra`` more tokens for work already done (into debt), or give some back."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate - extra)
+        self.last = now
+
+
+class HeavyWork:
+    """The server's one budget for heavy levels, shared by every play connection.
+
+    A step on a 1,024-entity draft costs the server about 2.5 ms of its
+    event loop (the engine's step, the state, its JSON), 8 tokens: a
+    connection's own rate limit bounds one connection, but a client that
+    opens many connections, or opens a new one each time it is cut off,
+    starts each with a full bucket. This bucket is not per connection: all
+    heavy frames together get at most ``rate`` tokens a second, so heavy
+    levels take a bounded share of the event loop whatever the number of
+    sockets. Frames on shipped levels and small drafts (one token) never
+    draw from it; opening any draft does (a small one 1 token in the end).
+    A flood of heavy drafts delays other drafts, never play on shipped
+    levels.
+    """
+
+    def __init__(self, limits: ConnectionLimits) -> None:
+        """The budget ``limits`` sets (none when its ``heavy_tokens_per_second`` is None)."""
+        rate = limits.heavy_tokens_per_second
+        self.bucket = None if rate is None else TokenBucket(rate, limits.heavy_burst, limits.clock)
+
+    def take(self, cost: float) -> bool:
+        """Take ``cost`` tokens of heavy work if the server has them now; whether it had."""
+        return self.bucket is None or self.bucket.take(cost)
+
+    def settle(self, taken: float, cost: float) -> None:
+        """The work ``taken`` tokens were taken for cost ``cost`` in the end: charge or refund.
+
+        A draft is loaded before its size is known, so its open takes the
+        cost of the largest draft first; a smaller one gets the rest back,
+        and a larger one (refused once loaded) leaves the budget in debt.
+        """
+        if self.bucket is not None:
+            self.bucket.settle(cost - taken)
 
 
 class DropCounter:
@@ -411,6 +468,7 @@ class PlaySession:
         limits: ConnectionLimits | None = None,
         library: Library | None = None,
         long_logs: LongLogs | None = None,
+        heavy: HeavyWork | None = None,
     ) -> None:
         """A session for ``player`` on ``worlds`` and the player's ``library``, within ``limits``.
 
@@ -418,6 +476,8 @@ class PlaySession:
         the session makes its own on ``worlds`` and ``store``. ``long_logs``
         shortens over-long stored logs, shared by every session of a server
         (default: one per event loop, shortening on a worker thread).
+        ``heavy`` is the server's budget for heavy levels, shared by all its
+        sessions (default: one of this session's own, from ``limits``).
         """
         self.player = player
         self.worlds = worlds
@@ -433,6 +493,7 @@ class PlaySession:
         self.frame_cost = 1.0
         """Tokens a frame takes: more on the open level the more entities it has."""
         self.drops = DropCounter(self.limits.clock)
+        self.heavy = heavy or HeavyWork(self.limits)
 
     @property
     def long_logs(self) -> LongLogs:
@@ -465,6 +526,8 @@ class PlaySession:
                     f"(bursts of {self.limits.burst}){heavy}; this one was dropped.",
                     _seq_of(frame),
                 )
+            if self.frame_cost > 1 and not self.heavy.take(self.frame_cost):
+                self._refuse_heavy(_seq_of(frame))
             message = parse_message(frame)
             seq = message.seq
             if isinstance(message, Intent):
@@ -491,6 +554,16 @@ class PlaySession:
                 seq,
             ).reply()
 
+    def _refuse_heavy(self, seq: int | None) -> NoReturn:
+        """:raises ProtocolError: ``rate-limited``: the server's heavy-level budget is spent."""
+        self.drops.count()
+        raise ProtocolError(
+            ErrorCode.RATE_LIMITED,
+            "The server is busy with big levels right now: this message was dropped; "
+            "try again in a moment (shipped levels are not affected).",
+            seq,
+        )
+
     async def open(self, message: Open) -> dict[str, Any]:
         """Resume the player's game on a level or a shared level, or start one; or play a draft."""
         if isinstance(message, OpenShare):
@@ -498,12 +571,21 @@ class PlaySession:
             pack_id: str | None = share_content_key(pack)
             level = pack.levels[0]
         elif isinstance(message, OpenDraft):
-            pack = await self._draft_pack(message)
+            # Loading a draft is heavy work of its own, done before its size is known.
+            if not self.heavy.take(DRAFT_OPEN_COST):
+                self._refuse_heavy(message.seq)
+            try:
+                pack = await self._draft_pack(message)
+            except ProtocolError:
+                self.heavy.settle(DRAFT_OPEN_COST, 1)
+                raise
             pack_id, level = None, pack.levels[0]
         else:
             pack, level = await self._world_level(message)
             pack_id = pack.manifest.id
         entities = len(level.data.get("objects", ()))
+        if pack_id is None:
+            self.heavy.settle(DRAFT_OPEN_COST, math.ceil(entities / ENTITIES_PER_TOKEN))
         if pack_id is None and entities > DRAFT_MAX_ENTITIES:
             # Refused before the engine builds its board: that alone is the heavy part.
             raise ProtocolError(
