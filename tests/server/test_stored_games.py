@@ -16,7 +16,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from miau.engine import Event, Game
@@ -426,16 +426,16 @@ def as_sent(game: Game) -> dict[str, Any]:
 INTENTS = st.sampled_from(["up", "down", "left", "right", "wait", "undo", "undo", "reset"])
 
 
-@settings(max_examples=30, deadline=None)
-@given(
-    intents=st.lists(INTENTS, min_size=1, max_size=80),
-    compact_at=st.integers(2, 24),
-    undo_kept=st.integers(3, 100),
-)
-def test_a_resumed_game_is_the_live_game_whatever_the_compaction_and_its_cap(
-    intents: list[str], compact_at: int, undo_kept: int
-) -> None:
-    level = pack_json_level("first-steps")
+def _play_then_undo(
+    intents: list[str], compact_at: int, undo_kept: int, *, resume: bool
+) -> tuple[Game | None, dict[str, Any] | None, list[dict[str, Any]]]:
+    """Play ``intents`` in a session on a fresh store, then undo four times.
+
+    With ``resume``, the undos come from a second session that opened the
+    stored game (its ``opened`` reply is returned); without, from the same
+    session that played. Returns the played game before the undos, the
+    opened reply, and the state of each undo's reply.
+    """
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
         patch.setattr(session_module, "COMPACT_AT", compact_at)
         patch.setattr(session_module, "UNDO_KEPT", undo_kept)
@@ -445,7 +445,7 @@ def test_a_resumed_game_is_the_live_game_whatever_the_compaction_and_its_cap(
         opening = json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
         undo = json.dumps({"type": "intent", "seq": 0, "intent": "undo"})
 
-        async def play_then_resume() -> tuple[Game | None, dict[str, Any], list[dict[str, Any]]]:
+        async def play() -> tuple[Game | None, dict[str, Any] | None, list[dict[str, Any]]]:
             session = PlaySession("p", worlds, runner, UNTHROTTLED)
             await session.handle(opening)
             for seq, intent in enumerate(intents):
@@ -457,23 +457,43 @@ def test_a_resumed_game_is_the_live_game_whatever_the_compaction_and_its_cap(
                 reply = await session.handle(json.dumps(message))
                 assert reply["type"] == "result", reply
             live = None if session.current is None else session.current.game
-            resumed = PlaySession("p", worlds, runner, UNTHROTTLED)
-            opened = await resumed.handle(opening)
-            undos = [(await resumed.handle(undo))["state"] for _ in range(4)]
+            opened = None
+            if resume:
+                session = PlaySession("p", worlds, runner, UNTHROTTLED)
+                opened = await session.handle(opening)
+            undos = [(await session.handle(undo))["state"] for _ in range(4)]
             return live, opened, undos
 
         try:
-            live, opened, undos = run_alone(play_then_resume())
+            live, opened, undos = run_alone(play())
         finally:
             store.close()
+    return live, opened, undos
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    intents=st.lists(INTENTS, min_size=1, max_size=80),
+    compact_at=st.integers(2, 24),
+    undo_kept=st.integers(3, 100),
+)
+# The resumed game's first undo brings its log to compact_at: that compaction keeps
+# undo_kept turns, as it would have in the session that played.
+@example(intents=["up", "down", "up", "down", "up"], compact_at=6, undo_kept=3)
+def test_a_resumed_game_is_the_live_game_whatever_the_compaction_and_its_cap(
+    intents: list[str], compact_at: int, undo_kept: int
+) -> None:
+    # Undoing after a resume must give what undoing in the session that played gives,
+    # compactions (and the cap they apply) included: resuming changes nothing.
+    live, opened, resumed_undos = _play_then_undo(intents, compact_at, undo_kept, resume=True)
     assert live is not None
     if live.won:
         return  # a won game is finished: the level opens fresh
-    assert opened["state"] == as_sent(live)
-    for state in undos:
-        live.undo()
-        assert state == as_sent(live)
+    assert opened is not None and opened["state"] == as_sent(live)
+    _, _, continued_undos = _play_then_undo(intents, compact_at, undo_kept, resume=False)
+    assert resumed_undos == continued_undos
     if undo_kept >= len(intents):  # nothing was capped: the live game is the plain replay
+        level = pack_json_level("first-steps")
         reference = Game(level)
         for intent in intents:
             if intent == "undo":
@@ -482,9 +502,9 @@ def test_a_resumed_game_is_the_live_game_whatever_the_compaction_and_its_cap(
                 reference.reset()
             else:
                 reference.step(intent)
-        for _ in range(4):
+        for state in resumed_undos:
             reference.undo()
-        assert as_sent(reference) == as_sent(live)
+            assert state == as_sent(reference)
 
 
 def test_a_game_past_the_undo_cap_resumes_exactly_with_the_kept_turns_of_undo(
