@@ -32,18 +32,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
 import os
 import resource
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from typing import Any, NamedTuple, Protocol
 
-import anyio
-
 from miau.packs import PackLevel
+from miau.server.helper_process import HelperProcess, HelperProcessStopped
 from miau.server.store import StoredGame, StoredIntent
 
 __all__ = [
@@ -215,13 +212,13 @@ class LogShortenerProcess:
         self.shorten = shorten
         self.unreplayable = unreplayable
         self.memory_bytes = memory_bytes
-        self._process: BaseProcess | None = None
-        self._pipe: Connection | None = None
-        self._turn = anyio.Lock()
+        self._helper = HelperProcess(
+            _serve_shortening, (shorten, unreplayable, memory_bytes), "miau-log-shortener"
+        )
 
     def pid(self) -> int | None:
         """The process's id while it runs (for tests and diagnostics)."""
-        return None if self._process is None else self._process.pid
+        return self._helper.pid()
 
     async def __call__(
         self, level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
@@ -234,23 +231,10 @@ class LogShortenerProcess:
         # Letters and the few payloads (restores) pickle far faster than 50,000 objects.
         letters = [entry.letter for entry in intents]
         payloads = {index: entry.payload for index, entry in enumerate(intents) if entry.payload}
-        request = (level, letters, payloads, undo_kept)
-        async with self._turn:
-            if self._pipe is None:
-                await anyio.to_thread.run_sync(self._start)
-            pipe = self._pipe
-            assert pipe is not None  # set by _start
-            finished = False
-            try:
-                await anyio.to_thread.run_sync(pipe.send, request)
-                await anyio.wait_readable(pipe.fileno())
-                answer: tuple[str, Any] = await anyio.to_thread.run_sync(pipe.recv)
-                finished = True
-            except (EOFError, OSError):
-                raise RuntimeError("the log shortener process stopped on a long log") from None
-            finally:
-                if not finished:
-                    self.close()
+        try:
+            answer: tuple[str, Any] = await self._helper.ask((level, letters, payloads, undo_kept))
+        except HelperProcessStopped:
+            raise RuntimeError("the log shortener process stopped on a long log") from None
         kind, value = answer
         if kind == "unreplayable":
             raise self.unreplayable(value)
@@ -262,29 +246,9 @@ class LogShortenerProcess:
             for index, letter in enumerate(short_letters)
         ]
 
-    def _start(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe(duplex=True)
-        process = context.Process(
-            target=_serve_shortening,
-            args=(theirs, self.shorten, self.unreplayable, self.memory_bytes),
-            name="miau-log-shortener",
-            daemon=True,
-        )
-        process.start()
-        # Only the process may hold its end, so the server's death reads as end of file there.
-        theirs.close()
-        self._process, self._pipe = process, ours
-
     def close(self) -> None:
         """Kill the process; a later long log starts a new one."""
-        if self._pipe is not None:
-            self._pipe.close()
-        if self._process is not None:
-            self._process.kill()
-            self._process.join()
-            self._process.close()
-        self._process = self._pipe = None
+        self._helper.close()
 
 
 def _serve_shortening(

@@ -52,6 +52,7 @@ import anyio.abc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.packs import PackIssue
+from miau.server.helper_process import HelperProcess, HelperProcessStopped
 from miau.server.problems import problems_json
 from miau.server.session import DropCounter, TokenBucket
 from miau.server.studio_levels import (
@@ -235,62 +236,29 @@ class PackLoaderProcess:
     def __init__(self, memory_bytes: int | None = STUDIO_JOB_MEMORY_BYTES) -> None:
         """No process yet: it starts with the first job; its address space is capped."""
         self.memory_bytes = memory_bytes
-        self._process: BaseProcess | None = None
-        self._pipe: Connection | None = None
-        self._turn = anyio.Lock()
+        self._helper = HelperProcess(_serve_loads, (memory_bytes,), "miau-studio-loader")
 
     def pid(self) -> int | None:
         """The loader process's id while it runs (for tests and diagnostics)."""
-        return None if self._process is None else self._process.pid
+        return self._helper.pid()
 
     async def load(self, document: dict[str, Any]) -> LoadedLevel:
         """The job pack ``document`` as the loader reads it, read in the loader process.
 
         :raises StudioError: ``failed`` when the process died on it.
         """
-        async with self._turn:
-            if self._pipe is None:
-                await anyio.to_thread.run_sync(self._start)
-            pipe = self._pipe
-            assert pipe is not None  # set by _start
-            finished = False
-            try:
-                await anyio.to_thread.run_sync(pipe.send, document)
-                await anyio.wait_readable(pipe.fileno())
-                loaded: LoadedLevel = await anyio.to_thread.run_sync(pipe.recv)
-                finished = True
-            except (EOFError, OSError):
-                raise StudioError(
-                    StudioErrorCode.FAILED,
-                    "The pack could not be read: the loader ran out of memory or was stopped.",
-                ) from None
-            finally:
-                if not finished:
-                    self.close()
-            return loaded
-
-    def _start(self) -> None:
-        ours, theirs = multiprocessing.get_context("spawn").Pipe(duplex=True)
-        process = multiprocessing.get_context("spawn").Process(
-            target=_serve_loads,
-            args=(theirs, self.memory_bytes),
-            name="miau-studio-loader",
-            daemon=True,
-        )
-        process.start()
-        # Only the process may hold its end, so the server's death reads as end of file there.
-        theirs.close()
-        self._process, self._pipe = process, ours
+        try:
+            loaded: LoadedLevel = await self._helper.ask(document)
+        except HelperProcessStopped:
+            raise StudioError(
+                StudioErrorCode.FAILED,
+                "The pack could not be read: the loader ran out of memory or was stopped.",
+            ) from None
+        return loaded
 
     def close(self) -> None:
         """Kill the process; a later job starts a new one."""
-        if self._pipe is not None:
-            self._pipe.close()
-        if self._process is not None:
-            self._process.kill()
-            self._process.join()
-            self._process.close()
-        self._process = self._pipe = None
+        self._helper.close()
 
 
 def _serve_loads(pipe: Connection, memory_bytes: int | None) -> None:
