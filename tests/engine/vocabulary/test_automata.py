@@ -97,7 +97,7 @@ def test_an_automaton_may_not_drive_a_built_in_word(field: str) -> None:
 
 
 def test_a_vocabulary_1_pack_with_automata_loads_plays_its_stored_solution_and_is_solved() -> None:
-    """The pack loader's path (issue 18): automata and a Tier-1 word (MOVE) in one level.
+    """The pack loader's path: automata and a Tier-1 word (MOVE) in one level.
 
     The stored solution wins only with both at work: the gear's automaton
     and the moving rock each take steps during it.
