@@ -10,45 +10,27 @@ and a link, since the page cannot deflate and validate on its own.
 
 from __future__ import annotations
 
-from typing import Any
-
 import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
 from miau.packs import Pack
-from miau.packs.share import (
-    TOO_BIG_TO_SHARE,
-    ShareLinkError,
-    ShareTooBigError,
-    decode_share_code,
-    link_code,
-    share_content_key,
-    share_link,
-)
+from miau.packs.share import TOO_BIG_TO_SHARE, share_content_key, share_link
 from miau.server.library import (
     Refusal,
     json_response,
     load_one_level_pack,
     read_json_body,
 )
-from miau.server.problems import problems_json
+from miau.server.share_requests import (
+    ShareRequestRefused,
+    code_of_shared_level,
+    pack_of_share_request,
+    shared_level_json,
+)
 from miau.server.store import StoreRunner
-from miau.server.worlds import level_json, world_json
 
 __all__ = ["TOO_BIG_TO_SHARE", "SharedEndpoints", "shared_level_json"]
-
-
-def shared_level_json(pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
-    """``POST /api/shared``'s reply for a decoded one-level pack, with the player's progress on it."""
-    key = share_content_key(pack)
-    world = world_json(key, pack, best_moves, imported=False)
-    world["shared"] = True
-    return {
-        "world": world,
-        "level": level_json(key, pack.levels[0], None),
-        "pack": pack.to_json(),
-    }
 
 
 class SharedEndpoints:
@@ -62,15 +44,10 @@ class SharedEndpoints:
         """``POST /api/shared`` with ``{"code": CODE}`` (a bare code or a whole link)."""
         try:
             body = await read_json_body(request)
-            code = body.get("code")
-            if not isinstance(code, str):
-                raise Refusal(400, {"error": 'Send {"code": <a share code or link>}.'})
             try:
-                pack: Pack = await anyio.to_thread.run_sync(decode_share_code, code)
-            except ShareLinkError as error:
-                raise Refusal(
-                    400, {"error": str(error), "problems": problems_json(error.issues)}
-                ) from None
+                pack: Pack = await anyio.to_thread.run_sync(pack_of_share_request, body)
+            except ShareRequestRefused as refused:
+                raise Refusal(refused.status, refused.body) from None
         except Refusal as refusal:
             return refusal.response()
         progress = await self.store.progress(request.scope["miau.player"])
@@ -91,13 +68,9 @@ class SharedEndpoints:
                 body.get("pack"), "A link carries exactly one level; this pack has {count}."
             )
             try:
-                code = link_code(document)
-            except ShareTooBigError:
-                raise Refusal(413, {"error": TOO_BIG_TO_SHARE}) from None
-            except (ValueError, TypeError):
-                raise Refusal(
-                    400, {"error": "This level holds values JSON cannot carry.", "problems": []}
-                ) from None
+                code = code_of_shared_level(document)
+            except ShareRequestRefused as refused:
+                raise Refusal(refused.status, refused.body) from None
         except Refusal as refusal:
             return refusal.response()
         origin = f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"

@@ -39,11 +39,8 @@ from miau.engine.vocabulary import MOVE_ALPHABET
 from miau.packs import Pack, PackError, PackLevel, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
 from miau.packs.share import (
-    TOO_BIG_TO_SHARE,
     ShareLinkError,
-    ShareTooBigError,
     decode_share_code,
-    link_code,
     share_content_key,
     share_link,
     single_level_pack,
@@ -57,6 +54,12 @@ from miau.server.protocol import (
     OpenShare,
     ProtocolError,
     parse_message,
+)
+from miau.server.share_requests import (
+    ShareRequestRefused,
+    code_of_shared_level,
+    pack_of_share_request,
+    shared_level_json,
 )
 from miau.server.studio_levels import DraftError, load_draft
 from miau.server.worlds import (
@@ -603,37 +606,22 @@ class SiteBackend:
         return {"pack": pack_summary(merged), "level": level_id}
 
     def _open_shared(self, body: dict[str, Any]) -> dict[str, Any]:
-        code = body.get("code")
-        if not isinstance(code, str):
-            raise _Refusal(400, {"error": 'Send {"code": <a share code or link>}.'})
         try:
-            pack = decode_share_code(code)
-        except ShareLinkError as error:
-            raise _Refusal(
-                400, {"error": str(error), "problems": problems_json(error.issues)}
-            ) from None
+            pack = pack_of_share_request(body)
+        except ShareRequestRefused as refused:
+            raise _Refusal(refused.status, refused.body) from None
         key = share_content_key(pack)
         best = {pair: moves for pair, moves in self._best().items() if pair[0] == key}
-        world = world_json(key, pack, best, imported=False)
-        world["shared"] = True
-        return {
-            "world": world,
-            "level": level_json(key, pack.levels[0], None),
-            "pack": pack.to_json(),
-        }
+        return shared_level_json(pack, best)
 
     def _encode(self, body: dict[str, Any]) -> dict[str, Any]:
         document, _ = self._one_level(
             body.get("pack"), "A link carries exactly one level; this pack has {count}."
         )
         try:
-            code = link_code(document)
-        except ShareTooBigError:
-            raise _Refusal(413, {"error": TOO_BIG_TO_SHARE}) from None
-        except (ValueError, TypeError):
-            raise _Refusal(
-                400, {"error": "This level holds values JSON cannot carry.", "problems": []}
-            ) from None
+            code = code_of_shared_level(document)
+        except ShareRequestRefused as refused:
+            raise _Refusal(refused.status, refused.body) from None
         base = body.get("base")
         if not (isinstance(base, str) and base):
             base = self.base

@@ -73,6 +73,7 @@ _ZIPPED_SERVER_MODULES: Final = (
     "library_documents.py",
     "problems.py",
     "protocol.py",
+    "share_requests.py",
     "studio_levels.py",
     "worlds.py",
 )
