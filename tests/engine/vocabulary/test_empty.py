@@ -15,11 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from miau.engine import Game, Level, replay
+from miau.engine import Game, Level
 from miau.engine.save import level_to_dict, load_game, save_game
 from miau.engine.vocabulary import MAX_LEVEL_OBJECTS, VOCABULARY_1
 from miau.packs import PackError, load_pack
-from miau.solver import Outcome, solve
 from tests.engine.strategies import INTENTS
 from tests.engine.test_properties import (
     check_restore_plays_like_the_original,
@@ -29,8 +28,8 @@ from tests.engine.test_wire_model import _follow_all
 from tests.engine.vocabulary.grid import board_level, draw
 from tests.engine.vocabulary.strategies import empty_levels, moves
 from tests.engine.vocabulary.test_properties import (
-    _naive_shortest,
     _play_and_undo,
+    check_solver_agrees_with_a_naive_search,
     check_solver_keys_follow_the_game,
     every_reading_checked,
 )
@@ -299,17 +298,7 @@ def test_a_client_model_follows_play_that_makes_and_removes_things(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(empty_levels(max_side=3))
 def test_solver_agrees_with_a_naive_search_with_empty(data: dict[str, Any]) -> None:
-    result = solve(data, max_expansions=20_000)
-    if result.outcome is Outcome.SOLVED:
-        assert result.moves is not None
-        assert replay(data, result.moves).won
-    length, exhausted = _naive_shortest(data, budget=600)
-    if exhausted:
-        return
-    if length is None:
-        assert result.outcome is Outcome.UNSOLVABLE
-    else:
-        assert result.length == length
+    check_solver_agrees_with_a_naive_search(data, budget=600)
 
 
 # The loader
