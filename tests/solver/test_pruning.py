@@ -29,7 +29,7 @@ SKULLS = level(
 
 def test_a_move_onto_defeat_leaves_a_dead_child() -> None:
     expander = Expander(SKULLS)
-    ratings = {letter: rating for letter, _, _, rating in expander.children(expander.root, len_)}
+    ratings = {letter: rating for letter, _, _, rating, _ in expander.children(expander.root, len_)}
     assert ratings["L"] == DEAD and ratings["U"] == DEAD
     assert ratings["R"] != DEAD
 

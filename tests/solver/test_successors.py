@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 from miau.engine import Game
 from miau.engine.vocabulary import MOVE_LETTERS
 from miau.solver import Expander, KeyCodec, read_levels, solve
-from tests.solver.builders import LEVELS, PACKS, SHIPPED_PACKS, level, sentence, thing
+from tests.solver.builders import (
+    LEVELS,
+    PACKS,
+    SHIPPED_PACKS,
+    fixture_level,
+    level,
+    sentence,
+    thing,
+)
 from tests.solver.strategies import small_levels
 
 INTENTS = MOVE_LETTERS
@@ -130,3 +138,95 @@ def test_boards_of_more_than_254_cells_use_two_bytes_per_slot() -> None:
     assert len(expander.root) == 2 * codec.slot_count
     assert codec.unpack(expander.root) == codec.values(expander.board)
     assert solve(data).moves == "DR"
+
+
+FACING_LETTERS = "RDLU"
+"""Move letters by facing index (right, down, left, up)."""
+
+
+def _check_ways_back(data: dict[str, Any], budget: int) -> int:
+    """Walk up to ``budget`` states breadth-first; every way back given must lead home.
+
+    Returns how many ways back were checked, so a caller can see the rule at work.
+    """
+    expander = Expander(data)
+    seen = {expander.root}
+    frontier = [expander.root]
+    checked = 0
+    while frontier and len(seen) < budget:
+        key = frontier.pop(0)
+        for letter, child, won, _, back in expander.children(key, _unrated):
+            if back is not None:
+                assert not won
+                home = {m: (k, w) for m, k, w in expander.successors(child)}
+                assert home[FACING_LETTERS[back]] == (key, False), (letter, back)
+                checked += 1
+            if not won and child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    return checked
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_levels())
+def test_every_way_back_leads_from_the_child_straight_back_to_its_parent(
+    data: dict[str, Any],
+) -> None:
+    _check_ways_back(data, budget=300)
+
+
+@pytest.mark.parametrize(("name", "data"), KNOWN_LEVELS, ids=[n for n, _ in KNOWN_LEVELS])
+def test_every_way_back_on_known_levels_leads_straight_back(
+    name: str, data: dict[str, Any]
+) -> None:
+    _check_ways_back(data, budget=400)
+
+
+def test_a_crowd_of_cats_walking_in_a_line_gets_its_way_back_and_a_push_does_not() -> None:
+    data = level(
+        7, 5, sentence("MIAU IS YOU", 0, 0), sentence("ROCK IS PUSH", 0, 1),
+        thing("MIAU", 1, 3), thing("MIAU", 2, 3), thing("MIAU", 3, 3), thing("ROCK", 4, 3),
+    )  # fmt: skip
+    expander = Expander(data)
+
+    def children(key: bytes) -> dict[str, tuple[bytes, int | None]]:
+        return {m: (child, back) for m, child, _, _, back in expander.children(key, _unrated)}
+
+    # The start was never settled, so nothing is proven from it: step away first.
+    away, back = children(expander.root)["U"]
+    assert back is None
+    along, back = children(away)["R"]
+    assert back == FACING_LETTERS.index("L")  # three cats step into free cells together
+    further = children(along)
+    assert further["R"][1] == FACING_LETTERS.index("L")
+    assert further["D"][1] is None  # the front cat pushes the rock, which stays pushed
+    assert _check_ways_back(data, budget=200) > 0
+
+
+def _unrated(_board: object) -> int:
+    return 0
+
+
+def test_no_way_back_is_claimed_on_levels_with_automata() -> None:
+    data = fixture_level("mouse-keeps-time")
+    expander = Expander(data)
+    for _, child, _, _, _ in expander.children(expander.root, _unrated):
+        assert all(back is None for *_, back in expander.children(child, _unrated))
+
+
+def test_a_board_with_a_sink_or_defeat_meeting_left_over_is_not_one_a_turn_leaves_alone() -> None:
+    # Only the start (never settled) or a state whose rules changed in the last
+    # turn's contact pass can look like this; the way back is then not proven.
+    sinking = level(
+        5, 4, sentence("MIAU IS YOU", 0, 0), sentence("ROCK IS SINK", 0, 1),
+        thing("MIAU", 0, 3), thing("ROCK", 3, 3), thing("FLAG", 3, 3),
+    )  # fmt: skip
+    deadly = level(
+        5, 4, sentence("MIAU IS YOU", 0, 0), sentence("ROCK IS DEFEAT", 0, 1),
+        thing("MIAU", 3, 3), thing("ROCK", 3, 3),
+    )  # fmt: skip
+    calm = level(5, 4, sentence("MIAU IS YOU", 0, 0), thing("MIAU", 3, 3), thing("ROCK", 1, 3))
+    for data, settled in ((sinking, False), (deadly, False), (calm, True)):
+        expander = Expander(data)
+        board = expander.board
+        assert expander.settles_to_itself(board, board.holders("YOU")) is settled

@@ -443,8 +443,21 @@ class Board:
         pos, noun, facing, kinds = self.pos, self.noun, self.facing, self.is_word
         cells, by_noun = self.cells, self.by_noun
         roster_changed = False
+        recounted = False
         for ident, old_pos, old_noun, old_facing, old_word in reversed(entries):
             current, word = pos[ident], kinds[ident]
+            if current != GONE and old_pos != GONE and word == old_word and old_noun == noun[ident]:
+                # A step or a turn taken back: the same thing, so the noun index and
+                # every property's holders stay as they are.
+                if current != old_pos:
+                    cells[current].remove(ident)
+                    insort(cells[old_pos], ident)
+                    pos[ident] = old_pos
+                    if word:
+                        self.words_dirty = True
+                facing[ident] = old_facing
+                continue
+            recounted = True
             if current != GONE:
                 cells[current].remove(ident)
                 if not word:
@@ -464,7 +477,8 @@ class Board:
             noun[ident] = old_noun
             facing[ident] = old_facing
         self._reading = None
-        self.census += 1
+        if recounted:
+            self.census += 1
         if roster_changed:
             self.reroster()
 

@@ -149,14 +149,23 @@ def _push_chain(
     log: TurnLog | None,
 ) -> bool:
     """Move ``ident`` and what it pushes one cell along ``(dx, dy)``, or record what blocks it."""
+    pos, width, cells = board.pos, board.width, board.cells
+    source = pos[ident]
+    target = source + dx + dy * width
+    if 0 <= source % width + dx < width and 0 <= target < len(cells) and not cells[target]:
+        # Most steps enter an empty cell inside the board: nothing to plan.
+        board.move(ident, target, facing)
+        stepped.add(ident)
+        if log is not None:
+            log.moved.append((ident, source, target, None, facing))
+        return True
     chain, blocker, reason = _plan_chain(board, reading, ident, dx, dy, stepped)
     if reason is not None:
         if log is not None:
             log.blocked.append((ident, (dx, dy), blocker, reason))
         return False
-    pos = board.pos
     move = board.move
-    offset = dx + dy * board.width
+    offset = dx + dy * width
     for moving, pusher in chain:
         source = pos[moving]
         move(moving, source + offset, facing)

@@ -224,7 +224,7 @@ def solve_any(
             if max_memory is not None and _held(parents, queue, key_bytes) > max_memory:
                 return finish(Outcome.LIMIT, None, "memory")
         child_moves = moves_made + 1
-        for letter, child, won, rating in expander.children(key, distance_to_win):
+        for letter, child, won, rating, _ in expander.children(key, distance_to_win):
             if won:
                 return finish(Outcome.SOLVED, path_to(expander, parents, key) + letter)
             if child in parents:

@@ -137,17 +137,21 @@ class KeyCodec:
         now = state.now
         return self.pack(self._slots(now.positions, now.nouns, now.facings, now.kinds, now.phases))
 
-    def successor(
-        self, board: Board, before: Sequence[int], journal: Sequence[JournalEntry]
-    ) -> bytes:
-        """The key of ``board`` after a turn, from the slots ``before`` it and its journal.
+    def successor(self, board: Board, before: bytes, journal: Sequence[JournalEntry]) -> bytes:
+        """The key of ``board`` after a turn, from the key ``before`` it and its journal.
 
         Only the entities the turn touched are read again, which on a large
-        board is much cheaper than ``encode``.
+        board is much cheaper than ``encode``; the key is copied and patched
+        as bytes, never spread into a list of numbers.
         """
         pos, noun, index = board.pos, board.noun, self.noun_index
         pos_slot, noun_slot = self.pos_slot, self.noun_slot
-        slots = list(before)
+        slots: bytearray | array[int]
+        if self.wide:
+            slots = array("H")
+            slots.frombytes(before)
+        else:
+            slots = bytearray(before)
         for ident, _, _, _, _ in journal:
             slot = pos_slot[ident]
             if slot >= 0:
@@ -164,8 +168,15 @@ class KeyCodec:
                 slots[start + ident] = 0 if gone else facing[ident]
                 slots[kinds_start + ident] = 0 if gone else 1 + kinds[ident]
         if self.phase_count:
-            slots[self.slot_count - self.phase_count :] = board.phases
-        return self.pack(slots)
+            for offset, phase in enumerate(board.phases, self.slot_count - self.phase_count):
+                slots[offset] = phase
+        return slots.tobytes() if isinstance(slots, array) else bytes(slots)
+
+    def view(self, key: bytes) -> Sequence[int]:
+        """The slots of ``key`` read in place: the bytes themselves, or two bytes a slot."""
+        if self.wide:
+            return memoryview(key).cast("H")
+        return key
 
     def pack(self, slots: Sequence[int]) -> bytes:
         """Slots as a key: one byte per slot, or two on levels too big for one."""
@@ -185,10 +196,8 @@ class KeyCodec:
         """The key of ``board`` as it stands."""
         return self.pack(self.values(board))
 
-    def changes(
-        self, board: Board, current: Sequence[int], target: Sequence[int]
-    ) -> list[JournalEntry]:
-        """Journal-style entries that take ``board`` from slots ``current`` to ``target``.
+    def changes(self, board: Board, current: bytes, target: bytes) -> list[JournalEntry]:
+        """Journal-style entries that take ``board`` from the key ``current`` to ``target``.
 
         ``Board.revert`` applies them: each entry names an entity and the
         position, noun, facing and kind it must have. Facings and kinds are
@@ -203,10 +212,9 @@ class KeyCodec:
         new_noun: dict[int, str] = {}
         new_facing: dict[int, int] = {}
         new_kind: dict[int, bool] = {}
-        for slot in range(kinds_start + len(self.kind_ids)):
-            value = target[slot]
-            if value == current[slot]:
-                continue
+        values = self.view(target)
+        for slot in self._differing(current, target, kinds_start + len(self.kind_ids)):
+            value = values[slot]
             if slot < split:
                 new_pos[pos_ids[slot]] = value - 1
             elif slot >= kinds_start:
@@ -229,6 +237,24 @@ class KeyCodec:
                 )
             )
         return entries
+
+    def _differing(self, current: bytes, target: bytes, limit: int) -> list[int]:
+        """The slots below ``limit`` where two keys differ, in order.
+
+        The keys are read as two big numbers and XORed, so the cost goes with
+        the slots that differ (a jump between relatives changes a handful),
+        not with the length of the key.
+        """
+        bits = 16 if self.wide else 8
+        unit = (1 << bits) - 1
+        diff = int.from_bytes(current, "little") ^ int.from_bytes(target, "little")
+        diff &= (1 << (bits * limit)) - 1
+        found: list[int] = []
+        while diff:
+            slot = ((diff & -diff).bit_length() - 1) // bits
+            found.append(slot)
+            diff &= ~(unit << (bits * slot))
+        return found
 
     def phases(self, slots: Sequence[int]) -> list[int]:
         """The automata phases held in ``slots``."""

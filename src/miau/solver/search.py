@@ -100,6 +100,10 @@ def solve(
     parents: dict[bytes, bytes | None] = {root: None}
     frontier = [root]
     layer: list[bytes] = []
+    # Beside each frontier key, its way back to the state that found it (see
+    # ``Expander.children``): that move leads to a state already seen.
+    frontier_backs: list[int | None] = [None]
+    layer_backs: list[int | None] = []
     expanded = 0
     depth = 0
     report = reporter_for(progress)
@@ -108,7 +112,9 @@ def solve(
         if report is not None:
             report(expanded, depth, len(parents))
         seconds = time.perf_counter() - started
-        memory = table_bytes(parents, key_bytes) + sys.getsizeof(frontier) + sys.getsizeof(layer)
+        memory = table_bytes(parents, key_bytes) + _lists_bytes(
+            frontier, layer, frontier_backs, layer_backs
+        )
         return SearchResult(
             outcome,
             moves,
@@ -123,25 +129,29 @@ def solve(
 
     while frontier:
         layer = []
-        for key in frontier:
+        layer_backs = []
+        for key, skip in zip(frontier, frontier_backs, strict=True):
             if expanded >= max_expansions:
                 return finish(Outcome.LIMIT, None)
             expanded += 1
             if expanded % PROGRESS_EVERY == 0:
                 if report is not None:
                     report(expanded, depth, len(parents))
-                if max_memory is not None and _over(
-                    parents, key_bytes, frontier, layer, max_memory
-                ):
+                held = table_bytes(parents, key_bytes) + _lists_bytes(
+                    frontier, layer, frontier_backs, layer_backs
+                )
+                if max_memory is not None and held > max_memory:
                     return finish(Outcome.LIMIT, None, "memory")
-            for letter, child, won, rating in expander.children(key, _alive):
+            for letter, child, won, rating, back in expander.children(key, _alive, skip):
                 if won:
                     return finish(Outcome.SOLVED, path_to(expander, parents, key) + letter)
                 if child not in parents:
                     parents[child] = key
                     if rating != DEAD:
                         layer.append(child)
+                        layer_backs.append(back)
         frontier = layer
+        frontier_backs = layer_backs
         depth += 1
     return finish(Outcome.UNSOLVABLE, None)
 
@@ -156,15 +166,9 @@ def table_bytes(parents: Mapping[bytes, bytes | None], key_bytes: int) -> int:
     return sys.getsizeof(parents) + key_bytes * len(parents)
 
 
-def _over(
-    parents: Mapping[bytes, bytes | None],
-    key_bytes: int,
-    frontier: list[bytes],
-    layer: list[bytes],
-    max_memory: int,
-) -> bool:
-    held = table_bytes(parents, key_bytes) + sys.getsizeof(frontier) + sys.getsizeof(layer)
-    return held > max_memory
+def _lists_bytes(*lists: list[bytes] | list[int | None]) -> int:
+    """Bytes held by the frontier's lists themselves (their keys are counted in the table)."""
+    return sum(sys.getsizeof(items) for items in lists)
 
 
 def _alive(_board: Board) -> int:

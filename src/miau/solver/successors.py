@@ -1,6 +1,6 @@
 """The successor function: the engine's own turn, run on one reusable board.
 
-Every successor comes from the engine's own turn (``move_player`` then
+Every successor comes from the engine's own turn (``move_you`` then
 ``settle_turn``, no events built; on core levels without pairs the
 solver's ``turns.settle``, the same steps with a contact pass walked from
 the short side) on one board started like a ``Game``'s
@@ -20,8 +20,8 @@ from typing import Any, Final
 
 from miau.engine.board import Board, JournalEntry
 from miau.engine.level import Level
-from miau.engine.turn import move_player, settle_turn, start_board
-from miau.engine.vocabulary import MOVE_ALPHABET
+from miau.engine.turn import move_you, settle_turn, start_board
+from miau.engine.vocabulary import DEFEAT, MOVE_ALPHABET, SINK, YOU
 from miau.solver.keys import KeyCodec
 from miau.solver.reduction import search_level
 from miau.solver.turns import settle as settle_core
@@ -35,11 +35,18 @@ MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = tuple(
 The order makes the solution found deterministic.
 """
 
+_FACINGS: Final[tuple[tuple[str, int | None], ...]] = tuple(
+    (direction.letter, direction.facing) for direction in MOVE_ALPHABET
+)
+"""``MOVES`` with each move's facing, the form ``move_you`` takes (a wait has none)."""
+
 Successor = tuple[str, bytes, bool]
 """``(move letter, key after the move, whether the move wins)``."""
 
-Child = tuple[str, bytes, bool, int]
-"""A :data:`Successor` with its rating (``DEAD`` for a state that can never move again)."""
+Child = tuple[str, bytes, bool, int, int | None]
+"""A :data:`Successor` with its rating (``DEAD`` for a state that can never move again)
+and its way back: the facing of the move that provably leads from the child straight back
+to the state it came from (``None`` when that is not known; see ``Expander.children``)."""
 
 Rating = Callable[[Board], int]
 """Rates the settled board of a child state (for best-first search: lower is more promising)."""
@@ -55,7 +62,7 @@ def _alive(_board: Board) -> int:
 class Expander:
     """Generates the successors of states of one level, given by their keys."""
 
-    __slots__ = ("_settle", "_slots", "board", "codec", "hands_off", "level", "root")
+    __slots__ = ("_key", "_returns", "_settle", "board", "codec", "hands_off", "level", "root")
 
     def __init__(self, level: Level | Mapping[str, Any], *, hands_off: bool = False) -> None:
         """Set up the start of ``level``.
@@ -70,22 +77,32 @@ class Expander:
         self.level: Level = search_level(given)
         self.board: Board = start_board(self.level)
         self.codec = KeyCodec(self.level)
-        self._settle: Callable[[Board], None] = (
-            settle_core if settles_here(self.level) else _engine_settle
-        )
+        core = settles_here(self.level)
+        self._settle: Callable[[Board], None] = settle_core if core else _engine_settle
+        # Ways back are worked out where the turn is the core's without automata:
+        # there a turn's effects are known from its journal alone.
+        self._returns = core and not self.level.automata
         self.hands_off = hands_off
-        self._slots = self.codec.values(self.board)
-        self.root: bytes = self.codec.pack(self._slots)
+        self.root: bytes = self.codec.encode(self.board)
+        self._key = self.root
 
     def successors(self, key: bytes) -> list[Successor]:
         """Every accepted move from the state ``key``, with its result, in move order."""
-        return [(letter, child, won) for letter, child, won, _ in self.children(key, _alive)]
+        return [(letter, child, won) for letter, child, won, _, _ in self.children(key, _alive)]
 
-    def children(self, key: bytes, rate: Rating) -> list[Child]:
+    def children(self, key: bytes, rate: Rating, skip: int | None = None) -> list[Child]:
         """Like ``successors``, each child also rated by ``rate`` on the board standing in it.
 
         A child from which the game can never go on (see ``is_dead``) is
-        rated :data:`DEAD` without calling ``rate``.
+        rated :data:`DEAD` without calling ``rate``. The move of facing
+        ``skip`` is not tried: a caller passes the way back it was given
+        with ``key`` (that move leads to a state it has already seen).
+
+        Each child comes with its way back, when one is proven (see
+        ``_way_back``): the facing of the move that takes the child straight
+        back to ``key``. A breadth-first search that reached the child from
+        ``key`` has seen ``key``, so it may skip that move; about a fifth of
+        the moves a search tries on a roomy level are such steps back.
         """
         self._jump(key)
         board = self.board
@@ -93,11 +110,16 @@ class Expander:
         settle = self._settle
         mark = board.checkpoint()
         at_root = key == self.root
+        movers = board.holders(YOU) if self._returns and not at_root else []
+        returns = bool(movers) and self.settles_to_itself(board, movers)
         found: list[Child] = []
-        for letter, vector in MOVES:
-            if vector is None and not at_root and not self._wait_can_change(board):
+        for letter, facing in _FACINGS:
+            if facing is None:
+                if not at_root and not self._wait_can_change(board):
+                    continue
+            elif facing == skip:
                 continue
-            if vector is not None and not move_player(board, vector, None):
+            elif not move_you(board, facing, None):
                 board.take_journal()
                 continue
             if self.hands_off and pushes_a_word(board, board.journal):
@@ -107,9 +129,42 @@ class Expander:
             journal = board.take_journal()
             won = board.won
             value = DEAD if not won and self.is_dead(board) else rate(board)
-            found.append((letter, codec.successor(board, self._slots, journal), won, value))
+            back = (
+                (facing + 2) % 4
+                if returns
+                and facing is not None
+                and board.rules is mark.rules
+                and _steps_back(board, journal, movers)
+                else None
+            )
+            found.append((letter, codec.successor(board, key, journal), won, value, back))
             board.rewind(mark, journal)
         return found
+
+    def settles_to_itself(self, board: Board, movers: list[int]) -> bool:
+        """Whether a core turn that brought every piece back to this board would change nothing.
+
+        Called on a state the search reached as a child (never the start), so
+        with these rules it was already found not won. What a turn's steps
+        4 to 10 could still do here: SINK where a SINK thing shares a cell,
+        DEFEAT where a YOU thing stands with a DEFEAT thing (a state can be
+        left so when a destroyed word changed the rules last turn). The
+        transformations need no look: the child's own journal shows none
+        happened under the same rules and nouns. Word tiles among the movers
+        would change the rules as they step, so they rule the way back out.
+        """
+        is_word = board.is_word
+        if any(is_word[ident] for ident in movers):
+            return False
+        holders = board.rules.holders
+        cells, pos = board.cells, board.pos
+        if SINK in holders and any(len(cells[pos[i]]) >= 2 for i in board.holders(SINK)):
+            return False
+        if DEFEAT in holders:
+            deadly = {pos[i] for i in board.holders(DEFEAT)}
+            if any(pos[i] in deadly for i in movers):
+                return False
+        return True
 
     def is_dead(self, board: Board) -> bool:
         """Whether the settled ``board`` can never move again: no YOU, and waiting changes nothing.
@@ -122,17 +177,16 @@ class Expander:
 
     def _jump(self, key: bytes) -> None:
         """Bring the board to the state ``key`` by changing only what differs."""
-        codec, board = self.codec, self.board
-        target = codec.unpack(key)
-        current = self._slots
-        if target == current:
+        if key == self._key:
             return
-        entries = codec.changes(board, current, target)
+        codec, board = self.codec, self.board
+        entries = codec.changes(board, self._key, key)
         if entries:
             board.revert(entries)
-        board.phases[:] = codec.phases(target)
+        if codec.phase_count:
+            board.phases[:] = codec.phases(codec.view(key))
         board.refresh_rules()
-        self._slots = target
+        self._key = key
 
     def _wait_can_change(self, board: Board) -> bool:
         """Whether a wait (W) may lead anywhere but back to this very state.
@@ -152,6 +206,35 @@ class Expander:
         return any(by_noun.get(noun) for noun in board.rules.transforms)
 
 
+def _steps_back(board: Board, journal: list[JournalEntry], movers: list[int]) -> bool:
+    """Whether the opposite move from the settled ``board`` leads straight back to the turn's start.
+
+    It does when the turn's journal holds one step of each YOU thing and
+    nothing else (nothing pushed that is not YOU, nothing destroyed or
+    transformed, the rules unchanged: the caller checks those), every YOU
+    thing now stands alone in its cell, and every cell a YOU thing left
+    holds YOU things only. Then, moving the other way front-first, each
+    YOU thing finds the cell it came from empty or emptied by the YOU thing
+    that took it, and steps back into it: no push, no block, every piece
+    where it was. ``tests/solver/test_successors.py`` plays the way back
+    of every child of generated levels and compares.
+    """
+    if len(journal) != len(movers):
+        return False
+    cells, pos = board.cells, board.pos
+    if len(journal) == 1:
+        # One YOU thing, the common case: it left its cell empty and stands alone.
+        ident, source, _, _, _ = journal[0]
+        return ident == movers[0] and not cells[source] and len(cells[pos[ident]]) == 1
+    moved = {entry[0] for entry in journal}
+    if len(moved) != len(movers) or not moved.issuperset(movers):
+        return False
+    for ident, source, _, _, _ in journal:
+        if len(cells[pos[ident]]) != 1 or not moved.issuperset(cells[source]):
+            return False
+    return True
+
+
 def _engine_settle(board: Board) -> None:
     """The engine's own steps 4 to 10, with no events built."""
     settle_turn(board, None)
@@ -160,7 +243,7 @@ def _engine_settle(board: Board) -> None:
 def pushes_a_word(board: Board, journal: list[JournalEntry]) -> bool:
     """Whether the player's movement just journalled moved a word tile.
 
-    Call it between ``move_player`` and ``settle_turn``: then every journal
+    Call it between ``move_you`` and ``settle_turn``: then every journal
     entry is a move of the player's own phase.
     """
     is_word = board.is_word

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from miau.engine.board import Board
 from miau.engine.level import Level
-from miau.engine.turn import apply_transformations, has_control, run_automata
+from miau.engine.turn import apply_transformations, run_automata
 from miau.engine.vocabulary import DEFEAT, SINK, WIN, YOU
 
 _FEW = 4
@@ -34,17 +34,25 @@ def settles_here(level: Level) -> bool:
 
 def settle(board: Board) -> None:
     """Steps 4 to 10 of a core turn, as ``settle_turn(board, None)`` runs them."""
-    transformed: set[int] = set()
     board.refresh_rules()
-    apply_transformations(board, transformed, None)
-    run_automata(board, None)
+    if board.rules.noun_rules or board.level.automata:
+        # Without automata and without a rule ``X IS NOUN`` steps 4 to 6 change
+        # nothing, and most turns of a search are such turns.
+        transformed: set[int] = set()
+        apply_transformations(board, transformed, None)
+        run_automata(board, None)
+        board.refresh_rules()
+        apply_transformations(board, transformed, None)
+    holders = board.rules.holders
+    if SINK in holders:
+        _sink(board)
+    if DEFEAT in holders and YOU in holders:
+        _defeat(board)
     board.refresh_rules()
-    apply_transformations(board, transformed, None)
-    _sink(board)
-    _defeat(board)
-    board.refresh_rules()
-    board.won = _won(board)
-    board.control_lost = not has_control(board)
+    # Step 10 as ``has_control`` decides it: nobody holds YOU unless a rule gives it.
+    yous = board.holders(YOU) if YOU in board.rules.givable else []
+    board.won = _won(board, yous)
+    board.control_lost = not yous
     board.move_count += 1
 
 
@@ -81,7 +89,7 @@ def _defeat(board: Board) -> None:
         board.destroy(ident)
 
 
-def _won(board: Board) -> bool:
+def _won(board: Board, yous: list[int]) -> bool:
     """``evaluate_win`` on a core board: a YOU thing in a cell with a WIN thing (itself included).
 
     The core has one layer, so the engine's "a YOU sharing its layer with a
@@ -99,4 +107,4 @@ def _won(board: Board) -> bool:
         return False
     pos = board.pos
     winning = {pos[ident] for ident in wins}
-    return any(pos[ident] in winning for ident in board.holders(YOU))
+    return any(pos[ident] in winning for ident in yous)
