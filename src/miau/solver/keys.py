@@ -170,7 +170,7 @@ class KeyCodec:
         if self.phase_count:
             for offset, phase in enumerate(board.phases, self.slot_count - self.phase_count):
                 slots[offset] = phase
-        return slots.tobytes() if isinstance(slots, array) else bytes(slots)
+        return bytes(slots) if isinstance(slots, bytearray) else slots.tobytes()
 
     def view(self, key: bytes) -> Sequence[int]:
         """The slots of ``key`` read in place: the bytes themselves, or two bytes a slot."""
@@ -206,13 +206,15 @@ class KeyCodec:
         """
         pos_ids, noun_ids = self.pos_ids, self.noun_ids
         split = len(pos_ids)
+        values = self.view(target)
+        if not self.facing_ids:
+            return self._core_changes(board, current, target, values)
         end = split + len(noun_ids)
         kinds_start = end + len(self.facing_ids)
         new_pos: dict[int, int] = {}
         new_noun: dict[int, str] = {}
         new_facing: dict[int, int] = {}
         new_kind: dict[int, bool] = {}
-        values = self.view(target)
         for slot in self._differing(current, target, kinds_start + len(self.kind_ids)):
             value = values[slot]
             if slot < split:
@@ -237,6 +239,40 @@ class KeyCodec:
                 )
             )
         return entries
+
+    def _core_changes(
+        self, board: Board, current: bytes, target: bytes, values: Sequence[int]
+    ) -> list[JournalEntry]:
+        """``changes`` for keys of positions and nouns only (no facings, kinds or phases).
+
+        Position slots come first, one per entity in id order, so the entries
+        of a jump that only moves things come out in id order as they are found.
+        """
+        pos_ids, noun_ids, nouns = self.pos_ids, self.noun_ids, self.nouns
+        split = len(pos_ids)
+        pos, noun, facing, kinds = board.pos, board.noun, board.facing, board.is_word
+        entries: list[JournalEntry] = []
+        renamed: dict[int, str] = {}
+        for slot in self._differing(current, target, split + len(noun_ids)):
+            value = values[slot]
+            if slot < split:
+                ident = pos_ids[slot]
+                entries.append((ident, value - 1, noun[ident], facing[ident], kinds[ident]))
+            elif value:
+                renamed[noun_ids[slot - split]] = nouns[value - 1]
+        if not renamed:
+            return entries
+        moved = {entry[0]: entry[1] for entry in entries}
+        return [
+            (
+                ident,
+                moved.get(ident, pos[ident]),
+                renamed.get(ident, noun[ident]),
+                facing[ident],
+                kinds[ident],
+            )
+            for ident in sorted(moved.keys() | renamed.keys())
+        ]
 
     def _differing(self, current: bytes, target: bytes, limit: int) -> list[int]:
         """The slots below ``limit`` where two keys differ, in order.

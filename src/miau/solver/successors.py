@@ -128,7 +128,10 @@ class Expander:
             settle(board)
             journal = board.take_journal()
             won = board.won
-            value = DEAD if not won and self.is_dead(board) else rate(board)
+            if board.control_lost and not won and not self._wait_can_change(board):
+                value = DEAD  # see ``is_dead``
+            else:
+                value = rate(board)
             back = (
                 (facing + 2) % 4
                 if returns
@@ -161,8 +164,9 @@ class Expander:
         if SINK in holders and any(len(cells[pos[i]]) >= 2 for i in board.holders(SINK)):
             return False
         if DEFEAT in holders:
-            deadly = {pos[i] for i in board.holders(DEFEAT)}
-            if any(pos[i] in deadly for i in movers):
+            # From the movers' side: their cells hold a thing or two, DEFEAT things may be many.
+            props = board.props
+            if any(DEFEAT in props(other) for i in movers for other in cells[pos[i]]):
                 return False
         return True
 

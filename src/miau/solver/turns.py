@@ -107,4 +107,7 @@ def _won(board: Board, yous: list[int]) -> bool:
         return False
     pos = board.pos
     winning = {pos[ident] for ident in wins}
-    return any(pos[ident] in winning for ident in yous)
+    for ident in yous:
+        if pos[ident] in winning:
+            return True
+    return False
