@@ -22,7 +22,11 @@ of the comparison of times, since the two searches solve different puzzles.
 
 ``--records FILE`` keeps the agent's records: the first run writes them,
 later runs read them instead of running node again (the agent's times are
-from the run that wrote them).
+from the run that wrote them). For the comparison "in one run", leave it out.
+
+``--any`` also runs Miau's best-first search (``miau solve --any``) on the
+same levels and prints its times and solution lengths beside the
+breadth-first ones (its solutions win but are not proven shortest).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from miau.cli.importer import KEKE_MOVES
 from miau.engine.game import Game
 from miau.engine.vocabulary import WAIT
 from miau.solver import LevelSpec, Outcome, SearchResult, run_all, solve
+from miau.solver.best_first import solve_any
 
 # Runs the agent the way the competition's harness does: step until a move
 # list comes back, check it wins by replaying it, stop at the limits.
@@ -141,9 +146,10 @@ def agent_moves_win(spec: LevelSpec, moves: str) -> bool:
     return game.won
 
 
-def _solve(spec: LevelSpec, budget: int) -> tuple[SearchResult, float]:
+def _solve(spec: LevelSpec, budget: int, best_first: bool = False) -> tuple[SearchResult, float]:
     cpu = time.process_time()
-    result = solve(spec.data, max_expansions=budget)
+    search = solve_any if best_first else solve
+    result = search(spec.data, max_expansions=budget)
     return result, time.process_time() - cpu
 
 
@@ -157,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="the agent's seconds cap")
     parser.add_argument("--max", type=int, default=300_000, help="Miau's expansion cap")
     parser.add_argument("--records", type=Path, help="the agent's records: read, or written")
+    parser.add_argument("--any", action="store_true", help="also run best-first search")
     args = parser.parse_args(argv)
     named = dict(keke_specs(args.packs, args.core))
     ids = [name.removeprefix("keke-") for name in named]
@@ -168,15 +175,21 @@ def main(argv: list[str] | None = None) -> int:
     agent_all = sum(float(str(r["seconds"])) for r in records)
     specs = [named[f"keke-{r['id']}"] for r in solved]
     timed = run_all(functools.partial(_solve, budget=args.max), specs, jobs=args.jobs)
+    greedy = (
+        run_all(functools.partial(_solve, budget=args.max, best_first=True), specs, jobs=args.jobs)
+        if args.any
+        else []
+    )
     print(
         f"{'level':<10} {'agent s':>8} {'agent len':>9} {'miau s':>8} {'miau CPU':>8} "
-        f"{'miau len':>8}"
+        f"{'miau len':>8}" + (f" {'any s':>8} {'any len':>7}" if args.any else "")
     )
-    for record, (result, cpu) in zip(solved, timed, strict=True):
+    for index, (record, (result, cpu)) in enumerate(zip(solved, timed, strict=True)):
         note = "  rules differ: the agent's moves do not win in Miau" if record in differ else ""
+        extra = f" {greedy[index][0].seconds:8.3f} {greedy[index][0].length!s:>7}" if greedy else ""
         print(
             f"keke-{record['id']:<5} {float(str(record['seconds'])):8.3f} {record['length']!s:>9} "
-            f"{result.seconds:8.3f} {cpu:8.3f} {result.length!s:>8}{note}"
+            f"{result.seconds:8.3f} {cpu:8.3f} {result.length!s:>8}{extra}{note}"
         )
     kept = [pair for record, pair in zip(solved, timed, strict=True) if record not in differ]
     miau_seconds = sum(result.seconds for result, _ in kept)
@@ -198,6 +211,25 @@ def main(argv: list[str] | None = None) -> int:
             f"speed-up on the compared levels: {agent_seconds / miau_seconds:.1f}x by solver time, "
             f"{agent_seconds / miau_cpu:.1f}x by CPU time"
         )
+    if greedy:
+        quick = [pair for record, pair in zip(solved, greedy, strict=True) if record not in differ]
+        any_seconds = sum(result.seconds for result, _ in quick)
+        any_cpu = sum(cpu for _, cpu in quick)
+        any_solved = sum(result.outcome is Outcome.SOLVED for result, _ in quick)
+        longer = sum(
+            1
+            for (fast, _), (exact, _) in zip(quick, kept, strict=True)
+            if fast.length is not None and exact.length is not None and fast.length > exact.length
+        )
+        print(
+            f"Miau (best-first, --any): {any_solved}/{len(compared)} in {any_seconds:.2f} s of "
+            f"solver time ({any_cpu:.2f} CPU s); {longer} solutions longer than the shortest"
+        )
+        if any_seconds > 0 and any_cpu > 0:
+            print(
+                f"speed-up of --any on the compared levels: {agent_seconds / any_seconds:.1f}x "
+                f"by solver time, {agent_seconds / any_cpu:.1f}x by CPU time"
+            )
     return 0
 
 

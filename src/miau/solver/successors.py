@@ -99,10 +99,11 @@ class Expander:
         with ``key`` (that move leads to a state it has already seen).
 
         Each child comes with its way back, when one is proven (see
-        ``_way_back``): the facing of the move that takes the child straight
-        back to ``key``. A breadth-first search that reached the child from
-        ``key`` has seen ``key``, so it may skip that move; about a fifth of
-        the moves a search tries on a roomy level are such steps back.
+        ``_steps_back``): the facing of the move that takes the child
+        straight back to ``key``. A breadth-first search that reached the
+        child from ``key`` has seen ``key``, so it may skip that move; on
+        Keke's levels about one move in six that the search would try is
+        such a step back.
         """
         self._jump(key)
         board = self.board

@@ -107,7 +107,4 @@ def _won(board: Board, yous: list[int]) -> bool:
         return False
     pos = board.pos
     winning = {pos[ident] for ident in wins}
-    for ident in yous:
-        if pos[ident] in winning:
-            return True
-    return False
+    return not winning.isdisjoint(map(pos.__getitem__, yous))
