@@ -230,3 +230,45 @@ def test_a_board_with_a_sink_or_defeat_meeting_left_over_is_not_one_a_turn_leave
         expander = Expander(data)
         board = expander.board
         assert expander.settles_to_itself(board, board.holders("YOU")) is settled
+
+
+def _check_told_children(data: dict[str, Any], budget: int) -> None:
+    """Children told without playing (no rating asked) equal the children played, field by field."""
+    expander = Expander(data)
+    seen = {expander.root}
+    frontier = [expander.root]
+    while frontier and len(seen) < budget:
+        key = frontier.pop(0)
+        told = expander.children(key, None)
+        played = expander.children(key, _unrated)
+        assert told == played
+        for _, child, won, _, _ in played:
+            if not won and child not in seen:
+                seen.add(child)
+                frontier.append(child)
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_levels())
+def test_a_lone_step_into_an_empty_cell_told_without_playing_is_the_step_played(
+    data: dict[str, Any],
+) -> None:
+    _check_told_children(data, budget=300)
+
+
+@pytest.mark.parametrize(("name", "data"), KNOWN_LEVELS, ids=[n for n, _ in KNOWN_LEVELS])
+def test_children_told_without_playing_on_known_levels_are_the_children_played(
+    name: str, data: dict[str, Any]
+) -> None:
+    _check_told_children(data, budget=400)
+
+
+def test_a_thing_still_to_transform_keeps_every_step_played() -> None:
+    # The level starts with the rock made a flag, the first turn makes it a wall and
+    # the next a keke, so from the state after the first turn no step can be told.
+    data = level(
+        6, 6, sentence("MIAU IS YOU", 0, 0), sentence("ROCK IS FLAG", 0, 1),
+        sentence("FLAG IS WALL", 0, 2), sentence("WALL IS KEKE", 0, 3),
+        thing("MIAU", 2, 5), thing("ROCK", 5, 5),
+    )  # fmt: skip
+    _check_told_children(data, budget=50)

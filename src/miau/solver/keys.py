@@ -27,6 +27,7 @@ whatever their positions.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Sequence
 
@@ -171,6 +172,13 @@ class KeyCodec:
             for offset, phase in enumerate(board.phases, self.slot_count - self.phase_count):
                 slots[offset] = phase
         return bytes(slots) if isinstance(slots, bytearray) else slots.tobytes()
+
+    def moved(self, key: bytes, ident: int, cell: int) -> bytes:
+        """``key`` with entity ``ident`` standing in ``cell`` and nothing else changed."""
+        slot = self.pos_slot[ident]
+        if self.wide:
+            return key[: 2 * slot] + (cell + 1).to_bytes(2, sys.byteorder) + key[2 * slot + 2 :]
+        return key[:slot] + bytes((cell + 1,)) + key[slot + 1 :]
 
     def view(self, key: bytes) -> Sequence[int]:
         """The slots of ``key`` read in place: the bytes themselves, or two bytes a slot."""

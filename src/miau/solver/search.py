@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from itertools import pairwise
 from typing import Any, Final
 
-from miau.engine.board import Board
 from miau.engine.level import Level
 from miau.solver.outcome import Outcome, SearchResult
 from miau.solver.successors import DEAD, Expander
@@ -142,7 +141,7 @@ def solve(
                 )
                 if max_memory is not None and held > max_memory:
                     return finish(Outcome.LIMIT, None, "memory")
-            for letter, child, won, rating, back in expander.children(key, _alive, skip):
+            for letter, child, won, rating, back in expander.children(key, None, skip):
                 if won:
                     return finish(Outcome.SOLVED, path_to(expander, parents, key) + letter)
                 if child not in parents:
@@ -169,11 +168,6 @@ def table_bytes(parents: Mapping[bytes, bytes | None], key_bytes: int) -> int:
 def _lists_bytes(*lists: list[bytes] | list[int | None]) -> int:
     """Bytes held by the frontier's lists themselves (their keys are counted in the table)."""
     return sum(sys.getsizeof(items) for items in lists)
-
-
-def _alive(_board: Board) -> int:
-    """The rating breadth-first search needs: none (dead children are rated by the expander)."""
-    return 0
 
 
 def reporter_for(progress: Progress | None) -> Reporter | None:

@@ -20,8 +20,9 @@ from typing import Any, Final
 
 from miau.engine.board import Board, JournalEntry
 from miau.engine.level import Level
+from miau.engine.movement import move_group
 from miau.engine.turn import move_you, settle_turn, start_board
-from miau.engine.vocabulary import DEFEAT, MOVE_ALPHABET, SINK, YOU
+from miau.engine.vocabulary import DEFEAT, MOVE_ALPHABET, SINK, VECTOR_OF_FACING, YOU
 from miau.solver.keys import KeyCodec
 from miau.solver.reduction import search_level
 from miau.solver.turns import settle as settle_core
@@ -55,10 +56,6 @@ DEAD: Final = -1
 """The rating of a child that can never move again (nothing is YOU and waiting changes nothing)."""
 
 
-def _alive(_board: Board) -> int:
-    return 0
-
-
 class Expander:
     """Generates the successors of states of one level, given by their keys."""
 
@@ -88,15 +85,23 @@ class Expander:
 
     def successors(self, key: bytes) -> list[Successor]:
         """Every accepted move from the state ``key``, with its result, in move order."""
-        return [(letter, child, won) for letter, child, won, _, _ in self.children(key, _alive)]
+        return [(letter, child, won) for letter, child, won, _, _ in self.children(key, None)]
 
-    def children(self, key: bytes, rate: Rating, skip: int | None = None) -> list[Child]:
+    def children(self, key: bytes, rate: Rating | None, skip: int | None = None) -> list[Child]:
         """Like ``successors``, each child also rated by ``rate`` on the board standing in it.
 
         A child from which the game can never go on (see ``is_dead``) is
-        rated :data:`DEAD` without calling ``rate``. The move of facing
-        ``skip`` is not tried: a caller passes the way back it was given
-        with ``key`` (that move leads to a state it has already seen).
+        rated :data:`DEAD` without calling ``rate``; without ``rate`` every
+        other child is rated 0. The move of facing ``skip`` is not tried: a
+        caller passes the way back it was given with ``key`` (that move
+        leads to a state it has already seen).
+
+        Without ``rate`` (breadth-first search needs none), a lone YOU thing
+        stepping into an empty cell from a state that settles to itself
+        (see ``_lone_stepper``) is a child whose key is this key with one
+        position changed: nothing else can happen in such a turn, so the
+        turn is not played. ``tests/solver/test_successors.py`` compares
+        these children with the played ones on generated and known levels.
 
         Each child comes with its way back, when one is proven (see
         ``_steps_back``): the facing of the move that takes the child
@@ -111,8 +116,14 @@ class Expander:
         settle = self._settle
         mark = board.checkpoint()
         at_root = key == self.root
-        movers = board.holders(YOU) if self._returns and not at_root else []
+        # Under rules without conditions or FLOAT the board is its own reading and
+        # the YOU things are the same for every move: move them as ``move_you`` would.
+        yous = board.holders(YOU) if board.rules.live else None
+        movers = yous if yous is not None and self._returns and not at_root else []
         returns = bool(movers) and self.settles_to_itself(board, movers)
+        lone = self._lone_stepper(board, movers) if returns and rate is None else None
+        # Its way back is proven when it leaves its cell empty (see ``_steps_back``).
+        lone_back = lone is not None and len(board.cells[board.pos[lone]]) == 1
         found: list[Child] = []
         for letter, facing in _FACINGS:
             if facing is None:
@@ -120,7 +131,15 @@ class Expander:
                     continue
             elif facing == skip:
                 continue
-            elif not move_you(board, facing, None):
+            elif lone is not None and (target := _free_cell_ahead(board, lone, facing)) >= 0:
+                back = (facing + 2) % 4 if lone_back else None
+                found.append((letter, codec.moved(key, lone, target), False, 0, back))
+                continue
+            elif not (
+                move_you(board, facing, None)
+                if yous is None
+                else bool(yous) and move_group(board, board, yous, facing, None)
+            ):
                 board.take_journal()
                 continue
             if self.hands_off and pushes_a_word(board, board.journal):
@@ -132,7 +151,7 @@ class Expander:
             if board.control_lost and not won and not self._wait_can_change(board):
                 value = DEAD  # see ``is_dead``
             else:
-                value = rate(board)
+                value = 0 if rate is None else rate(board)
             back = (
                 (facing + 2) % 4
                 if returns
@@ -144,6 +163,23 @@ class Expander:
             found.append((letter, codec.successor(board, key, journal), won, value, back))
             board.rewind(mark, journal)
         return found
+
+    def _lone_stepper(self, board: Board, movers: list[int]) -> int | None:
+        """The one YOU thing, when its steps into empty cells can be told without playing them.
+
+        Call it on a state that settles to itself (``settles_to_itself``).
+        With one YOU thing and no thing waiting to transform, a step into an
+        empty cell leaves the rules as they are, makes no SINK or DEFEAT
+        meeting (the YOU thing stands alone, and was no DEFEAT or WIN thing
+        itself, or this state would not settle to itself or would have
+        been won), and so changes nothing but that one position.
+        """
+        if len(movers) != 1 or self.codec.pos_slot[movers[0]] < 0:
+            return None
+        by_noun = board.by_noun
+        if any(by_noun.get(noun) for noun in board.rules.transforms):
+            return None
+        return movers[0]
 
     def settles_to_itself(self, board: Board, movers: list[int]) -> bool:
         """Whether a core turn that brought every piece back to this board would change nothing.
@@ -209,6 +245,17 @@ class Expander:
             return True
         by_noun = board.by_noun
         return any(by_noun.get(noun) for noun in board.rules.transforms)
+
+
+def _free_cell_ahead(board: Board, ident: int, facing: int) -> int:
+    """The cell one step along ``facing`` from ``ident`` when it is empty, else -1."""
+    dx, dy = VECTOR_OF_FACING[facing]
+    width, cells = board.width, board.cells
+    source = board.pos[ident]
+    target = source + dx + dy * width
+    if 0 <= source % width + dx < width and 0 <= target < len(cells) and not cells[target]:
+        return target
+    return -1
 
 
 def _steps_back(board: Board, journal: list[JournalEntry], movers: list[int]) -> bool:
