@@ -201,6 +201,7 @@ def test_a_crowd_of_cats_walking_in_a_line_gets_its_way_back_and_a_push_does_not
     assert further["R"][1] == FACING_LETTERS.index("L")
     assert further["D"][1] is None  # the front cat pushes the rock, which stays pushed
     assert _check_ways_back(data, budget=200) > 0
+    _check_told_children(data, budget=200)
 
 
 def _unrated(_board: object) -> int:

@@ -27,7 +27,6 @@ whatever their positions.
 
 from __future__ import annotations
 
-import sys
 from array import array
 from collections.abc import Sequence
 
@@ -173,12 +172,22 @@ class KeyCodec:
                 slots[offset] = phase
         return bytes(slots) if isinstance(slots, bytearray) else slots.tobytes()
 
-    def moved(self, key: bytes, ident: int, cell: int) -> bytes:
-        """``key`` with entity ``ident`` standing in ``cell`` and nothing else changed."""
-        slot = self.pos_slot[ident]
+    def moved(self, key: bytes, idents: Sequence[int], cells: Sequence[int]) -> bytes:
+        """``key`` with each of ``idents`` standing in its cell of ``cells``, nothing else changed."""
+        pos_slot = self.pos_slot
         if self.wide:
-            return key[: 2 * slot] + (cell + 1).to_bytes(2, sys.byteorder) + key[2 * slot + 2 :]
-        return key[:slot] + bytes((cell + 1,)) + key[slot + 1 :]
+            wide = array("H")
+            wide.frombytes(key)
+            for ident, cell in zip(idents, cells, strict=True):
+                wide[pos_slot[ident]] = cell + 1
+            return wide.tobytes()
+        if len(idents) == 1:
+            slot = pos_slot[idents[0]]
+            return key[:slot] + bytes((cells[0] + 1,)) + key[slot + 1 :]
+        slots = bytearray(key)
+        for ident, cell in zip(idents, cells, strict=True):
+            slots[pos_slot[ident]] = cell + 1
+        return bytes(slots)
 
     def view(self, key: bytes) -> Sequence[int]:
         """The slots of ``key`` read in place: the bytes themselves, or two bytes a slot."""

@@ -96,12 +96,13 @@ class Expander:
         caller passes the way back it was given with ``key`` (that move
         leads to a state it has already seen).
 
-        Without ``rate`` (breadth-first search needs none), a lone YOU thing
-        stepping into an empty cell from a state that settles to itself
-        (see ``_lone_stepper``) is a child whose key is this key with one
-        position changed: nothing else can happen in such a turn, so the
-        turn is not played. ``tests/solver/test_successors.py`` compares
-        these children with the played ones on generated and known levels.
+        Without ``rate`` (breadth-first search needs none), a turn in
+        which every YOU thing walks into a free cell from a state that
+        settles to itself (see ``_free_walkers``) is told, not played: its
+        child's key is this key with the walkers' positions changed, as
+        nothing else can happen in it. ``tests/solver/test_successors.py``
+        compares told children with played ones on generated and known
+        levels.
 
         Each child comes with its way back, when one is proven (see
         ``_steps_back``): the facing of the move that takes the child
@@ -121,9 +122,7 @@ class Expander:
         yous = board.holders(YOU) if board.rules.live else None
         movers = yous if yous is not None and self._returns and not at_root else []
         returns = bool(movers) and self.settles_to_itself(board, movers)
-        lone = self._lone_stepper(board, movers) if returns and rate is None else None
-        # Its way back is proven when it leaves its cell empty (see ``_steps_back``).
-        lone_back = lone is not None and len(board.cells[board.pos[lone]]) == 1
+        walkers = self._free_walkers(board, movers) if returns and rate is None else None
         found: list[Child] = []
         for letter, facing in _FACINGS:
             if facing is None:
@@ -131,9 +130,10 @@ class Expander:
                     continue
             elif facing == skip:
                 continue
-            elif lone is not None and (target := _free_cell_ahead(board, lone, facing)) >= 0:
-                back = (facing + 2) % 4 if lone_back else None
-                found.append((letter, codec.moved(key, lone, target), False, 0, back))
+            elif walkers is not None and (cells := _walk(board, movers, walkers, facing)):
+                # Every walker ends alone in its cell and left its cell to walkers
+                # only: the way back is proven as ``_steps_back`` proves it.
+                found.append((letter, codec.moved(key, movers, cells), False, 0, (facing + 2) % 4))
                 continue
             elif not (
                 move_you(board, facing, None)
@@ -164,22 +164,27 @@ class Expander:
             board.rewind(mark, journal)
         return found
 
-    def _lone_stepper(self, board: Board, movers: list[int]) -> int | None:
-        """The one YOU thing, when its steps into empty cells can be told without playing them.
+    def _free_walkers(self, board: Board, movers: list[int]) -> frozenset[int] | None:
+        """The YOU things, when a turn in which each walks into a free cell can be told.
 
         Call it on a state that settles to itself (``settles_to_itself``).
-        With one YOU thing and no thing waiting to transform, a step into an
-        empty cell leaves the rules as they are, makes no SINK or DEFEAT
-        meeting (the YOU thing stands alone, and was no DEFEAT or WIN thing
-        itself, or this state would not settle to itself or would have
-        been won), and so changes nothing but that one position.
+        A cell is free to a walker when nothing but walkers stands in it
+        (they all step the same way, the one in front first, so the cell is
+        empty when the walker arrives). With nothing waiting to transform
+        and every YOU thing alone in its cell, such a turn moves the YOU
+        things one cell each, every one alone again afterwards, and makes no
+        SINK, DEFEAT or WIN meeting (no YOU thing was DEFEAT or WIN itself,
+        or this state would not settle to itself or would have been won);
+        the rules stay as they are. So it changes those positions and
+        nothing else.
         """
-        if len(movers) != 1 or self.codec.pos_slot[movers[0]] < 0:
+        pos_slot, cells, pos = self.codec.pos_slot, board.cells, board.pos
+        if any(pos_slot[ident] < 0 or len(cells[pos[ident]]) != 1 for ident in movers):
             return None
         by_noun = board.by_noun
         if any(by_noun.get(noun) for noun in board.rules.transforms):
             return None
-        return movers[0]
+        return frozenset(movers)
 
     def settles_to_itself(self, board: Board, movers: list[int]) -> bool:
         """Whether a core turn that brought every piece back to this board would change nothing.
@@ -247,15 +252,25 @@ class Expander:
         return any(by_noun.get(noun) for noun in board.rules.transforms)
 
 
-def _free_cell_ahead(board: Board, ident: int, facing: int) -> int:
-    """The cell one step along ``facing`` from ``ident`` when it is empty, else -1."""
+def _walk(board: Board, movers: list[int], walkers: frozenset[int], facing: int) -> list[int]:
+    """Where each of ``movers`` walks along ``facing``, or ``[]`` unless every cell ahead is free.
+
+    A cell is free when it is on the board and holds nothing but ``walkers``.
+    """
     dx, dy = VECTOR_OF_FACING[facing]
-    width, cells = board.width, board.cells
-    source = board.pos[ident]
-    target = source + dx + dy * width
-    if 0 <= source % width + dx < width and 0 <= target < len(cells) and not cells[target]:
-        return target
-    return -1
+    width, cells, pos = board.width, board.cells, board.pos
+    step = dx + dy * width
+    ahead: list[int] = []
+    for ident in movers:
+        source = pos[ident]
+        target = source + step
+        if not (0 <= source % width + dx < width and 0 <= target < len(cells)):
+            return []
+        occupants = cells[target]
+        if occupants and not walkers.issuperset(occupants):
+            return []
+        ahead.append(target)
+    return ahead
 
 
 def _steps_back(board: Board, journal: list[JournalEntry], movers: list[int]) -> bool:
