@@ -44,6 +44,9 @@ from miau.solver.search import (
 )
 from miau.solver.successors import DEAD, Expander
 
+QueueEntry = tuple[int, int, int, int, bytes, int | None]
+"""A queued state: tier, priority, moves made, order found, key, way back (see ``solve_any``)."""
+
 NO_WIN_RULE: Final = 20
 """Added to the distance when no WIN thing exists: a rule must be formed first, which costs moves."""
 
@@ -188,7 +191,8 @@ def solve_any(
     root = expander.root
     key_bytes = sys.getsizeof(root)
     parents: dict[bytes, bytes | None] = {root: None}
-    queue: list[tuple[int, int, int, int, bytes]] = [(0, 0, 0, 0, root)]
+    # (tier, priority, moves made, order found, key, way back to the state that found it)
+    queue: list[QueueEntry] = [(0, 0, 0, 0, root, None)]
     shown: Shown = {}
     found = 0
     expanded = 0
@@ -213,7 +217,7 @@ def solve_any(
         )
 
     while queue:
-        _, _, moves_made, _, key = heapq.heappop(queue)
+        _, _, moves_made, _, key, skip = heapq.heappop(queue)
         if expanded >= max_expansions:
             return finish(Outcome.LIMIT, None)
         expanded += 1
@@ -224,7 +228,8 @@ def solve_any(
             if max_memory is not None and _held(parents, queue, key_bytes) > max_memory:
                 return finish(Outcome.LIMIT, None, "memory")
         child_moves = moves_made + 1
-        for letter, child, won, rating, _ in expander.children(key, distance_to_win):
+        # The way back leads to a state already in ``parents``: no need to try it.
+        for letter, child, won, rating, back in expander.children(key, distance_to_win, skip):
             if won:
                 return finish(Outcome.SOLVED, path_to(expander, parents, key) + letter)
             if child in parents:
@@ -234,7 +239,7 @@ def solve_any(
                 found += 1
                 priority = HEURISTIC_WEIGHT * rating + MOVE_WEIGHT * child_moves
                 tier = 0 if is_novel(shown, rating, key, child) else 1
-                heapq.heappush(queue, (tier, priority, child_moves, found, child))
+                heapq.heappush(queue, (tier, priority, child_moves, found, child, back))
     return finish(Outcome.UNSOLVABLE, None)
 
 
@@ -300,9 +305,9 @@ def is_novel(shown: Shown, rating: int, parent: bytes, child: bytes) -> bool:
 
 def _held(
     parents: Mapping[bytes, bytes | None],
-    queue: list[tuple[int, int, int, int, bytes]],
+    queue: list[QueueEntry],
     key_bytes: int,
 ) -> int:
     """Bytes of the visited table and the queue (its tuples included)."""
-    entry = sys.getsizeof((0, 0, 0, 0, b"")) + 4 * sys.getsizeof(1_000_000)
+    entry = sys.getsizeof((0, 0, 0, 0, b"", None)) + 4 * sys.getsizeof(1_000_000)
     return table_bytes(parents, key_bytes) + sys.getsizeof(queue) + entry * len(queue)
