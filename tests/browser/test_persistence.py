@@ -129,9 +129,10 @@ hold-to-repeat delay (input.js ``REPEAT_DELAY_MS``)."""
 def test_a_press_whose_key_up_comes_late_still_undoes_one_move_after_a_restart(
     page: Page, live_server: LocalServer
 ) -> None:
-    # The rare failure of the test above, made certain: Playwright sends a press's key-up
-    # only once the page has answered the key-down, so a loaded machine can deliver it
-    # after the hold-to-repeat delay, and a page that repeats held keys then undoes twice.
+    # The likely cause of the test above's rare failure (one Z undid two moves), made
+    # certain: Playwright sends a press's key-up only once the page has answered the
+    # key-down, so a loaded machine can deliver it after the hold-to-repeat delay, and a
+    # page that repeats held keys then undoes twice (its stored log: R R Z Z).
     game = GamePage(page, live_server.url)
     game.open_level("tutorial", "walls")
     game.play("R")

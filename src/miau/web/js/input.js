@@ -24,6 +24,7 @@ export function keyRepeatWanted(storage = globalThis.localStorage) {
     return true; // storage refused (a private window): the default
   }
 }
+
 const SWIPE_MIN_PX = 24;
 
 const KEY_INTENTS = {
