@@ -12,13 +12,27 @@ Positions = dict[int, tuple[int, int]]
 
 SETTLED = "document.querySelector('.play-scene')?.dataset.pending === '0'"
 
+NO_KEY_REPEAT = "localStorage.setItem('miau.keyRepeat', 'off')"
+"""An init script: held keys do not repeat (input.js, ``KEY_REPEAT_SETTING``).
+
+Playwright sends a press's key-up only once the page has answered its
+key-down, so on a loaded machine the page can see a press held past the
+hold-to-repeat delay (180 ms) and move twice: one ``z`` then undid two moves.
+"""
+
 
 class GamePage:
-    """One page of the game, at `base_url`."""
+    """One page of the game, at `base_url`.
 
-    def __init__(self, page: Page, base_url: str) -> None:
+    Every key press is one move: hold-to-repeat is off in the page (from its
+    next load on), unless ``key_repeat`` asks for it (a test of holding a key).
+    """
+
+    def __init__(self, page: Page, base_url: str, *, key_repeat: bool = False) -> None:
         self.page = page
         self.base_url = base_url
+        if not key_repeat:
+            page.add_init_script(NO_KEY_REPEAT)
 
     def open_level(self, pack: str, level: str) -> None:
         """Go to the play scene of a level and wait until its board is drawn."""

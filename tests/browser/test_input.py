@@ -57,7 +57,7 @@ def test_the_on_screen_pad_moves_on_a_touch_screen(
 
 
 def test_holding_a_key_repeats_the_move(page: Page, live_server: LocalServer) -> None:
-    game = GamePage(page, live_server.url)
+    game = GamePage(page, live_server.url, key_repeat=True)
     game.open_level("clockwork", "mouse-keeps-time")
     cat = ".board > .entity[data-noun='MIAU']"
     start_x = int(page.get_attribute(cat, "data-x") or "0")

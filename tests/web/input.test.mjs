@@ -5,10 +5,12 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, mock, test } from "node:test";
 
-import { FakeTarget, fakeButton } from "./support.mjs";
+import { FakeTarget, MemoryStorage, fakeButton } from "./support.mjs";
 
 globalThis.window = new FakeTarget();
-const { REPEAT_DELAY_MS, REPEAT_INTERVAL_MS, createInput } = await import("../../src/miau/web/js/input.js");
+const { KEY_REPEAT_SETTING, REPEAT_DELAY_MS, REPEAT_INTERVAL_MS, createInput, keyRepeatWanted } = await import(
+  "../../src/miau/web/js/input.js"
+);
 
 let input;
 let intents;
@@ -94,4 +96,40 @@ test("turning input off stops a held repeat, and destroy removes every listener"
   input.destroy();
   assert.equal(window.listenerCount(), 0);
   assert.equal(root.listenerCount(), 0);
+});
+
+test("with repeat off, a key or pad button held however long moves once, and the next press moves again", () => {
+  input.destroy();
+  input = createInput({
+    onIntent: (intent, { repeat }) => intents.push(`${intent.direction || intent.intent}${repeat ? "*" : ""}`),
+    buttonRoot: root,
+    repeat: false,
+  });
+  window.fire("keydown", key("z"));
+  mock.timers.tick(REPEAT_DELAY_MS * 10);
+  window.fire("keyup", key("z"));
+  window.fire("keydown", key("z"));
+  window.fire("keyup", key("z"));
+  const up = fakeButton({ intent: "step", direction: "up", pad: "up" });
+  root.fire("pointerdown", { target: up, pointerId: 7, button: 0 });
+  mock.timers.tick(REPEAT_DELAY_MS * 10);
+  root.fire("pointerup", { target: up, pointerId: 7 });
+  root.fire("click", { target: up });
+  assert.deepEqual(intents, ["undo", "undo", "up"]);
+});
+
+test("hold-to-repeat is wanted unless the browser's setting says off", () => {
+  const storage = new MemoryStorage();
+  assert.equal(keyRepeatWanted(storage), true);
+  storage.setItem(KEY_REPEAT_SETTING, "off");
+  assert.equal(keyRepeatWanted(storage), false);
+  storage.setItem(KEY_REPEAT_SETTING, "on");
+  assert.equal(keyRepeatWanted(storage), true);
+  const refusing = {
+    getItem() {
+      throw new Error("SecurityError");
+    },
+  };
+  assert.equal(keyRepeatWanted(refusing), true);
+  assert.equal(keyRepeatWanted(undefined), true);
 });

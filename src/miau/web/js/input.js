@@ -6,6 +6,25 @@
 /** First repeat of a held key, then the steady rate (about 11 moves a second). */
 export const REPEAT_DELAY_MS = 180;
 export const REPEAT_INTERVAL_MS = 90;
+
+/**
+ * The localStorage key that turns hold-to-repeat off: set to "off", a held
+ * key or pad button moves once, however long it is held. The browser tests
+ * set it: the page can only tell a tap from a hold by when the key-up
+ * arrives, and on a loaded machine a test's key-up can come later than
+ * REPEAT_DELAY_MS, so a single press would move twice.
+ */
+export const KEY_REPEAT_SETTING = "miau.keyRepeat";
+
+/** Whether this browser wants hold-to-repeat (the default): KEY_REPEAT_SETTING is not "off". */
+export function keyRepeatWanted(storage = globalThis.localStorage) {
+  try {
+    return storage?.getItem(KEY_REPEAT_SETTING) !== "off";
+  } catch {
+    return true; // storage refused (a private window): the default
+  }
+}
+
 const SWIPE_MIN_PX = 24;
 
 const KEY_INTENTS = {
@@ -36,10 +55,11 @@ function keyName(event) {
  * each. `repeat` is true for the automatic repeats of a held key, which the
  * caller may skip when it is busy (a first press is never skipped).
  * `swipeSurface` receives swipes; any element under `buttonRoot` with
- * `data-intent` (and `data-direction`) acts as a button.
+ * `data-intent` (and `data-direction`) acts as a button. `repeat` false:
+ * held keys and pad buttons never repeat (default: keyRepeatWanted()).
  * Returns `{destroy, setEnabled}`.
  */
-export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }) {
+export function createInput({ onIntent, swipeSurface = null, buttonRoot = null, repeat = keyRepeatWanted() }) {
   let enabled = true;
   const held = []; // keys (and "pad" for a pad button) held down, most recent last
   const heldIntents = new Map(); // what each held source repeats
@@ -57,6 +77,7 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null }
 
   function startRepeating(key) {
     stopRepeating();
+    if (!repeat) return;
     delayTimer = setTimeout(() => {
       repeatTimer = setInterval(() => {
         if (enabled && held.at(-1) === key) onIntent(heldIntents.get(key), { repeat: true });
