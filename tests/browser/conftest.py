@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from tests.browser.game_page import NO_KEY_REPEAT
 from tests.browser.library_page import ConsoleWatch
 from tests.support.local import CHROMIUM, CHROMIUM_ARGS, UNLOCK_ALL, LocalServer
 from tests.support.static_site import StaticSite, static_site
@@ -70,8 +71,14 @@ def base_url(live_server: LocalServer) -> str:
 
 @pytest.fixture
 def page(page: Page) -> Page:
-    """pytest-playwright's page, with every level open by address (test_locks.py checks the locks)."""
+    """pytest-playwright's page, with every level open by address (test_locks.py checks the locks).
+
+    Held keys do not repeat in it (see ``NO_KEY_REPEAT``), so that a scripted
+    press is one move however late its key-up arrives; ``GamePage(...,
+    key_repeat=True)`` turns repeat back on for a test of holding a key.
+    """
     page.add_init_script(UNLOCK_ALL)
+    page.add_init_script(NO_KEY_REPEAT)
     return page
 
 

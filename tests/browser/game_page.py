@@ -21,6 +21,10 @@ hold-to-repeat delay (180 ms) and move twice: one ``z`` then undid two moves.
 """
 
 
+KEY_REPEAT = "localStorage.removeItem('miau.keyRepeat')"
+"""An init script: held keys repeat again, as they do for players (undoes ``NO_KEY_REPEAT``)."""
+
+
 class GamePage:
     """One page of the game, at `base_url`.
 
@@ -31,8 +35,9 @@ class GamePage:
     def __init__(self, page: Page, base_url: str, *, key_repeat: bool = False) -> None:
         self.page = page
         self.base_url = base_url
-        if not key_repeat:
-            page.add_init_script(NO_KEY_REPEAT)
+        # Init scripts run in the order they were added: this one has the last word
+        # over the ``page`` fixture's, which turns repeat off for every test page.
+        page.add_init_script(KEY_REPEAT if key_repeat else NO_KEY_REPEAT)
 
     def open_level(self, pack: str, level: str) -> None:
         """Go to the play scene of a level and wait until its board is drawn."""
