@@ -10,6 +10,8 @@ each leading to the key and win flag of the state ``Game`` reaches.
 from __future__ import annotations
 
 import random
+from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from miau.engine import Game
 from miau.engine.vocabulary import MOVE_LETTERS
 from miau.solver import Expander, KeyCodec, read_levels, solve
+from miau.solver.successors import Child
 from tests.solver.builders import (
     LEVELS,
     PACKS,
@@ -144,26 +147,37 @@ FACING_LETTERS = "RDLU"
 """Move letters by facing index (right, down, left, up)."""
 
 
-def _check_ways_back(data: dict[str, Any], budget: int) -> int:
-    """Walk up to ``budget`` states breadth-first; every way back given must lead home.
+def _states(data: dict[str, Any], budget: int) -> Iterator[tuple[Expander, bytes, list[Child]]]:
+    """Up to ``budget`` states breadth-first, each with its expander and its children as played.
 
-    Returns how many ways back were checked, so a caller can see the rule at work.
+    A rating is asked for, so no child is told (``Expander.children``).
     """
     expander = Expander(data)
     seen = {expander.root}
-    frontier = [expander.root]
-    checked = 0
+    frontier = deque([expander.root])
     while frontier and len(seen) < budget:
-        key = frontier.pop(0)
-        for letter, child, won, _, back in expander.children(key, _unrated):
-            if back is not None:
-                assert not won
-                home = {m: (k, w) for m, k, w in expander.successors(child)}
-                assert home[FACING_LETTERS[back]] == (key, False), (letter, back)
-                checked += 1
+        key = frontier.popleft()
+        played = expander.children(key, _unrated)
+        yield expander, key, played
+        for _, child, won, _, _ in played:
             if not won and child not in seen:
                 seen.add(child)
                 frontier.append(child)
+
+
+def _check_ways_back(data: dict[str, Any], budget: int) -> int:
+    """Every way back given on the first ``budget`` states, played, leads home.
+
+    Returns how many ways back were checked, so a caller can see the rule at work.
+    """
+    checked = 0
+    for expander, key, played in _states(data, budget):
+        for letter, child, won, _, back in played:
+            if back is not None:
+                assert not won
+                home = {m: (k, w) for m, k, w, _, _ in expander.children(child, _unrated)}
+                assert home[FACING_LETTERS[back]] == (key, False), (letter, back)
+                checked += 1
     return checked
 
 
@@ -235,23 +249,13 @@ def test_a_board_with_a_sink_or_defeat_meeting_left_over_is_not_one_a_turn_leave
 
 def _check_told_children(data: dict[str, Any], budget: int) -> None:
     """Children told without playing (no rating asked) equal the children played, field by field."""
-    expander = Expander(data)
-    seen = {expander.root}
-    frontier = [expander.root]
-    while frontier and len(seen) < budget:
-        key = frontier.pop(0)
-        told = expander.children(key, None)
-        played = expander.children(key, _unrated)
-        assert told == played
-        for _, child, won, _, _ in played:
-            if not won and child not in seen:
-                seen.add(child)
-                frontier.append(child)
+    for expander, key, played in _states(data, budget):
+        assert expander.children(key, None) == played
 
 
 @settings(max_examples=120, deadline=None)
 @given(small_levels())
-def test_a_lone_step_into_an_empty_cell_told_without_playing_is_the_step_played(
+def test_a_turn_told_without_playing_is_the_turn_played(
     data: dict[str, Any],
 ) -> None:
     _check_told_children(data, budget=300)
