@@ -107,13 +107,16 @@ def solve(
     depth = 0
     report = reporter_for(progress)
 
+    def held() -> int:
+        return table_bytes(parents, key_bytes) + _lists_bytes(
+            frontier, layer, frontier_backs, layer_backs
+        )
+
     def finish(outcome: Outcome, moves: str | None, stopped_by: str = "expansions") -> SearchResult:
         if report is not None:
             report(expanded, depth, len(parents))
         seconds = time.perf_counter() - started
-        memory = table_bytes(parents, key_bytes) + _lists_bytes(
-            frontier, layer, frontier_backs, layer_backs
-        )
+        memory = held()
         return SearchResult(
             outcome,
             moves,
@@ -136,10 +139,7 @@ def solve(
             if expanded % PROGRESS_EVERY == 0:
                 if report is not None:
                     report(expanded, depth, len(parents))
-                held = table_bytes(parents, key_bytes) + _lists_bytes(
-                    frontier, layer, frontier_backs, layer_backs
-                )
-                if max_memory is not None and held > max_memory:
+                if max_memory is not None and held() > max_memory:
                     return finish(Outcome.LIMIT, None, "memory")
             for letter, child, won, rating, back in expander.children(key, None, skip):
                 if won:

@@ -22,11 +22,11 @@ from miau.engine.board import Board, JournalEntry
 from miau.engine.level import Level
 from miau.engine.movement import move_group
 from miau.engine.turn import move_you, settle_turn, start_board
-from miau.engine.vocabulary import DEFEAT, MOVE_ALPHABET, SINK, VECTOR_OF_FACING, YOU
+from miau.engine.vocabulary import MOVE_ALPHABET, VECTOR_OF_FACING, YOU
 from miau.solver.keys import KeyCodec
 from miau.solver.reduction import search_level
+from miau.solver.turns import defeated, settles_here, sinking_cells
 from miau.solver.turns import settle as settle_core
-from miau.solver.turns import settles_here
 
 MOVES: Final[tuple[tuple[str, tuple[int, int] | None], ...]] = tuple(
     (direction.letter, direction.vector) for direction in MOVE_ALPHABET
@@ -118,7 +118,8 @@ class Expander:
         mark = board.checkpoint()
         at_root = key == self.root
         # Under rules without conditions or FLOAT the board is its own reading and
-        # the YOU things are the same for every move: move them as ``move_you`` would.
+        # the YOU things are the same for every move: move them as ``move_you`` would
+        # (about 1.5% of a breadth-first search on Keke's levels).
         yous = board.holders(YOU) if board.rules.live else None
         movers = yous if yous is not None and self._returns and not at_root else []
         returns = bool(movers) and self.settles_to_itself(board, movers)
@@ -148,10 +149,8 @@ class Expander:
             settle(board)
             journal = board.take_journal()
             won = board.won
-            if board.control_lost and not won and not self._wait_can_change(board):
-                value = DEAD  # see ``is_dead``
-            else:
-                value = 0 if rate is None else rate(board)
+            dead = not won and self.is_dead(board)
+            value = DEAD if dead else 0 if rate is None else rate(board)
             back = (
                 (facing + 2) % 4
                 if returns
@@ -201,16 +200,7 @@ class Expander:
         is_word = board.is_word
         if any(is_word[ident] for ident in movers):
             return False
-        holders = board.rules.holders
-        cells, pos = board.cells, board.pos
-        if SINK in holders and any(len(cells[pos[i]]) >= 2 for i in board.holders(SINK)):
-            return False
-        if DEFEAT in holders:
-            # From the movers' side: their cells hold a thing or two, DEFEAT things may be many.
-            props = board.props
-            if any(DEFEAT in props(other) for i in movers for other in cells[pos[i]]):
-                return False
-        return True
+        return not sinking_cells(board) and not defeated(board)
 
     def is_dead(self, board: Board) -> bool:
         """Whether the settled ``board`` can never move again: no YOU, and waiting changes nothing.

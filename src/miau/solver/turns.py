@@ -58,35 +58,40 @@ def settle(board: Board) -> None:
 
 def _sink(board: Board) -> None:
     """A cell holding a SINK thing and anything else loses every occupant."""
-    if SINK not in board.rules.holders:
-        return
-    cells, pos = board.cells, board.pos
-    crowded = {pos[i] for i in board.holders(SINK) if len(cells[pos[i]]) >= 2}
-    for cell in sorted(crowded):
-        for ident in list(cells[cell]):
+    for cell in sorted(sinking_cells(board)):
+        for ident in list(board.cells[cell]):
             board.destroy(ident)
 
 
+def sinking_cells(board: Board) -> set[int]:
+    """The cells where a SINK thing stands with anything else: the next contact pass empties them."""
+    if SINK not in board.rules.holders:
+        return set()
+    cells, pos = board.cells, board.pos
+    return {pos[i] for i in board.holders(SINK) if len(cells[pos[i]]) >= 2}
+
+
 def _defeat(board: Board) -> None:
-    """Every YOU thing standing with a DEFEAT thing (itself included) is destroyed.
+    """Every YOU thing standing with a DEFEAT thing (itself included) is destroyed."""
+    for ident in defeated(board):
+        board.destroy(ident)
+
+
+def defeated(board: Board) -> list[int]:
+    """The YOU things standing with a DEFEAT thing (itself included): the next contact pass's.
 
     Walked from the short side: the cells of the DEFEAT things when they are
     few, else the occupants of each YOU thing's cell.
     """
     holders = board.rules.holders
     if DEFEAT not in holders or YOU not in holders:
-        return
+        return []
     cells, pos, props = board.cells, board.pos, board.props
     yous, defeaters = board.holders(YOU), board.holders(DEFEAT)
     if len(defeaters) <= _FEW * len(yous):
         deadly = {pos[ident] for ident in defeaters}
-        doomed = [ident for ident in yous if pos[ident] in deadly]
-    else:
-        doomed = [
-            ident for ident in yous if any(DEFEAT in props(other) for other in cells[pos[ident]])
-        ]
-    for ident in doomed:
-        board.destroy(ident)
+        return [ident for ident in yous if pos[ident] in deadly]
+    return [ident for ident in yous if any(DEFEAT in props(other) for other in cells[pos[ident]])]
 
 
 def _won(board: Board, yous: list[int]) -> bool:
