@@ -14,9 +14,6 @@ import shutil
 
 import pytest
 
-from tests.server.postgres import PostgresMissing, find_postgres_bin
-from tests.support.local import CHROMIUM
-
 SUITES = ("browser", "postgres")
 
 
@@ -35,11 +32,19 @@ def skipped_suites() -> set[str]:
 
 
 def missing_for(suite: str) -> str | None:
-    """What this machine lacks to run ``suite``, in words, or None when it has everything."""
+    """What this machine lacks to run ``suite``, in words, or None when it has everything.
+
+    The helpers are imported here, not at the top: they import the server and
+    PostgreSQL extras, which the engine, pack and solver tests must not need.
+    """
     if suite == "browser":
+        from tests.support.local import CHROMIUM
+
         return (
             None if shutil.which(CHROMIUM) else f"Chromium ({CHROMIUM}): apt-get install chromium"
         )
+    from tests.server.postgres import PostgresMissing, find_postgres_bin
+
     try:
         find_postgres_bin()
     except PostgresMissing as missing:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import resource
 import time
 from collections import Counter
@@ -40,6 +41,7 @@ import h11
 import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets import websockets_sansio_impl
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 __all__ = [
@@ -325,9 +327,26 @@ def uvicorn_config(
     ``gate`` bounds the connections (default: a :class:`ConnectionGate` with
     the standard caps); the configuration's protocols count through it.
     """
+    keep_pings_off_the_global_random()
     gate = gate if gate is not None else ConnectionGate()
     http = type("MiauHttpProtocol", (_GatedHttpProtocol,), {"gate": gate})
     ws = type("MiauWebSocketProtocol", (_GatedWebSocketProtocol,), {"gate": gate})
     return uvicorn.Config(
         app, log_level="warning", ws_max_size=MAX_WEBSOCKET_FRAME, http=http, ws=ws, **options
     )
+
+
+def keep_pings_off_the_global_random() -> None:
+    """Give uvicorn's WebSocket keepalive a random generator of its own.
+
+    uvicorn draws each keepalive ping's 4-byte payload from the process's
+    global ``random`` module, so every open WebSocket shifted the global
+    random state of whatever shares the server's process once per ping
+    interval: a test run's hypothesis strategies, drawing in the main thread
+    while a test server pinged a browser in another, failed with "Do not use
+    the random module inside strategies". The payload only tells pings
+    apart, so any generator serves; none of the server's own code draws from
+    the global one either.
+    """
+    if not isinstance(getattr(websockets_sansio_impl, "random", None), random.Random):
+        websockets_sansio_impl.random = random.Random()  # type: ignore[attr-defined,assignment]
