@@ -59,13 +59,17 @@ MSG
     fi
 fi
 
-# The venv is rebuilt only when pyproject.toml (the dependencies) changed.
+# The venv is rebuilt only when pyproject.toml (the dependencies) or the lock changed.
+# Every version comes from constraints.txt (refreshed by scripts/lock.sh), so a fresh
+# machine tests on the versions this command was last run green on.
 stamp=.venv/.miau-installed
-wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+wanted=$(cat pyproject.toml constraints.txt | sha256sum | cut -d' ' -f1)
 if [[ ! -x .venv/bin/python ]] || [[ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]]; then
     python3 -m venv .venv
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[dev]'
+    .venv/bin/python -m pip install -q --constraint constraints.txt --upgrade pip setuptools
+    # A venv made before the distribution was renamed still holds the old "miau".
+    .venv/bin/python -m pip uninstall -q -y miau 2>/dev/null || true
+    .venv/bin/python -m pip install -q --constraint constraints.txt -e '.[dev]'
     echo "$wanted" >"$stamp"
 fi
 

@@ -31,6 +31,8 @@ from tests.support.local import PACKS, PlayProcess, shipped_solution, start_miau
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
+CONSTRAINTS = ROOT / "constraints.txt"
+"""The locked versions the test command installs; the wheel test installs the same ones."""
 SHIPPED_WORLDS = sorted(path.stem for path in PACKS.glob("*.json"))
 
 
@@ -84,11 +86,21 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     copy_tracked_files(tree)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "wheel", "--no-deps", "-w", str(dist), str(tree)], check=True)
-    (wheel,) = dist.glob("miau-*.whl")
+    (wheel,) = dist.glob("miau_puzzle-*.whl")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "--disable-pip-version-check", "-q", "install", f"{wheel}[cli]"],
+        [
+            str(python),
+            "-m",
+            "pip",
+            "--disable-pip-version-check",
+            "-q",
+            "install",
+            "--constraint",
+            str(CONSTRAINTS),
+            f"{wheel}[cli]",
+        ],
         check=True,
         env=outside_env(),
     )
@@ -130,6 +142,20 @@ def test_the_installed_miau_is_the_one_in_the_fresh_environment(installed: Insta
         check=True,
     ).stdout.strip()
     assert Path(found).is_relative_to(installed.python.parents[1])
+
+
+def test_the_wheel_installs_under_the_distribution_name_that_is_ours(installed: Installed) -> None:
+    assert installed.wheel.name.startswith("miau_puzzle-")
+    shown = subprocess.run(
+        [str(installed.python), "-m", "pip", "show", "miau-puzzle"],
+        cwd=installed.home,
+        env=outside_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Name: miau-puzzle" in shown
+    assert "Location: " + str(installed.python.parents[1]) in shown
 
 
 def test_miau_check_passes_over_the_packs_the_wheel_carries(installed: Installed) -> None:

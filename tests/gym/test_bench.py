@@ -150,4 +150,4 @@ def test_miau_bench_without_the_gym_extra_says_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "miau.gym", None)
     assert main(["bench", "random", "tutorial:first-steps"]) == 2
-    assert "pip install 'miau[gym]'" in capsys.readouterr().err
+    assert "pip install 'miau-puzzle[gym]'" in capsys.readouterr().err

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         from miau.gym.levels import parse_level_spec
     except ImportError as error:
         print(
-            f"miau bench: {error}; install the gym extra: pip install 'miau[gym]'",
+            f"miau bench: {error}; install the gym extra: pip install 'miau-puzzle[gym]'",
             file=sys.stderr,
         )
         return 2

@@ -1,4 +1,4 @@
-"""Miau for agents: Gymnasium environments and the agent benchmark (``pip install 'miau[gym]'``).
+"""Miau for agents: Gymnasium environments and the agent benchmark (``pip install 'miau-puzzle[gym]'``).
 
 Importing this package registers two environments:
 

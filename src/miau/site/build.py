@@ -260,7 +260,7 @@ def _snapshot(runtime: Path, code: Path, target: Path) -> int | None:
 
 def _miau_version() -> str | None:
     try:
-        return metadata.version("miau")
+        return metadata.version(miau.DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return None
 
