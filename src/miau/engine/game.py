@@ -42,7 +42,22 @@ class MoveStringError(ValueError):
 
 
 class Game:
-    """A level in play: the board, its history, and the actions a player takes."""
+    """A level in play: the board, its history, and the actions a player takes.
+
+    >>> from miau.packs import load_pack
+    >>> from miau.worlds import shipped_pack_path
+    >>> level = load_pack(shipped_pack_path("tutorial")).level("first-steps")
+    >>> game = Game(level.data)
+    >>> [rule.text() for rule in game.state.rules]
+    ['MIAU IS YOU', 'FLAG IS WIN']
+    >>> event = game.step("right")
+    >>> event.accepted, event.move_count, event.won
+    (True, 1, False)
+    >>> game.undo().move_count
+    0
+    >>> game.play("RRRRRR")[-1].won
+    True
+    """
 
     def __init__(self, level: Mapping[str, Any] | Level) -> None:
         """Start ``level`` (an engine-level dict or a ``Level``).

@@ -29,6 +29,17 @@ def load_pack(source: str | os.PathLike[str] | Mapping[str, object]) -> Pack:
     :raises PackError: listing every issue (errors and warnings) when there
         is at least one error; nothing of such a pack is loaded.
     :raises OSError: when the file cannot be read.
+
+    >>> from miau.worlds import shipped_pack_path
+    >>> pack = load_pack(shipped_pack_path("tutorial"))
+    >>> pack.manifest.id, len(pack.levels), pack.levels[0].title
+    ('tutorial', 17, 'First Steps')
+    >>> load_pack({"format": 1})
+    Traceback (most recent call last):
+    ...
+    miau.packs.issues.PackError: manifest: is missing; expected an object with id, name, version and engine
+    levels: is missing; expected an array of 1 to 64 levels
+    format: unsupported field; the fields here are manifest, palette, vocabulary, properties, levels
     """
     if isinstance(source, Mapping):
         return _checked(source, IssueLog())

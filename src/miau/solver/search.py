@@ -91,6 +91,15 @@ def solve(
     no successor but itself, so no shortest solution passes through it.
 
     :raises LevelError: when the level cannot be run.
+
+    >>> from miau.packs import load_pack
+    >>> from miau.worlds import shipped_pack_path
+    >>> level = load_pack(shipped_pack_path("tutorial")).level("first-steps")
+    >>> result = solve(level.data)
+    >>> result.outcome, result.moves, result.shortest
+    (<Outcome.SOLVED: 'solved'>, 'RRRRRR', True)
+    >>> solve(level.data, max_expansions=2).outcome
+    <Outcome.LIMIT: 'limit'>
     """
     started = time.perf_counter()
     expander = Expander(level, hands_off=hands_off)
