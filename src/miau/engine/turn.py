@@ -28,30 +28,29 @@ from miau.engine.rules import Rule, RuleParser
 from miau.engine.vocabulary import (
     ALL,
     DEFEAT,
+    DEFEAT_CAUSE,
     EMPTY,
+    EMPTY_CAUSE,
     FACING_OF_VECTOR,
     HOT,
     LEVEL,
     MELT,
+    MELT_CAUSE,
     MOVE,
     OPEN,
+    OPEN_CAUSE,
     SHIFT,
     SHUT,
     SINK,
+    SINK_CAUSE,
     TEXT,
     WAIT_STEP,
     WEAK,
+    WEAK_CAUSE,
     WIN,
     YOU,
     Direction,
 )
-
-SINK_CAUSE: Final = "sink"
-DEFEAT_CAUSE: Final = "defeat"
-OPEN_CAUSE: Final = "open"
-WEAK_CAUSE: Final = "weak"
-MELT_CAUSE: Final = "melt"
-EMPTY_CAUSE: Final = "empty"
 
 Spawn = tuple[int, str, int, bool]
 """``(id, noun or text, cell, as a word)``: what a destroyed entity leaves, for the HAS phase."""

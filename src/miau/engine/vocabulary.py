@@ -63,6 +63,33 @@ WEAK: Final = "WEAK"
 TIER1_PROPERTIES: Final = (MOVE, PULL, SHIFT, FLOAT, HOT, MELT, OPEN, SHUT, WEAK)
 """The properties vocabulary-1 adds to the six core ones."""
 
+GLOSSARY: Final[dict[str, tuple[str, str]]] = {
+    MOVE: ("stop", "Steps once along its facing after each turn, and turns round when blocked."),
+    PULL: ("push", "Follows whatever moves away from it, one cell behind."),
+    SHIFT: ("sink", "Carries everything on it one cell along its facing each turn."),
+    FLOAT: ("sink", "Floats above the rest: it touches only things that float too."),
+    HOT: ("defeat", "Melts every MELT thing that shares its cell."),
+    MELT: ("sink", "Is destroyed in a cell with something HOT."),
+    OPEN: ("win", "Opens a SHUT thing in its cell: both are destroyed."),
+    SHUT: ("defeat", "Is opened by an OPEN thing that enters its cell: both are destroyed."),
+    WEAK: ("stop", "Breaks as soon as anything shares its cell."),
+}
+"""The player-facing glossary of the built-in vocabulary-1 properties: for each word, the
+core property whose colour it borrows (its accent) and what it does, in one sentence.
+
+The core six need no entry: their colours and meanings are the game's first lessons. A
+pack may give its own entry for any word; its entry wins.
+"""
+
+SINK_CAUSE: Final = "sink"
+DEFEAT_CAUSE: Final = "defeat"
+OPEN_CAUSE: Final = "open"
+WEAK_CAUSE: Final = "weak"
+MELT_CAUSE: Final = "melt"
+EMPTY_CAUSE: Final = "empty"
+DESTROY_CAUSES: Final = (SINK_CAUSE, DEFEAT_CAUSE, MELT_CAUSE, WEAK_CAUSE, OPEN_CAUSE, EMPTY_CAUSE)
+"""Every cause an event's ``destroyed`` record can name: the client announces and sounds each."""
+
 TIER1_WORDS: Final = frozenset(
     {*TIER1_OPERATORS, *TIER1_NOUNS, *CORE_PROPERTIES, *TIER1_PROPERTIES}
 )

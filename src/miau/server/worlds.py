@@ -28,30 +28,23 @@ import logging
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from miau.engine.vocabulary import (
     AND,
     CORE_PROPERTIES,
-    FLOAT,
+    GLOSSARY,
     HAS,
-    HOT,
     INFIX_CONDITIONS,
     IS,
     LONELY,
-    MELT,
-    MOVE,
     NOT,
-    OPEN,
-    PULL,
-    SHIFT,
-    SHUT,
     TIER1_NOUNS,
     TIER1_PROPERTIES,
     VOCABULARY_1,
-    WEAK,
 )
 from miau.packs import GlossaryEntry, Pack, PackError, PackLevel, load_pack
+from miau.packs.format import Accent
 from miau.worlds import shipped_packs_dir
 
 __all__ = [
@@ -133,24 +126,11 @@ def _lock_waiting_for(unwon: list[PackLevel]) -> LevelLock:
 
 
 TIER1_GLOSSARY: Final = {
-    MOVE: GlossaryEntry(
-        "stop", "Steps once along its facing after each turn, and turns round when blocked."
-    ),
-    PULL: GlossaryEntry("push", "Follows whatever moves away from it, one cell behind."),
-    SHIFT: GlossaryEntry("sink", "Carries everything on it one cell along its facing each turn."),
-    FLOAT: GlossaryEntry("sink", "Floats above the rest: it touches only things that float too."),
-    HOT: GlossaryEntry("defeat", "Melts every MELT thing that shares its cell."),
-    MELT: GlossaryEntry("sink", "Is destroyed in a cell with something HOT."),
-    OPEN: GlossaryEntry("win", "Opens a SHUT thing in its cell: both are destroyed."),
-    SHUT: GlossaryEntry(
-        "defeat", "Is opened by an OPEN thing that enters its cell: both are destroyed."
-    ),
-    WEAK: GlossaryEntry("stop", "Breaks as soon as anything shares its cell."),
+    word: GlossaryEntry(cast(Accent, accent), describe)
+    for word, (accent, describe) in GLOSSARY.items()
 }
-"""How the built-in words of vocabulary-1 look and what they do, in one sentence each.
-
-A pack may give its own entry for any of them; its entry wins.
-"""
+"""The engine's glossary of the built-in vocabulary-1 words (``vocabulary.GLOSSARY``) as pack
+glossary entries; a pack's own entry for a word wins."""
 
 TIER1_OPERATOR_ORDER: Final = (IS, AND, NOT, HAS, LONELY, *INFIX_CONDITIONS)
 """The words a vocabulary-1 level draws as operators (grammar, not nouns or properties)."""

@@ -87,14 +87,22 @@ function counted(lines) {
   return [...counts].map(([line, count]) => (count === 1 ? line : `${count} ${line}`));
 }
 
+/**
+ * What each destroy cause of the engine (vocabulary.js DESTROY_CAUSES) says
+ * happened; tests/web/announce.test.mjs checks that every cause has one.
+ */
+export const DESTRUCTION_VERBS = Object.freeze({
+  sink: "sank",
+  defeat: "was defeated",
+  melt: "melted",
+  weak: "broke",
+  open: "opened",
+  empty: "turned into nothing",
+});
+
 function destructionVerb(cause) {
-  if (cause === "sink") return "sank";
-  if (cause === "defeat") return "was defeated";
-  if (cause === "melt") return "melted";
-  if (cause === "weak") return "broke";
-  if (cause === "open") return "opened";
-  if (cause === "empty") return "turned into nothing";
-  return `is gone (${String(cause).toUpperCase()})`;
+  // A server newer than this page may send a cause it does not know yet.
+  return DESTRUCTION_VERBS[cause] ?? `is gone (${String(cause).toUpperCase()})`;
 }
 
 function destroyedName(record) {

@@ -12,22 +12,25 @@
 // counts like any other). A game resumed after a reload, whose earlier moves
 // the page does not know, restarts for good, as before.
 
+import { MOVE_LETTERS } from "./vocabulary.js";
+
 /** How many intents may wait behind the one whose reply is pending. */
 export const MAX_WAITING_INTENTS = 4;
 
-const LETTERS = { up: "U", down: "D", left: "L", right: "R" };
-const INTENT_OF_LETTER = {
-  U: { intent: "step", direction: "up" },
-  D: { intent: "step", direction: "down" },
-  L: { intent: "step", direction: "left" },
-  R: { intent: "step", direction: "right" },
-  W: { intent: "wait" },
-};
+const WAIT = "wait";
+
+// The engine's move alphabet (vocabulary.js), letter to intent.
+const INTENT_OF_LETTER = Object.fromEntries(
+  Object.entries(MOVE_LETTERS).map(([name, letter]) => [
+    letter,
+    name === WAIT ? { intent: WAIT } : { intent: "step", direction: name },
+  ]),
+);
 
 /** The move letter of a step or wait intent (`U D L R W`), or null for any other intent. */
 export function letterOf(intent) {
-  if (intent.intent === "wait") return "W";
-  if (intent.intent === "step") return LETTERS[intent.direction] ?? null;
+  if (intent.intent === WAIT) return MOVE_LETTERS[WAIT];
+  if (intent.intent === "step" && intent.direction !== WAIT) return MOVE_LETTERS[intent.direction] ?? null;
   return null;
 }
 

@@ -33,7 +33,8 @@ export function soundsFor(event, state, previous = null) {
   if (state.won) sounds.push("win");
   else if (state.controlLost && !previous?.controlLost) sounds.push("loss");
   for (const cause of new Set((event.destroyed || []).map((record) => record.cause))) {
-    sounds.push(`destroy-${["sink", "defeat", "melt", "weak", "open"].includes(cause) ? cause : "other"}`);
+    // A server newer than this page may send a cause it has no sound for yet.
+    sounds.push(Object.hasOwn(EFFECTS, `destroy-${cause}`) ? `destroy-${cause}` : "destroy-other");
   }
   if (event.kind === "step") {
     if (event.rulesAdded?.length) sounds.push("rule-formed");
@@ -91,6 +92,7 @@ const EFFECTS = {
       ["sine", 1320, 1320, 0.16, 0.06, 0.12],
     ],
   },
+  "destroy-empty": { tones: [["sine", 520, 130, 0.2, 0, 0.1]] },
   "destroy-other": { noise: [0.15, 1000, 0.12, 0] },
   win: {
     tones: [

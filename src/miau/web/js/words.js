@@ -1,13 +1,15 @@
 // Word classes, accents and the word tile: shared by the board, the ledger
 // and the title, so a word looks the same everywhere.
 
+import { CORE_OPERATOR_WORDS, CORE_PROPERTY_WORDS } from "./vocabulary.js";
+
 /** The two operators of the core grammar. */
-export const OPERATORS = new Set(["IS", "AND"]);
+export const OPERATORS = new Set(CORE_OPERATOR_WORDS);
 
 /** The six core properties; each is its own accent. */
-export const CORE_PROPERTIES = new Set(["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"]);
+export const CORE_PROPERTIES = new Set(CORE_PROPERTY_WORDS);
 
-const ACCENTS = new Set(["you", "push", "stop", "win", "sink", "defeat"]);
+const ACCENTS = new Set(CORE_PROPERTY_WORDS.map((word) => word.toLowerCase()));
 
 /**
  * The vocabulary of one level: which words are properties (the core six plus
