@@ -88,7 +88,10 @@ WEAK_CAUSE: Final = "weak"
 MELT_CAUSE: Final = "melt"
 EMPTY_CAUSE: Final = "empty"
 DESTROY_CAUSES: Final = (SINK_CAUSE, DEFEAT_CAUSE, MELT_CAUSE, WEAK_CAUSE, OPEN_CAUSE, EMPTY_CAUSE)
-"""Every cause an event's ``destroyed`` record can name: the client announces and sounds each."""
+"""The causes of the turn's built-in destructions, each announced and sounded by the client in
+its own words. An event's ``destroyed`` record may also name a Clockwork pair's first word (in
+lower case: a pack's own word, announced generically) or, for undo, reset and restore, the
+action that took a thing away."""
 
 TIER1_WORDS: Final = frozenset(
     {*TIER1_OPERATORS, *TIER1_NOUNS, *CORE_PROPERTIES, *TIER1_PROPERTIES}
