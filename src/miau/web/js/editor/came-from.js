@@ -3,10 +3,15 @@
 
 const CAME_FROM_KEY = "miau.editor.from";
 
-/** The level the editor was opened from, kept in `storage` (sessionStorage). */
+/** The level the editor was opened from, kept in `storage` (default: sessionStorage). */
 export class CameFrom {
-  constructor(storage = globalThis.sessionStorage) {
-    this.storage = storage;
+  constructor(storage = null) {
+    this.storageOverride = storage;
+  }
+
+  // Reading sessionStorage itself may throw (storage refused): only ever inside a try.
+  get storage() {
+    return this.storageOverride ?? globalThis.sessionStorage;
   }
 
   /** `{pack, level}`, or null when the editor was opened on its own. */

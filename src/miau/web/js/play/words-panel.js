@@ -7,10 +7,15 @@ import { wordTile } from "../words.js";
 
 const SEEN_WORDS_KEY = "miau.seenWords";
 
-/** The words a player has met before, kept in `storage` (localStorage). */
+/** The words a player has met before, kept in `storage` (default: localStorage). */
 export class SeenWords {
-  constructor(storage = globalThis.localStorage) {
-    this.storage = storage;
+  constructor(storage = null) {
+    this.storageOverride = storage;
+  }
+
+  // Reading localStorage itself may throw (storage refused): only ever inside a try.
+  get storage() {
+    return this.storageOverride ?? globalThis.localStorage;
   }
 
   /** The words met so far (none when storage is refused or damaged). */

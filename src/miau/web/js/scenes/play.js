@@ -63,11 +63,22 @@ export async function mount(root, params, context) {
   if (!found || signal.aborted) return;
   const { world, level, opened } = found;
   if (found.locked) return showLocked(page, world, level, { routes, signal });
+  return playLevel(page, world, level, opened, { kind, params, routes, signal });
+}
 
+/**
+ * Plays the opened game of `level` on `page`: the board, the ledger and the
+ * controller, the input, the win, Share and the engine port's news, until
+ * `signal` aborts. Returns mount's `{send(intent)}`.
+ */
+function playLevel(page, world, level, opened, { kind, params, routes, signal }) {
+  const root = page.root;
   page.showLevel(world, level);
   const vocabulary = new Vocabulary(level, world);
   const board = new Board(page.boardArea, { vocabulary, palette: world.palette });
   const ledger = new Ledger(page.ledgerList, { vocabulary, onHighlight: (ids) => board.highlight(ids) });
+  // The controller, the win and the input need one another: they meet
+  // through closures, which only run once a turn is played.
   const controller = new GameController({
     port,
     board,
@@ -99,20 +110,7 @@ export async function mount(root, params, context) {
   const isWon = () => win.won;
   const onIntent = intentRouter({ controller, isWon, backToMap: routes.backToMap, askThenRestart });
   const input = createInput({ onIntent, swipeSurface: page.boardArea, buttonRoot: root });
-  bindShare({
-    root,
-    button: page.header.shareButton,
-    keys: window,
-    title: level.title,
-    code: () => shareCodeFor(kind, params, api),
-    link: api.shareLink,
-    dialog: shareDialog,
-    controls,
-    isWon,
-    isCovered: () => win.shown,
-    toast,
-    signal,
-  });
+  shareFromPage(page, level, { kind, params, controls, win, signal });
   const stopReopened = port.onReopened((next) => {
     page.countReopened();
     controller.reopened(next);
@@ -128,7 +126,7 @@ export async function mount(root, params, context) {
   });
 
   controller.start(opened.state, { title: level.title });
-  wordsPanel.show(opened.state.entities, vocabulary);
+  page.wordsPanel.show(opened.state.entities, vocabulary);
   root.dataset.ready = "true";
   root.dataset.resumed = String(opened.resumed);
   for (const [text, options] of openingNotes(opened)) toast(text, options);
@@ -140,4 +138,22 @@ export async function mount(root, params, context) {
       return controller.send(intent);
     },
   };
+}
+
+/** Share on the page's button and key: the level's link in the share dialog. */
+function shareFromPage(page, level, { kind, params, controls, win, signal }) {
+  bindShare({
+    root: page.root,
+    button: page.header.shareButton,
+    keys: window,
+    title: level.title,
+    code: () => shareCodeFor(kind, params, api),
+    link: api.shareLink,
+    dialog: shareDialog,
+    controls,
+    isWon: () => win.won,
+    isCovered: () => win.shown,
+    toast,
+    signal,
+  });
 }
