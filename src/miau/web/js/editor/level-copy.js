@@ -1,0 +1,30 @@
+// `#/edit/PACK/LEVEL`: a copy of that level becomes the draft, as one
+// undoable edit, and the address becomes `#/edit` (a reload then resumes
+// the copy instead of copying the level again).
+
+/** The manifest a copied level gets: saving it must not aim at the shipped or imported pack it came from. */
+export function copyManifest(onePack) {
+  const manifest = { id: "draft", name: "Draft", version: "1.0.0", engine: 1 };
+  if (onePack.manifest.features) manifest.features = onePack.manifest.features;
+  return manifest;
+}
+
+/**
+ * Makes a copy of `level` of `pack` the draft: `cameFrom` remembers where
+ * it came from, `api` fetches it as a one-level pack, `draft` takes it,
+ * `toast` says what happened, `history` forgets the level's address.
+ */
+export async function openLevelCopy({ pack, level }, { api, draft, cameFrom, toast, history, signal }) {
+  cameFrom.remember(pack, level);
+  try {
+    const onePack = await api.levelPack(pack, level);
+    if (signal.aborted) return;
+    draft.replace({ ...onePack, manifest: copyManifest(onePack) });
+    toast(`Editing a copy of “${onePack.levels[0].title}”. Saving puts it in your library.`);
+  } catch (error) {
+    if (signal.aborted) return;
+    toast(error?.message || "That level could not be opened.", { tone: "error" });
+  }
+  // The copy is the draft now: a reload must resume it, not copy the level again.
+  history.replaceState(null, "", "#/edit");
+}

@@ -1,0 +1,100 @@
+// Opening the level a play scene shows: its world and level as the API
+// serves them (or as a draft makes them) and the engine port's game.
+
+import { CORE_PROPERTIES } from "../words.js";
+
+/**
+ * The world and level of a one-level pack as the API would serve them, for a
+ * draft that no server has stored.
+ */
+export function draftWorldAndLevel(packJson) {
+  const manifest = packJson.manifest || {};
+  const palette = {};
+  for (const [noun, glyph] of Object.entries(packJson.palette || {})) {
+    palette[noun] =
+      typeof glyph === "string" ? { glyph, faces: null } : { glyph: glyph.glyph, faces: glyph.faces ?? null };
+  }
+  const source = (packJson.levels || [])[0] || {};
+  const automata = source.automata || [];
+  const pairs = source.pairs || [];
+  const declared = [...automata.map((record) => record.property), ...pairs.flatMap((pair) => pair.words || [])];
+  const world = {
+    id: manifest.id ?? null,
+    name: manifest.name || "Draft",
+    description: manifest.description || "",
+    palette,
+    glossary: packJson.properties || {},
+  };
+  const level = {
+    pack: null,
+    id: source.id,
+    title: source.title || "Untitled level",
+    hint: source.hint || null,
+    tier: source.tier || "required",
+    width: source.width,
+    height: source.height,
+    objects: source.objects || [],
+    automata,
+    pairs,
+    properties: [...CORE_PROPERTIES, ...new Set(declared)],
+    next: null,
+  };
+  return { world, level };
+}
+
+/**
+ * Whether this browser opens every level, locked or not: `localStorage`
+ * `miau.unlockAll` set to "1" (for authors checking a world, and for the
+ * browser tests, which jump straight to any level). The map still shows locks.
+ */
+export function unlockedEverywhere(storage = null) {
+  try {
+    // Reading localStorage itself may throw (storage refused): inside the try.
+    return (storage ?? globalThis.localStorage).getItem("miau.unlockAll") === "1";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fetches the world and level of `kind` (`params` as the route gives them)
+ * through `api` and opens their game on `port`. Resolves with `{world,
+ * level, opened}`, with `{world, level, locked: true}` for a locked level
+ * (no game is opened), or with null once `signal` has aborted; rejects with
+ * what the API or the port refused. `storage` stands in for localStorage.
+ */
+export async function openLevel(kind, params, { api, port, signal, storage = null }) {
+  let world;
+  let level;
+  let opened;
+  if (kind === "shared") {
+    const answer = await api.openShared(params.share);
+    if (signal.aborted) return null;
+    ({ world, level } = answer);
+    opened = await port.open({ share: params.share });
+  } else if (kind === "draft") {
+    ({ world, level } = draftWorldAndLevel(params.draft));
+    opened = await port.open({ draft: params.draft });
+  } else {
+    [world, level] = await Promise.all([api.world(params.pack), api.level(params.pack, params.level)]);
+    if (signal.aborted) return null;
+    // A locked level opened by its address says what opens it, and no game starts.
+    if (level.locked && !unlockedEverywhere(storage)) return { world, level, locked: true };
+    opened = await port.open({ pack: params.pack, level: params.level });
+  }
+  return { world, level, opened };
+}
+
+/**
+ * The notes a just-opened game gets, as `[text, toastOptions]` pairs: where
+ * a resumed game stands, and the server's notice when the saved game could
+ * not be resumed and was set aside (docs/protocol.md, "opened").
+ */
+export function openingNotes(opened) {
+  const notes = [];
+  if (opened.resumed && opened.state.moveCount > 0) {
+    notes.push([`Resumed at move ${opened.state.moveCount}. Restart with R.`, { duration: 3500 }]);
+  }
+  if (typeof opened.notice === "string") notes.push([opened.notice, { tone: "error", duration: 10000 }]);
+  return notes;
+}
