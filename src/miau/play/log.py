@@ -40,6 +40,7 @@ __all__ = [
     "LogEntry",
     "UnreplayableGameError",
     "apply_entry",
+    "apply_intent",
     "capped_log",
     "compacted_log",
     "entry_of_intent",
@@ -167,6 +168,21 @@ def apply_entry(game: Game, entry: LogEntry) -> Event:
     if entry.letter == RESTORE and entry.payload is not None:
         return game.restore(restore_state(json.loads(entry.payload)))
     raise ValueError(f"not a log entry: {entry!r}")
+
+
+def apply_intent(game: Game, message: Intent) -> tuple[LogEntry | None, Event]:
+    """Play one intent on ``game``: its log entry (None: not a move any engine knows) and the event.
+
+    The one step from a parsed intent to the engine, the same on both hosts;
+    the host stores the entry if the event was accepted.
+
+    :raises ProtocolError: ``bad-message`` for a restore whose state is not one.
+    """
+    entry = entry_of_intent(message)
+    if entry is None:
+        # A direction the engine does not know: it says no (in its words), and nothing is stored.
+        return None, game.step(message.direction or "")
+    return entry, apply_entry(game, entry)
 
 
 class UnreplayableGameError(ValueError):

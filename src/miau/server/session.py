@@ -48,8 +48,8 @@ from miau.play.log import (
     COMPACT_AT,
     LogEntry,
     UnreplayableGameError,
+    apply_intent,
     compacted_log,
-    entry_of_intent,
     replay_log,
 )
 from miau.play.protocol import (
@@ -397,9 +397,7 @@ class PlaySession:
         current = self.current
         if current is None:
             raise service.no_game(message)
-        entry = entry_of_intent(message)
-        # A direction the engine does not know (no entry): it says no, and nothing is stored.
-        event = current.game.step(message.direction) if entry is None else current.apply(entry)
+        entry, event = apply_intent(current.game, message)
         progress: dict[str, Any] | None = None
         if event.accepted and entry is not None and current.pack_id is not None:
             current, event = await self._commit(current, entry, event)

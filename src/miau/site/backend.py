@@ -35,28 +35,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from miau.engine import Event, Game
+from miau.engine import Game
 from miau.packs import Pack, PackError, PackLevel, load_pack, load_pack_text
 from miau.packs.share import share_content_key, share_link, single_level_pack
+from miau.play import library_documents as documents
 from miau.play import service
-from miau.play.library_documents import (
-    ENCODE_TOO_MANY,
-    PUT_LEVEL_TOO_MANY,
-    exists_refusal,
-    import_reply,
-    import_request,
-    merged_pack_text,
-    no_library_pack,
-    pack_summary,
-    put_reply,
-    refuse_library_id,
-    refuse_pack_address,
-    refuse_unaddressed_level,
-    require_one_level,
-    require_pack_document,
-    utf8_size,
-)
-from miau.play.log import LogEntry, UnreplayableGameError, apply_entry, entry_of_intent, replay_log
+from miau.play.log import LogEntry, UnreplayableGameError, apply_intent, replay_log
 from miau.play.progress import (
     PROGRESS_FORMAT,
     ProgressFileError,
@@ -219,6 +203,20 @@ class SiteBackend:
         reply = self._frame(text)
         return json.dumps({"reply": reply, "writes": self._take_writes()}, ensure_ascii=False)
 
+    def frame_reply(self, text: str) -> str:
+        """The reply frame to one play frame, as the server sends it (compact JSON).
+
+        The records it stores wait in :meth:`take_writes`, which the worker
+        stores before it hands the reply to the page: so the reply is
+        encoded once, here, and read once, by the page.
+        """
+        self._writes = []
+        return json.dumps(self._frame(text), separators=(",", ":"))
+
+    def take_writes(self) -> str:
+        """The records the last answer stores (``[[key, value or None], ...]``) as JSON; forgotten here."""
+        return json.dumps(self._take_writes(), ensure_ascii=False)
+
     def _frame(self, text: str) -> dict[str, Any]:
         seq: int | None = None
         try:
@@ -265,13 +263,7 @@ class SiteBackend:
         current = self.current
         if current is None:
             raise service.no_game(message)
-        entry = entry_of_intent(message)
-        # A direction the engine does not know (no entry): it says no, and nothing is stored.
-        event: Event = (
-            current.game.step(message.direction or "")
-            if entry is None
-            else apply_entry(current.game, entry)
-        )
+        entry, event = apply_intent(current.game, message)
         progress: dict[str, Any] | None = None
         if event.accepted and entry is not None and current.pack_id is not None:
             key = (current.pack_id, current.level.id)
@@ -370,22 +362,22 @@ class SiteBackend:
 
     def api_list_packs(self, body: object) -> dict[str, Any]:
         """``GET /api/library``: this browser's library packs."""
-        return {"packs": [pack_summary(pack) for pack in self._library_packs()]}
+        return {"packs": [documents.pack_summary(pack) for pack in self._library_packs()]}
 
     def api_import_pack(self, body: object) -> dict[str, Any]:
         """``POST /api/library``: add a pack's text to the library."""
-        text, replace = import_request(request_object(body))
-        if utf8_size(text) > MAX_PACK_BYTES:
+        text, replace = documents.import_request(request_object(body))
+        if documents.utf8_size(text) > MAX_PACK_BYTES:
             raise too_large()
         try:
             pack = load_pack_text(text)
         except PackError as error:
             raise problems_refusal(error) from None
         pack_id = pack.manifest.id
-        refuse_library_id(self.worlds, pack_id)
+        documents.refuse_library_id(self.worlds, pack_id)
         stored = self._library_pack(pack_id) if pack_id in self.library else None
         if pack_id in self.library and not replace:
-            raise exists_refusal(
+            raise documents.exists_refusal(
                 stored.manifest.name if stored else pack_id,
                 stored.manifest.version if stored else "?",
                 pack,
@@ -396,17 +388,19 @@ class SiteBackend:
         if stored is not None:
             self._finish_changed(pack_id, stored, pack)
         self._store_pack(pack_id, text, pack)
-        return import_reply(pack, replaced)
+        return documents.import_reply(pack, replaced)
 
     def api_put_level(self, body: object, pack: str, level: str) -> dict[str, Any]:
         """``PUT /api/library/{pack}/levels/{level}``: save an editor's level into a library pack."""
-        refuse_pack_address(self.worlds, pack)
-        document, incoming = self._one_level(request_object(body).get("pack"), PUT_LEVEL_TOO_MANY)
-        refuse_unaddressed_level(incoming, level)
+        documents.refuse_pack_address(self.worlds, pack)
+        document, incoming = self._one_level(
+            request_object(body).get("pack"), documents.PUT_LEVEL_TOO_MANY
+        )
+        documents.refuse_unaddressed_level(incoming, level)
         old = self._library_pack(pack)
         if pack not in self.library:
             self._check_room()
-        text, _ = merged_pack_text(pack, self.library.get(pack), document)
+        text, _ = documents.merged_pack_text(pack, self.library.get(pack), document)
         try:
             merged = load_pack_text(text)
         except PackError as error:
@@ -414,12 +408,12 @@ class SiteBackend:
         if old is not None:
             self._finish_changed(pack, old, merged)
         self._store_pack(pack, text, merged)
-        return put_reply(merged, level)
+        return documents.put_reply(merged, level)
 
     def api_delete_pack(self, body: object, pack: str) -> dict[str, Any]:
         """``DELETE /api/library/{pack}``."""
         if pack not in self.library:
-            raise no_library_pack(pack)
+            raise documents.no_library_pack(pack)
         del self.library[pack]
         self._parsed.pop(pack, None)
         self._write(["library", pack], None)
@@ -428,7 +422,7 @@ class SiteBackend:
     def api_export_pack(self, body: object, pack: str) -> dict[str, Any]:
         """``GET /api/library/{pack}/export``: the pack's text (the page saves it as a file)."""
         if pack not in self.library:
-            raise no_library_pack(pack)
+            raise documents.no_library_pack(pack)
         return {"text": self.library[pack]}
 
     def api_open_shared(self, body: object) -> dict[str, Any]:
@@ -441,7 +435,7 @@ class SiteBackend:
     def api_encode(self, body: object) -> dict[str, Any]:
         """``POST /api/shared/encode``: the code and link of a one-level pack."""
         request = request_object(body)
-        document, _ = self._one_level(request.get("pack"), ENCODE_TOO_MANY)
+        document, _ = self._one_level(request.get("pack"), documents.ENCODE_TOO_MANY)
         code = code_of_shared_level(document)
         base = request.get("base")
         if not (isinstance(base, str) and base):
@@ -501,12 +495,12 @@ class SiteBackend:
             )
 
     def _one_level(self, document: object, too_many: str) -> tuple[dict[str, Any], Pack]:
-        document = require_pack_document(document)
+        document = documents.require_pack_document(document)
         try:
             pack = load_pack(document)
         except PackError as error:
             raise problems_refusal(error, "This level") from None
-        return document, require_one_level(pack, too_many)
+        return document, documents.require_one_level(pack, too_many)
 
     def _finish_changed(self, pack_id: str, old: Pack, new: Pack) -> None:
         """Drop the games on levels the new version changes or drops: their logs are the old level's."""
