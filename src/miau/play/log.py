@@ -173,15 +173,21 @@ def apply_entry(game: Game, entry: LogEntry) -> Event:
 def apply_intent(game: Game, message: Intent) -> tuple[LogEntry | None, Event]:
     """Play one intent on ``game``: its log entry (None: not a move any engine knows) and the event.
 
-    The one step from a parsed intent to the engine, the same on both hosts;
-    the host stores the entry if the event was accepted.
+    The one step from a parsed intent to the engine, the same on both hosts:
+    a step goes to the engine as its direction's name, as the client sent
+    it, and its letter is looked up only for the log. The host stores the
+    entry if the event was accepted.
 
     :raises ProtocolError: ``bad-message`` for a restore whose state is not one.
     """
-    entry = entry_of_intent(message)
-    if entry is None:
+    if message.kind in ("step", "wait"):
+        name = message.direction if message.kind == "step" else "wait"
         # A direction the engine does not know: it says no (in its words), and nothing is stored.
-        return None, game.step(message.direction or "")
+        event = game.step(name)
+        direction = INTENT_OF_NAME.get(name or "")
+        return (None if direction is None else LogEntry(direction.letter)), event
+    entry = entry_of_intent(message)
+    assert entry is not None  # only a step has no entry
     return entry, apply_entry(game, entry)
 
 

@@ -24,7 +24,6 @@ of the server's memory and never delays anyone else.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import re
@@ -35,7 +34,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -44,7 +42,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from miau.packs.share import single_level_pack
 from miau.play.log import UnreplayableGameError, shortened_log
@@ -409,30 +407,4 @@ class _Api:
         session = PlaySession(
             player, self.worlds, self.store, self.limits, self.library, self.long_logs, self.heavy
         )
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                frame = message.get("text")
-                reply = await session.handle(frame if frame is not None else message.get("bytes"))
-                # The next frame is read only once this reply is out: a client that does not
-                # read holds one buffer of replies here, and is dropped when it stays stuck.
-                with anyio.move_on_after(self.limits.send_timeout) as waiting:
-                    await websocket.send_text(json.dumps(reply, separators=(",", ":")))
-                if waiting.cancelled_caught:
-                    # The transport aborts a socket whose application ends with unsent
-                    # replies (miau.server.serving), so the socket goes now.
-                    logger.info("play session of %s: the client stopped reading; closed", player)
-                    return
-                if session.flooding:
-                    logger.info("play session of %s: past its rate limit for good; closed", player)
-                    await websocket.close(code=1008, reason="too many messages")
-                    return
-        except (WebSocketDisconnect, OSError):
-            return
-        except RuntimeError:
-            # The server closed the socket meanwhile (its keepalive ping went unanswered):
-            # the reply has nowhere to go. This is a departure, not a failure.
-            logger.info("play session of %s: the connection was closed under it", player)
-            return
+        await session.serve(websocket)

@@ -31,6 +31,7 @@ on every open.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Sequence
@@ -38,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import anyio
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.engine import Event, Game
 from miau.packs import Pack, PackLevel
@@ -217,6 +219,45 @@ class PlaySession:
                 "Something went wrong on the server; open the level again.",
                 seq,
             ).reply()
+
+    async def serve(self, websocket: WebSocket) -> None:
+        """Answer every frame of an accepted play WebSocket, one reply each, until it goes.
+
+        The next frame is read only once a reply is out; a client that does
+        not read its replies within the send timeout, or that floods past
+        its rate limit for good, is cut off.
+        """
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                frame = message.get("text")
+                reply = await self.handle(frame if frame is not None else message.get("bytes"))
+                # The next frame is read only once this reply is out: a client that does not
+                # read holds one buffer of replies here, and is dropped when it stays stuck.
+                with anyio.move_on_after(self.limits.send_timeout) as waiting:
+                    await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+                if waiting.cancelled_caught:
+                    # The transport aborts a socket whose application ends with unsent
+                    # replies (miau.server.serving), so the socket goes now.
+                    logger.info(
+                        "play session of %s: the client stopped reading; closed", self.player
+                    )
+                    return
+                if self.flooding:
+                    logger.info(
+                        "play session of %s: past its rate limit for good; closed", self.player
+                    )
+                    await websocket.close(code=1008, reason="too many messages")
+                    return
+        except (WebSocketDisconnect, OSError):
+            return
+        except RuntimeError:
+            # The server closed the socket meanwhile (its keepalive ping went unanswered):
+            # the reply has nowhere to go. This is a departure, not a failure.
+            logger.info("play session of %s: the connection was closed under it", self.player)
+            return
 
     def _refuse_heavy(self, seq: int | None) -> NoReturn:
         """:raises ProtocolError: ``rate-limited``: the server's heavy-level budget is spent."""
