@@ -23,7 +23,7 @@ Here such a log is met three ways:
   a second, so that even resumes of logs under the cap, again and again,
   take a bounded share of the server.
 
-``miau.server.session.shorten_on_a_thread`` does the same work on a worker
+``miau.server.replays.shorten_on_a_thread`` does the same work on a worker
 thread of the server; it is what a ``PlaySession`` made without a
 :class:`LongLogs` uses (tests, scripts), never ``miau play``.
 """
@@ -76,8 +76,8 @@ class StoredForPlay(NamedTuple):
 
 
 ShortenLog = Callable[[PackLevel, Sequence[LogEntry], int], list[LogEntry] | None]
-"""``miau.server.session.shortened_log``: what the shortener process runs (given, not imported:
-the session module imports this one)."""
+"""``miau.play.log.shortened_log``: what the shortener process runs (given by the app, not
+imported: the replays module imports this one)."""
 
 
 class LogShortener(Protocol):
@@ -135,7 +135,7 @@ class LongLogs:
     stored game (:meth:`read_once`), and with it one shortening of an
     over-long log (:meth:`shortened`, which ``shorten`` does: under
     ``miau play`` a :class:`LogShortenerProcess`; a session made without a
-    server shortens on a worker thread, ``session.shorten_on_a_thread``).
+    server shortens on a worker thread, ``replays.shorten_on_a_thread``).
     ``replays`` counts the logs shortened, for tests and diagnostics;
     ``budgets`` holds each player's replay budget.
     """
