@@ -8,28 +8,40 @@ level or a draft loads as, how an intent becomes a log entry
 (:func:`miau.play.log.entry_of_intent`), what ``opened`` and ``result``
 hold, what counts as a win and what the win record keeps.
 
-Adding a protocol request: its message type and parsing in
-:mod:`miau.play.protocol`, its answer here (a function of the open game and
-the message, like :func:`result_reply`), and one ``case`` in each host's
-dispatch (``PlaySession.handle`` and ``SiteBackend._frame``, both a match on
-the parsed message's type).
+Adding a protocol request that asks about the open game and changes
+nothing (such as "can I still win?"): its answer, a function of the open
+game and the :class:`~miau.play.protocol.Query`, and one row for it in
+:data:`QUERIES`. Both hosts hand every query to :func:`answer_query`, so
+nothing else changes (the server runs the answer on a worker thread).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from miau.engine import Event, Game
 from miau.packs import Pack, PackLevel
 from miau.packs.share import ShareLinkError, decode_share_code
 from miau.play.log import LogEntry
-from miau.play.protocol import ErrorCode, Intent, OpenDraft, OpenLevel, OpenShare, ProtocolError
+from miau.play.protocol import (
+    ErrorCode,
+    Intent,
+    OpenDraft,
+    OpenLevel,
+    OpenShare,
+    ProtocolError,
+    Query,
+)
 from miau.play.studio_levels import DraftError, load_draft
 
 __all__ = [
     "NO_GAME_MESSAGE",
+    "QUERIES",
     "UNREPLAYABLE_NOTICE",
+    "answer_query",
     "best_after_win",
+    "check_query",
     "draft_pack",
     "is_a_win",
     "level_of",
@@ -50,9 +62,45 @@ UNREPLAYABLE_NOTICE = (
 """What ``opened`` says when a stored game that cannot be replayed was set aside."""
 
 
-def no_game(message: Intent) -> ProtocolError:
-    """The ``no-game`` error for an intent that came before any level was opened."""
+QueryAnswer = Callable[[Game, Query], dict[str, Any]]
+"""The answer to a query: the reply frame, from the open game and the message."""
+
+QUERIES: Final[Mapping[str, QueryAnswer]] = {}
+"""Each query's ``type`` and its answer (none yet); any other ``type`` is unknown."""
+
+
+def no_game(message: Intent | Query) -> ProtocolError:
+    """The ``no-game`` error for a message that came before any level was opened."""
     return ProtocolError(ErrorCode.NO_GAME, NO_GAME_MESSAGE, message.seq)
+
+
+def check_query(query: Query) -> QueryAnswer:
+    """The answer of a query's type.
+
+    :raises ProtocolError: ``unknown-type`` for a type that is no query.
+    """
+    answer = QUERIES.get(query.type)
+    if answer is None:
+        types = ["open", "intent", *QUERIES]
+        listed = ", ".join(f'"{each}"' for each in types[:-1]) + f' and "{types[-1]}"'
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE,
+            f"Unknown message type {query.type[:40]!r}; the types are {listed}.",
+            query.seq,
+        )
+    return answer
+
+
+def answer_query(game: Game | None, query: Query) -> dict[str, Any]:
+    """The reply to a query about ``game`` (None: no level is open).
+
+    :raises ProtocolError: ``unknown-type`` for a type that is no query,
+        ``no-game`` before any level was opened.
+    """
+    answer = check_query(query)
+    if game is None:
+        raise no_game(query)
+    return answer(game, query)
 
 
 def level_of(pack: Pack | None, message: OpenLevel) -> tuple[Pack, PackLevel]:

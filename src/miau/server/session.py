@@ -62,6 +62,7 @@ from miau.play.protocol import (
     OpenLevel,
     OpenShare,
     ProtocolError,
+    Query,
     parse_message,
 )
 from miau.play.service import UNREPLAYABLE_NOTICE
@@ -198,6 +199,13 @@ class PlaySession:
             seq = message.seq
             if isinstance(message, Intent):
                 return await self.intent(message)
+            if isinstance(message, Query):
+                service.check_query(message)  # an unknown type is refused here, not on a thread
+                game = None if self.current is None else self.current.game
+                reply: dict[str, Any] = await anyio.to_thread.run_sync(
+                    service.answer_query, game, message
+                )
+                return reply
             return await self.open(message)
         except ProtocolError as error:
             return error.reply()

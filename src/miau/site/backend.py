@@ -54,6 +54,7 @@ from miau.play.protocol import (
     OpenDraft,
     OpenShare,
     ProtocolError,
+    Query,
     parse_message,
 )
 from miau.play.refusal import (
@@ -224,6 +225,10 @@ class SiteBackend:
             seq = message.seq
             if isinstance(message, Intent):
                 return self.intent(message)
+            if isinstance(message, Query):
+                return service.answer_query(
+                    None if self.current is None else self.current.game, message
+                )
             return self.open(message)
         except ProtocolError as error:
             return error.reply()
