@@ -20,13 +20,13 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 from miau.engine import Event, Game
 from miau.engine.state import history_records
 from miau.engine.vocabulary import INTENT_OF_LETTER, INTENT_OF_NAME
 from miau.packs import PackLevel
-from miau.play.protocol import ErrorCode, Intent, ProtocolError
+from miau.play.protocol import ErrorCode, Intent, ProtocolError, no_game
 
 __all__ = [
     "COMPACT_AT",
@@ -38,12 +38,14 @@ __all__ = [
     "UNDO",
     "UNDO_KEPT",
     "LogEntry",
+    "OpenGameLike",
     "UnreplayableGameError",
     "apply_entry",
     "apply_intent",
     "capped_log",
     "compacted_log",
     "entry_of_intent",
+    "play_intent",
     "replay_log",
     "restore_state",
     "shortened_log",
@@ -189,6 +191,32 @@ def apply_intent(game: Game, message: Intent) -> tuple[LogEntry | None, Event]:
     entry = entry_of_intent(message)
     assert entry is not None  # only a step has no entry
     return entry, apply_entry(game, entry)
+
+
+class OpenGameLike(Protocol):
+    """What the play service reads of a host's open game: the live game and its storage key."""
+
+    game: Game
+    pack_id: str | None
+
+
+Opened = TypeVar("Opened", bound=OpenGameLike)
+
+
+def play_intent(current: Opened | None, message: Intent) -> tuple[Opened, LogEntry | None, Event]:
+    """Play an intent on the open game: the game, the entry to store (None: nothing) and the event.
+
+    Nothing is stored for an intent the engine refused, a direction no
+    engine knows, or a game that is never stored (a draft: ``pack_id`` None).
+
+    :raises ProtocolError: ``no-game`` before any level was opened,
+        ``bad-message`` for a restore whose state is not one.
+    """
+    if current is None:
+        raise no_game(message)
+    entry, event = apply_intent(current.game, message)
+    kept = event.accepted and entry is not None and current.pack_id is not None
+    return current, (entry if kept else None), event
 
 
 class UnreplayableGameError(ValueError):

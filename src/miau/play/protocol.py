@@ -24,6 +24,7 @@ from typing import Any, Literal
 __all__ = [
     "INTENT_KINDS",
     "MAX_FRAME_BYTES",
+    "NO_GAME_MESSAGE",
     "ErrorCode",
     "Intent",
     "IntentKind",
@@ -32,6 +33,7 @@ __all__ = [
     "OpenShare",
     "ProtocolError",
     "Query",
+    "no_game",
     "parse_message",
 ]
 
@@ -122,6 +124,15 @@ class Query:
     type: str
     seq: int | None
     fields: dict[str, Any]
+
+
+NO_GAME_MESSAGE = 'Open a level first: send {"type": "open", ...}.'
+"""What a message about the open game, sent before any ``open``, is told."""
+
+
+def no_game(message: Intent | Query) -> ProtocolError:
+    """The ``no-game`` error for a message that came before any level was opened."""
+    return ProtocolError(ErrorCode.NO_GAME, NO_GAME_MESSAGE, message.seq)
 
 
 def parse_message(text: str | bytes | None) -> Open | Intent | Query:

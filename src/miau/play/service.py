@@ -32,11 +32,11 @@ from miau.play.protocol import (
     OpenShare,
     ProtocolError,
     Query,
+    no_game,
 )
 from miau.play.studio_levels import DraftError, load_draft
 
 __all__ = [
-    "NO_GAME_MESSAGE",
     "QUERIES",
     "UNREPLAYABLE_NOTICE",
     "answer_query",
@@ -45,15 +45,11 @@ __all__ = [
     "draft_pack",
     "is_a_win",
     "level_of",
-    "no_game",
     "opened_reply",
     "result_reply",
     "shared_pack",
     "win_reply",
 ]
-
-NO_GAME_MESSAGE = 'Open a level first: send {"type": "open", ...}.'
-"""What an intent sent before any ``open`` is told."""
 
 UNREPLAYABLE_NOTICE = (
     "Your saved game on this level could not be resumed (it no longer fits the level), "
@@ -67,11 +63,6 @@ QueryAnswer = Callable[[Game, Query], dict[str, Any]]
 
 QUERIES: Final[Mapping[str, QueryAnswer]] = {}
 """Each query's ``type`` and its answer (none yet); any other ``type`` is unknown."""
-
-
-def no_game(message: Intent | Query) -> ProtocolError:
-    """The ``no-game`` error for a message that came before any level was opened."""
-    return ProtocolError(ErrorCode.NO_GAME, NO_GAME_MESSAGE, message.seq)
 
 
 def check_query(query: Query) -> QueryAnswer:

@@ -50,8 +50,8 @@ from miau.play.log import (
     COMPACT_AT,
     LogEntry,
     UnreplayableGameError,
-    apply_intent,
     compacted_log,
+    play_intent,
     replay_log,
 )
 from miau.play.protocol import (
@@ -443,12 +443,9 @@ class PlaySession:
 
     async def intent(self, message: Intent) -> dict[str, Any]:
         """Apply one intent to the open game; store it if the engine accepted it."""
-        current = self.current
-        if current is None:
-            raise service.no_game(message)
-        entry, event = apply_intent(current.game, message)
+        current, entry, event = play_intent(self.current, message)
         progress: dict[str, Any] | None = None
-        if event.accepted and entry is not None and current.pack_id is not None:
+        if entry is not None:
             current, event = await self._commit(current, entry, event)
             if service.is_a_win(event, entry):
                 progress = await self._record_win(current)

@@ -40,7 +40,7 @@ from miau.packs import Pack, PackError, PackLevel, load_pack, load_pack_text
 from miau.packs.share import share_content_key, share_link, single_level_pack
 from miau.play import library_documents as documents
 from miau.play import service
-from miau.play.log import LogEntry, UnreplayableGameError, apply_intent, replay_log
+from miau.play.log import LogEntry, UnreplayableGameError, play_intent, replay_log
 from miau.play.progress import (
     PROGRESS_FORMAT,
     ProgressFileError,
@@ -265,12 +265,9 @@ class SiteBackend:
 
     def intent(self, message: Intent) -> dict[str, Any]:
         """Apply one intent to the open game; store it if the engine accepted it."""
-        current = self.current
-        if current is None:
-            raise service.no_game(message)
-        entry, event = apply_intent(current.game, message)
+        current, entry, event = play_intent(self.current, message)
         progress: dict[str, Any] | None = None
-        if event.accepted and entry is not None and current.pack_id is not None:
+        if entry is not None and current.pack_id is not None:
             key = (current.pack_id, current.level.id)
             # After a reset or a restore nothing before it matters: the log starts again.
             current.log = [entry] if entry.starts_afresh else [*current.log, entry]
