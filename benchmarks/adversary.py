@@ -80,8 +80,8 @@ from tests.support.local import PlayProcess, start_miau_play
 from websockets.asyncio.client import connect
 
 from miau.engine import Game
-from miau.server.store import SqliteStore, StoredIntent
-from miau.server.worlds import Worlds
+from miau.play.worlds import Worlds
+from miau.server.store import LogEntry, SqliteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ("tutorial", "first-steps")
@@ -818,9 +818,7 @@ async def attack_damaged_db(target: Target, tally: Tally) -> None:
     for index in range(40):
         player = f"damaged-db-player-{index:04d}"
         store.ensure_player(player)
-        store.start_game(
-            player, "tutorial", "first-steps", tuple(StoredIntent("R") for _ in range(50))
-        )
+        store.start_game(player, "tutorial", "first-steps", tuple(LogEntry("R") for _ in range(50)))
     store.close()
     data = copy.read_bytes()
     copy.write_bytes(data[: len(data) // 2])
@@ -879,7 +877,7 @@ def store_long_game(db_path: Path) -> None:
     for index in range(LONG_GAME):
         direction = "right" if index % 2 == 0 else "left"
         assert game.step(direction).accepted
-        letters.append(StoredIntent("R" if direction == "right" else "L"))
+        letters.append(LogEntry("R" if direction == "right" else "L"))
     store = SqliteStore(db_path)
     store.ensure_player(LONG_GAME_OWNER)
     store.start_game(LONG_GAME_OWNER, *LEVEL, tuple(letters))

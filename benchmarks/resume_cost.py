@@ -41,10 +41,11 @@ from pathlib import Path
 from typing import Any
 
 from miau.engine import Event, Game
-from miau.server import session as session_module
-from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
-from miau.server.store import SqliteStore, StoredIntent, StoreRunner
-from miau.server.worlds import Worlds
+from miau.play import log as play_log
+from miau.play.worlds import Worlds
+from miau.server.limits import UNTHROTTLED, ConnectionLimits
+from miau.server.session import PlaySession
+from miau.server.store import LogEntry, SqliteStore, StoreRunner
 
 PACK, LEVEL = "tutorial", "first-steps"
 OPEN = json.dumps({"type": "open", "pack": PACK, "level": LEVEL})
@@ -52,14 +53,14 @@ IDLE_SECONDS = 3.0
 """How long the ticker is timed with no resume, for the machine's own noise."""
 
 
-def shuffle_log(level: Any, length: int) -> tuple[StoredIntent, ...]:
+def shuffle_log(level: Any, length: int) -> tuple[LogEntry, ...]:
     """``length`` accepted steps, right and left in turn, that never win."""
     game = Game(level)
     letters = []
     for index in range(length):
         direction = "right" if index % 2 == 0 else "left"
         assert game.step(direction).accepted and not game.won
-        letters.append(StoredIntent("R" if direction == "right" else "L"))
+        letters.append(LogEntry("R" if direction == "right" else "L"))
     return tuple(letters)
 
 
@@ -136,14 +137,14 @@ def percentile(values: list[float], share: float) -> float:
 
 async def two_pages(runner: StoreRunner, worlds: Worlds, turns: int) -> float:
     applied = 0
-    original = session_module.apply_stored
+    original = play_log.apply_entry
 
-    def counting(game: Game, entry: StoredIntent) -> Event:
+    def counting(game: Game, entry: LogEntry) -> Event:
         nonlocal applied
         applied += 1
         return original(game, entry)
 
-    session_module.apply_stored = counting  # type: ignore[assignment]
+    play_log.apply_entry = counting
     try:
         pages = [PlaySession("pages", worlds, runner, UNTHROTTLED) for _ in range(2)]
         for page in pages:
@@ -153,7 +154,7 @@ async def two_pages(runner: StoreRunner, worlds: Worlds, turns: int) -> float:
             reply = await pages[turn % 2].handle(intent(turn, "wait"))
             assert reply["state"]["moveCount"] == turn + 1, reply
     finally:
-        session_module.apply_stored = original
+        play_log.apply_entry = original
     return applied / turns
 
 
@@ -162,7 +163,7 @@ async def main_async(arguments: argparse.Namespace, folder: Path) -> None:
     level = worlds.level(PACK, LEVEL)
     assert level is not None
     log = shuffle_log(dict(level.data), arguments.intents)
-    longest = log[: session_module.COMPACT_AT - 1]
+    longest = log[: play_log.COMPACT_AT - 1]
     with store_in(folder, "resume.db") as store:
         runner = StoreRunner(store)
         players = [f"resumer-{index:04d}" for index in range(arguments.resumes)]

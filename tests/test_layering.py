@@ -7,6 +7,7 @@ inside a function), so a lazy import cannot hide an arrow.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -123,3 +124,52 @@ def test_the_product_never_imports_the_tests() -> None:
         if any(name == "tests" or name.startswith("tests.") for name in imported_names(path))
     )
     assert importers == []
+
+
+IN_THE_PAGE = ("miau.engine", "miau.packs", "miau.solver", "miau.worlds", "miau.play")
+"""The packages the static site runs under Pyodide (``miau.site.build`` zips them)."""
+
+
+def outside_imports(prefixes: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The imports of modules under ``prefixes`` that are neither Miau's nor the standard library's."""
+    paths = {module_name(path): path for path in sorted(SOURCE.rglob("*.py"))}
+    return [
+        (module, other)
+        for module, path in paths.items()
+        if module.startswith(prefixes)
+        for other in imported_names(path)
+        if other.split(".")[0] not in (*sys.stdlib_module_names, "miau") and other
+    ]
+
+
+def test_the_packages_the_page_runs_need_only_the_standard_library() -> None:
+    assert "miau.play.service" in import_graph()  # the play layer was read at all
+    assert outside_imports(IN_THE_PAGE) == []
+
+
+def test_the_packages_the_page_runs_import_only_each_other() -> None:
+    arrows = [
+        (module, other)
+        for module, others in import_graph().items()
+        if module.startswith(IN_THE_PAGE)
+        for other in others
+        if not other.startswith(IN_THE_PAGE) and other != "miau"
+    ]
+    assert arrows == []
+
+
+def test_the_standard_library_check_sees_the_servers_third_party_imports() -> None:
+    seen = {other.split(".")[0] for _, other in outside_imports(("miau.server",))}
+    assert {"anyio", "starlette"} <= seen
+
+
+def test_the_two_hosts_never_import_each_other() -> None:
+    arrows = [
+        (module, other)
+        for module, others in import_graph().items()
+        for host, other_host in (("miau.site", "miau.server"), ("miau.server", "miau.site"))
+        if module == host or module.startswith(host + ".")
+        for other in others
+        if other == other_host or other.startswith(other_host + ".")
+    ]
+    assert arrows == []

@@ -18,7 +18,7 @@ import pytest
 
 from miau.cli import main
 from miau.cli.play import default_db_path
-from miau.server.store import SqliteStore, StoredIntent
+from miau.server.store import LogEntry, SqliteStore
 from miau.server.store.check import check_sqlite_file
 from tests.server.conftest import ROOT
 from tests.support.local import start_miau_play
@@ -95,7 +95,7 @@ def _stored_database(path: Path) -> None:
     for index in range(40):
         player = f"player-{index:04d}-checked-db"
         store.ensure_player(player)
-        moves = tuple(StoredIntent("R" if step % 2 else "L") for step in range(200))
+        moves = tuple(LogEntry("R" if step % 2 else "L") for step in range(200))
         store.start_game(player, "tutorial", "first-steps", moves)
     store.close()
 

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from miau.server.app import create_app
+from miau.server.limits import UNTHROTTLED
 from miau.server.serving import ConnectionGate
-from miau.server.session import UNTHROTTLED
 from tests.server.wire import RawSocket, masked_frame
 from tests.support.local import LocalServer
 from tests.support.loops import run_alone

@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 from miau.engine import Game
-from miau.server.session import apply_stored, restore_state
-from miau.server.store import StoredIntent
-from miau.server.worlds import Worlds
+from miau.play.log import apply_entry, restore_state
+from miau.play.worlds import Worlds
+from miau.server.store import LogEntry
 from tests.server.wire import RawSocket
 from tests.support.local import PlayProcess, start_miau_play
 
@@ -44,7 +44,7 @@ def start_server(db_path: Path, log: Path) -> PlayProcess:
         return start_miau_play(db_path, errors)
 
 
-def stored_log(db_path: Path) -> list[StoredIntent]:
+def stored_log(db_path: Path) -> list[LogEntry]:
     """The unfinished game's log on the level, read straight from SQLite (no server)."""
     with sqlite3.connect(db_path) as db:
         row = db.execute(
@@ -57,28 +57,28 @@ def stored_log(db_path: Path) -> list[StoredIntent]:
         rows = db.execute(
             "SELECT letter, payload FROM intents WHERE game_id = ? ORDER BY seq", (row[0],)
         ).fetchall()
-    return [StoredIntent(letter, payload) for letter, payload in rows]
+    return [LogEntry(letter, payload) for letter, payload in rows]
 
 
-def same_log(one: list[StoredIntent], other: list[StoredIntent]) -> bool:
+def same_log(one: list[LogEntry], other: list[LogEntry]) -> bool:
     """Equal letters, and restore payloads equal as JSON (the server re-serialises them)."""
 
-    def key(entry: StoredIntent) -> tuple[str, object]:
+    def key(entry: LogEntry) -> tuple[str, object]:
         return entry.letter, None if entry.payload is None else json.loads(entry.payload)
 
     return [key(entry) for entry in one] == [key(entry) for entry in other]
 
 
-def extended(log: list[StoredIntent], entry: StoredIntent) -> list[StoredIntent]:
+def extended(log: list[LogEntry], entry: LogEntry) -> list[LogEntry]:
     """The stored log after one more accepted intent: a reset or restore starts a new game."""
     return [entry] if entry.letter in ("X", "S") else [*log, entry]
 
 
-def replayed(level_data: dict[str, Any], log: list[StoredIntent]) -> Game:
+def replayed(level_data: dict[str, Any], log: list[LogEntry]) -> Game:
     """A fresh game with the log applied."""
     game = Game(level_data)
     for entry in log:
-        apply_stored(game, entry)
+        apply_entry(game, entry)
     return game
 
 
@@ -88,31 +88,31 @@ class Client:
     def __init__(self, level_data: dict[str, Any]) -> None:
         self.level_data = level_data
         self.random = random.Random(SEED)
-        self.record: list[StoredIntent] = []
-        self.in_flight: StoredIntent | None = None
+        self.record: list[LogEntry] = []
+        self.in_flight: LogEntry | None = None
         self.seen_states: list[dict[str, Any]] = []
         self.seq = 0
         self.acknowledged = 0
 
-    def next_intent(self) -> tuple[dict[str, Any], StoredIntent]:
+    def next_intent(self) -> tuple[dict[str, Any], LogEntry]:
         """A random intent message, and the log entry it becomes if accepted."""
         self.seq += 1
         roll = self.random.random()
         message: dict[str, Any] = {"type": "intent", "seq": self.seq}
         if roll < 0.7:
             direction = self.random.choice(list(DIRECTIONS))
-            return {**message, "intent": "step", "direction": direction}, StoredIntent(
+            return {**message, "intent": "step", "direction": direction}, LogEntry(
                 DIRECTIONS[direction]
             )
         if roll < 0.8:
-            return {**message, "intent": "wait"}, StoredIntent("W")
+            return {**message, "intent": "wait"}, LogEntry("W")
         if roll < 0.92:
-            return {**message, "intent": "undo"}, StoredIntent("Z")
+            return {**message, "intent": "undo"}, LogEntry("Z")
         if roll < 0.95 or not self.seen_states:
-            return {**message, "intent": "reset"}, StoredIntent("X")
+            return {**message, "intent": "reset"}, LogEntry("X")
         state = self.random.choice(self.seen_states)
         # Only the fields a restore reads are stored.
-        return {**message, "intent": "restore", "state": state}, StoredIntent(
+        return {**message, "intent": "restore", "state": state}, LogEntry(
             "S", json.dumps(restore_state(state))
         )
 

@@ -12,7 +12,7 @@ import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
 from miau.server.app import COOKIE_NAME, create_app
-from miau.server.session import PLAY_LIMITS, TokenBucket
+from miau.server.limits import PLAY_LIMITS, TokenBucket
 from tests.server.conftest import Player, count_rows, pack_json
 
 with warnings.catch_warnings():

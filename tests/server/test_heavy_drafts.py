@@ -18,10 +18,10 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from miau.packs import Pack
-from miau.server import session as session_module
-from miau.server import studio_levels
+from miau.play import service as play_service
+from miau.play import studio_levels
 from miau.server.app import create_app
-from miau.server.session import DRAFT_MAX_ENTITIES, ENTITIES_PER_TOKEN, PLAY_LIMITS, TokenBucket
+from miau.server.limits import DRAFT_MAX_ENTITIES, ENTITIES_PER_TOKEN, PLAY_LIMITS, TokenBucket
 from tests.server.conftest import Player, TestClient
 
 SIDE = 64
@@ -255,7 +255,7 @@ def test_draft_opens_draw_the_heavy_budget_before_the_draft_is_loaded(
         loads.append(document)
         return load_draft(document)
 
-    monkeypatch.setattr(session_module, "load_draft", counted_load)
+    monkeypatch.setattr(play_service, "load_draft", counted_load)
     answers = []
     for _ in range(8):
         with heavy_limited.websocket_connect("/ws") as socket:

@@ -8,8 +8,8 @@ import pytest
 from starlette.applications import Starlette
 
 from miau.packs import load_pack, share_code_for, single_level_pack
+from miau.play.worlds import DEFAULT_PACKS_DIR as SHIPPED
 from miau.server.app import COOKIE_NAME, create_app
-from miau.server.worlds import DEFAULT_PACKS_DIR as SHIPPED
 from tests.server.conftest import Player, TestClient
 
 

@@ -21,13 +21,15 @@ from starlette.applications import Starlette
 
 from miau.packs import load_pack, load_pack_text
 from miau.packs.share import single_level_pack
-from miau.server.library import MAX_BODY_BYTES, MAX_PACK_BYTES, merge_level
+from miau.play.library_documents import merge_level
+from miau.play.refusal import MAX_PACK_BYTES
+from miau.server.library import MAX_BODY_BYTES
 from miau.server.store import (
     SCHEMA_VERSION,
     LibraryPackExistsError,
+    LogEntry,
     SqliteStore,
     Store,
-    StoredIntent,
     open_store,
 )
 from miau.server.store.postgres import PostgresStore
@@ -127,8 +129,8 @@ def test_the_store_replaces_a_library_pack_only_when_asked(store: Store) -> None
 
 def test_saving_a_changed_level_or_deleting_the_pack_finishes_its_games(store: Store) -> None:
     store.save_library_pack("ann", "alpha", "1.0.0", "Alpha", "one")
-    store.start_game("ann", "alpha", "kept", [StoredIntent("R")])
-    store.start_game("ann", "alpha", "changed", [StoredIntent("R")])
+    store.start_game("ann", "alpha", "kept", [LogEntry("R")])
+    store.start_game("ann", "alpha", "changed", [LogEntry("R")])
     store.save_library_pack("ann", "alpha", "1.0.0", "Alpha", "two", stale_levels=["changed"])
     assert store.current_game("ann", "alpha", "changed") is None
     assert store.current_game("ann", "alpha", "kept") is not None

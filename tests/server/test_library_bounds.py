@@ -19,18 +19,18 @@ import pytest
 from starlette.applications import Starlette
 
 from miau.packs import load_pack_text
+from miau.play.refusal import Refusal
+from miau.play.worlds import Worlds
 from miau.server import library as library_module
 from miau.server.app import create_app
 from miau.server.library import (
     MAX_PACK_ENTITIES,
     Library,
     LibraryQuota,
-    Refusal,
     _ParsedPacks,
     pack_entity_count,
 )
 from miau.server.store import LibraryUsage, StoreRunner, open_store
-from miau.server.worlds import Worlds
 from tests.server.conftest import TestClient
 from tests.support.loops import run_alone
 

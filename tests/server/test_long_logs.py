@@ -21,24 +21,22 @@ from hypothesis import strategies as st
 
 from miau.engine import Event, Game
 from miau.packs import PackLevel
-from miau.server import session as session_module
-from miau.server.app import create_app
-from miau.server.long_logs import LogShortenerProcess, LongLogs, ReplayBudgets
-from miau.server.session import (
+from miau.play import log as play_log
+from miau.play.log import (
     COMPACT_AT,
     UNDO_KEPT,
-    UNREPLAYABLE_NOTICE,
-    UNTHROTTLED,
-    PlaySession,
     UnreplayableGameError,
-    apply_stored,
+    apply_entry,
     replay_log,
-    shorten_on_a_thread,
     shortened_log,
-    state_json,
 )
-from miau.server.store import SqliteStore, StoredIntent, StoreRunner
-from miau.server.worlds import Worlds
+from miau.play.worlds import Worlds
+from miau.server.app import create_app
+from miau.server.limits import UNTHROTTLED, ConnectionLimits
+from miau.server.long_logs import LogShortenerProcess, LongLogs, ReplayBudgets
+from miau.server.replays import shorten_on_a_thread
+from miau.server.session import UNREPLAYABLE_NOTICE, PlaySession
+from miau.server.store import LogEntry, SqliteStore, StoreRunner
 from tests.server.conftest import Player, TestClient
 from tests.support.loops import run_alone
 
@@ -55,24 +53,24 @@ def first_steps() -> PackLevel:
     return level
 
 
-def shuffling_log(length: int, *, undo_every: int = 0) -> tuple[StoredIntent, ...]:
+def shuffling_log(length: int, *, undo_every: int = 0) -> tuple[LogEntry, ...]:
     """``length`` accepted entries that shuffle right and left (with an undo every so often)."""
     game = Game(first_steps().data)
     entries = []
     for index in range(length):
         if undo_every and index % undo_every == undo_every - 1:
             assert game.undo().accepted
-            entries.append(StoredIntent("Z"))
+            entries.append(LogEntry("Z"))
             continue
         letter = "R" if game.state.move_count % 2 == 0 else "L"
         assert game.step("right" if letter == "R" else "left").accepted
-        entries.append(StoredIntent(letter))
+        entries.append(LogEntry(letter))
     assert not game.won
     return tuple(entries)
 
 
 def as_sent(game: Game) -> dict[str, Any]:
-    sent: dict[str, Any] = json.loads(json.dumps(state_json(game)))
+    sent: dict[str, Any] = json.loads(json.dumps(game.state.to_json()))
     return sent
 
 
@@ -81,14 +79,14 @@ def as_resumed(game: Game) -> dict[str, Any]:
     return {**as_sent(game), "historyLength": min(game.history_length, UNDO_KEPT)}
 
 
-def store_game(db_path: Path, log: Sequence[StoredIntent]) -> None:
+def store_game(db_path: Path, log: Sequence[LogEntry]) -> None:
     store = SqliteStore(db_path)
     store.ensure_player(OWNER)
     store.start_game(OWNER, "tutorial", "first-steps", tuple(log))
     store.close()
 
 
-def stored_log(db_path: Path) -> tuple[StoredIntent, ...]:
+def stored_log(db_path: Path) -> tuple[LogEntry, ...]:
     store = SqliteStore(db_path)
     try:
         stored = store.current_game(OWNER, "tutorial", "first-steps")
@@ -102,7 +100,7 @@ def open_together(
     db_path: Path,
     pages: int,
     long_logs: LongLogs,
-    limits: session_module.ConnectionLimits = UNTHROTTLED,
+    limits: ConnectionLimits = UNTHROTTLED,
     then: str | None = None,
 ) -> list[list[dict[str, Any]]]:
     """``pages`` sessions of the owner open the level at once (then each sends ``then``); their replies."""
@@ -133,11 +131,11 @@ def count_applied(monkeypatch: Any) -> Callable[[], int]:
     """Count the log entries this process applies from now on."""
     applied = [0]
 
-    def counting(game: Game, intent: StoredIntent) -> Event:
+    def counting(game: Game, intent: LogEntry) -> Event:
         applied[0] += 1
-        return apply_stored(game, intent)
+        return apply_entry(game, intent)
 
-    monkeypatch.setattr(session_module, "apply_stored", counting)
+    monkeypatch.setattr(play_log, "apply_entry", counting)
     return lambda: applied[0]
 
 
@@ -174,8 +172,8 @@ def test_an_over_long_log_is_replayed_in_the_shortener_process_not_in_the_server
     original = LogShortenerProcess.__call__
 
     async def noting_pid(
-        self: LogShortenerProcess, level: PackLevel, intents: Sequence[StoredIntent], kept: int
-    ) -> list[StoredIntent] | None:
+        self: LogShortenerProcess, level: PackLevel, intents: Sequence[LogEntry], kept: int
+    ) -> list[LogEntry] | None:
         short = await original(self, level, intents, kept)
         pids.append(self.pid())
         return short
@@ -196,7 +194,7 @@ def test_an_over_long_log_that_does_not_replay_is_set_aside_once_with_a_notice(
     tmp_path: Path,
 ) -> None:
     db_path = tmp_path / "miau.db"
-    store_game(db_path, (*shuffling_log(LONG), StoredIntent("Q")))
+    store_game(db_path, (*shuffling_log(LONG), LogEntry("Q")))
     long_logs = LongLogs(shorten_on_a_thread)
     pages = open_together(db_path, 3, long_logs)
     assert long_logs.replays == 1
@@ -222,8 +220,8 @@ def test_a_shortened_log_resumes_equal_to_a_replay_of_the_whole_log(
     game = Game(level.data)
     log = []
     for letter in letters:  # the entries the engine accepts, as the server stores them
-        entry = StoredIntent(letter)
-        if apply_stored(game, entry).accepted:
+        entry = LogEntry(letter)
+        if apply_entry(game, entry).accepted:
             log.append(entry)
         if game.won:
             break
@@ -251,7 +249,7 @@ def test_the_shortener_process_gives_the_log_shortened_log_gives(tmp_path: Path)
     log = shuffling_log(LONG, undo_every=5)
     shortener = LogShortenerProcess(shortened_log, UnreplayableGameError)
 
-    async def shorten() -> list[StoredIntent] | None:
+    async def shorten() -> list[LogEntry] | None:
         try:
             return await shortener(level, log, UNDO_KEPT)
         finally:

@@ -9,7 +9,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.websockets import WebSocketDisconnect
 
-from miau.server.protocol import MAX_FRAME_BYTES
+from miau.play.protocol import MAX_FRAME_BYTES
 from tests.server.conftest import Player, TestClient, count_rows
 
 WAIT = {"type": "intent", "seq": 41, "intent": "wait"}

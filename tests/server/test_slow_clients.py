@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from miau.engine import Event, Game
-from miau.server import session as session_module
-from miau.server.session import UNTHROTTLED, ConnectionLimits, PlaySession
-from miau.server.store import SqliteStore, StoredIntent, StoreRunner
-from miau.server.worlds import Worlds
+from miau.play import log as play_log
+from miau.play.worlds import Worlds
+from miau.server.limits import UNTHROTTLED, ConnectionLimits
+from miau.server.session import PlaySession
+from miau.server.store import LogEntry, SqliteStore, StoreRunner
 from tests.server.wire import MAX_WEBSOCKET_FRAME, RawSocket, masked_frame
 from tests.support.local import LocalServer
 from tests.support.loops import run_alone
@@ -140,7 +141,7 @@ def test_a_frame_over_the_transport_cap_closes_only_its_connection(
     assert bystander_answers(server.port) == 20
 
 
-def long_log(level_data: dict[str, Any], length: int) -> tuple[StoredIntent, ...]:
+def long_log(level_data: dict[str, Any], length: int) -> tuple[LogEntry, ...]:
     """``length`` accepted steps that shuffle right and left and never win."""
     game = Game(level_data)
     letters = []
@@ -148,7 +149,7 @@ def long_log(level_data: dict[str, Any], length: int) -> tuple[StoredIntent, ...
         letter = "R" if index % 2 == 0 else "L"
         event = game.step("right" if letter == "R" else "left")
         assert event.accepted and not game.won
-        letters.append(StoredIntent(letter))
+        letters.append(LogEntry(letter))
     return tuple(letters)
 
 
@@ -208,15 +209,15 @@ def test_a_long_replay_runs_off_the_event_loop_while_other_tasks_run(
     store_huge_game(db_path)
     replayed = 0
     replay_threads: set[int] = set()
-    original_apply = session_module.apply_stored
+    original_apply = play_log.apply_entry
 
-    def counting_apply(game: Game, intent: StoredIntent) -> Event:
+    def counting_apply(game: Game, intent: LogEntry) -> Event:
         nonlocal replayed
         replayed += 1
         replay_threads.add(threading.get_ident())
         return original_apply(game, intent)
 
-    monkeypatch.setattr(session_module, "apply_stored", counting_apply)
+    monkeypatch.setattr(play_log, "apply_entry", counting_apply)
     store = SqliteStore(db_path)
     session = PlaySession(HUGE_OWNER, Worlds.load(None), StoreRunner(store), LIMITS)
     seen_mid_replay: set[int] = set()

@@ -22,10 +22,10 @@ import pytest
 from miau.server.store import (
     SCHEMA_VERSION,
     CallOutcome,
+    LogEntry,
     SqliteStore,
     StaleGameError,
     Store,
-    StoredIntent,
     StoreError,
     StoreRunner,
     open_store,
@@ -33,7 +33,7 @@ from miau.server.store import (
 from miau.server.store.postgres import PostgresStore
 from tests.support.loops import run_alone
 
-R, Z = StoredIntent("R"), StoredIntent("Z")
+R, Z = LogEntry("R"), LogEntry("Z")
 
 StoreFactory = Callable[[], Store]
 
@@ -151,11 +151,11 @@ def test_a_game_keeps_its_log_in_order_until_it_is_won(store: Store) -> None:
     assert store.current_game("p", "tutorial", "walls") is None
     game_id = store.start_game("p", "tutorial", "walls", (R,))
     store.append_intent(game_id, 1, Z)
-    store.append_intent(game_id, 2, StoredIntent("S", '{"entities": []}'))
+    store.append_intent(game_id, 2, LogEntry("S", '{"entities": []}'))
     game = store.current_game("p", "tutorial", "walls")
     assert game is not None
     assert game.game_id == game_id
-    assert game.intents == (R, Z, StoredIntent("S", '{"entities": []}'))
+    assert game.intents == (R, Z, LogEntry("S", '{"entities": []}'))
     store.record_win(game_id, "p", "tutorial", "walls", 1, "R")
     assert store.current_game("p", "tutorial", "walls") is None
 
@@ -230,10 +230,10 @@ def test_players_are_recorded_once(store: Store, location: str | Path) -> None:
 
 def test_restore_payloads_keep_every_character(store: Store) -> None:
     payload = '{"text": "Ünïcödé ✓ \\u0000 \'quotes\' and \\"more\\"", "n": 1e308}'
-    game_id = store.start_game("p", "tutorial", "walls", (StoredIntent("S", payload),))
+    game_id = store.start_game("p", "tutorial", "walls", (LogEntry("S", payload),))
     game = store.current_game("p", "tutorial", "walls")
     assert game is not None and game.game_id == game_id
-    assert game.intents == (StoredIntent("S", payload),)
+    assert game.intents == (LogEntry("S", payload),)
 
 
 def test_a_second_store_on_the_same_database_sees_every_commit(
@@ -280,7 +280,7 @@ def test_two_processes_appending_the_same_entry_at_once_store_exactly_one(
         game_id = stores[0].start_game("p", "tutorial", "walls", (R,))
         for seq in range(1, 11):
             outcomes = _race(
-                [partial(store.append_intent, game_id, seq, StoredIntent("U")) for store in stores]
+                [partial(store.append_intent, game_id, seq, LogEntry("U")) for store in stores]
             )
             assert sum(outcome is None for outcome in outcomes) == 1, outcomes
             assert all(
@@ -327,15 +327,13 @@ def test_processes_restarting_one_level_at_once_leave_one_unfinished_game(
         stores[0].start_game("p", "tutorial", "walls", (R,))
         outcomes = _race(
             [
-                partial(
-                    store.start_game, "p", "tutorial", "walls", (StoredIntent("X"),), replace=True
-                )
+                partial(store.start_game, "p", "tutorial", "walls", (LogEntry("X"),), replace=True)
                 for store in stores
             ]
         )
         assert all(isinstance(outcome, int) for outcome in outcomes), outcomes
         game = stores[0].current_game("p", "tutorial", "walls")
-        assert game is not None and game.intents == (StoredIntent("X"),)
+        assert game is not None and game.intents == (LogEntry("X"),)
         with psycopg.connect(postgres_url) as db:
             unfinished = db.execute(
                 "SELECT COUNT(*) FROM games WHERE finished_at IS NULL"

@@ -21,30 +21,27 @@ from hypothesis import strategies as st
 
 from miau.engine import Event, Game
 from miau.packs import load_pack
+from miau.play import log as play_log
+from miau.play.log import MAX_MOVE_COUNT, RESTORE_FIELDS
+from miau.play.worlds import Worlds
 from miau.server import session as session_module
-from miau.server.session import (
-    MAX_MOVE_COUNT,
-    RESTORE_FIELDS,
-    UNREPLAYABLE_NOTICE,
-    UNTHROTTLED,
-    PlaySession,
-)
+from miau.server.limits import UNTHROTTLED
+from miau.server.session import UNREPLAYABLE_NOTICE, PlaySession
 from miau.server.store import (
+    LogEntry,
     SqliteStore,
     StaleGameError,
     Store,
     StoredGame,
-    StoredIntent,
     StoreQuotaError,
     StoreRunner,
     open_store,
 )
 from miau.server.store.sql import SqlStore
-from miau.server.worlds import Worlds
 from tests.server.conftest import Player, TestClient, count_rows, pack_json
 from tests.support.loops import run_alone
 
-R, W = StoredIntent("R"), StoredIntent("W")
+R, W = LogEntry("R"), LogEntry("W")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -88,7 +85,7 @@ def test_a_won_or_replaced_game_is_deleted_with_its_log(
     store.record_win(won, "p", "tutorial", "walls", 3, "RRR")
     first = store.start_game("p", "tutorial", "first-steps", (R, W))
     for _ in range(5):
-        store.start_game("p", "tutorial", "first-steps", (StoredIntent("X"),), replace=True)
+        store.start_game("p", "tutorial", "first-steps", (LogEntry("X"),), replace=True)
     # Only the last game's one entry is left of eight games' logs; of their rows, the one
     # in progress and at most the newest finished one (ids never come back).
     assert rows_in(location, "intents") == 1
@@ -121,7 +118,7 @@ def test_past_the_quota_in_all_a_new_game_is_refused_and_nothing_is_stored(
     assert store.current_game("r", "pack", "a") is None
     assert rows_in(location, "intents") == 2
     # A game replacing one of the player's own makes no more games in progress.
-    store.start_game("p", "pack", "a", (StoredIntent("X"),), replace=True)
+    store.start_game("p", "pack", "a", (LogEntry("X"),), replace=True)
 
 
 def test_past_the_player_bound_idle_players_make_room_and_players_who_hold_something_stay(
@@ -152,7 +149,7 @@ def test_the_tail_of_a_game_is_the_entries_since_and_none_once_it_is_not_the_cur
     game = store.start_game("p", "pack", "a", (R, W, R))
     assert store.game_tail("p", "pack", "a", game, 1) == (W, R)
     assert store.game_tail("p", "pack", "a", game, 3) == ()
-    store.start_game("p", "pack", "a", (StoredIntent("X"),), replace=True)
+    store.start_game("p", "pack", "a", (LogEntry("X"),), replace=True)
     assert store.game_tail("p", "pack", "a", game, 1) is None
     assert store.game_tail("p", "pack", "b", game, 0) is None
 
@@ -307,14 +304,14 @@ def test_two_pages_taking_turns_apply_each_others_new_moves_without_replaying_th
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     applied = 0
-    original = session_module.apply_stored
+    original = play_log.apply_entry
 
-    def counting(game: Game, intent: StoredIntent) -> Event:
+    def counting(game: Game, intent: LogEntry) -> Event:
         nonlocal applied
         applied += 1
         return original(game, intent)
 
-    monkeypatch.setattr(session_module, "apply_stored", counting)
+    monkeypatch.setattr(play_log, "apply_entry", counting)
     turns = 40
     with client.websocket_connect("/ws") as first, client.websocket_connect("/ws") as second:
         page_a, page_b = Player(first), Player(second)
@@ -368,9 +365,9 @@ def test_past_the_servers_game_quota_a_move_is_refused_with_quota_and_not_kept(
 def test_compacting_replaces_the_log_only_if_no_other_page_moved_the_game_on(
     store: SqlStore, location: str | Path
 ) -> None:
-    game = store.start_game("p", "pack", "a", (R, StoredIntent("Z"), R, W))
+    game = store.start_game("p", "pack", "a", (R, LogEntry("Z"), R, W))
     assert store.compact_game("p", "pack", "a", game, 3, (R, W)) is None  # it has 4 entries
-    assert store.current_game("p", "pack", "a") == StoredGame(game, (R, StoredIntent("Z"), R, W))
+    assert store.current_game("p", "pack", "a") == StoredGame(game, (R, LogEntry("Z"), R, W))
     store.append_intent(game, 4, R)
     compacted = store.compact_game("p", "pack", "a", game, 5, (R, W, R))
     assert compacted is not None and compacted != game
@@ -413,13 +410,13 @@ def test_a_long_log_of_undone_moves_is_compacted_and_resumes_exactly_with_its_un
         for _ in range(4):
             reference.undo()
             assert player.intent("undo")["state"] == json.loads(
-                json.dumps(session_module.state_json(reference))
+                json.dumps(reference.state.to_json())
             )
 
 
 def as_sent(game: Game) -> dict[str, Any]:
     """The game's state as the wire carries it."""
-    sent: dict[str, Any] = json.loads(json.dumps(session_module.state_json(game)))
+    sent: dict[str, Any] = json.loads(json.dumps(game.state.to_json()))
     return sent
 
 
@@ -438,7 +435,7 @@ def _play_then_undo(
     """
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
         patch.setattr(session_module, "COMPACT_AT", compact_at)
-        patch.setattr(session_module, "UNDO_KEPT", undo_kept)
+        patch.setattr(play_log, "UNDO_KEPT", undo_kept)
         store = SqliteStore(Path(folder) / "miau.db")
         worlds = Worlds.load(None)
         runner = StoreRunner(store)
@@ -511,7 +508,7 @@ def test_a_game_past_the_undo_cap_resumes_exactly_with_the_kept_turns_of_undo(
     client: TestClient, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(session_module, "COMPACT_AT", 40)
-    monkeypatch.setattr(session_module, "UNDO_KEPT", 10)
+    monkeypatch.setattr(play_log, "UNDO_KEPT", 10)
     with client.websocket_connect("/ws") as socket:
         player = Player(socket)
         player.open("tutorial", "first-steps")

@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from miau.packs import load_pack
+from miau.play.studio_levels import REPORT_MESSAGE_CHARS, REPORT_PROBLEMS
 from miau.server.studio import (
     STUDIO_FLOOD_CLOSE,
     STUDIO_MAX_EXPANSIONS,
@@ -29,7 +30,6 @@ from miau.server.studio import (
     StudioJobs,
     level_spec,
 )
-from miau.server.studio_levels import REPORT_MESSAGE_CHARS, REPORT_PROBLEMS
 from miau.solver import check_level, solve
 from tests.server.conftest import pack_json
 from tests.support.local import LocalServer, start_miau_play
@@ -642,7 +642,7 @@ def test_job_packs_are_read_by_the_loader_process_not_in_the_server(
         raise AssertionError("the loader ran in the server's own process")
 
     # Patched here, in the server's process: the loader process has its own, unpatched.
-    monkeypatch.setattr("miau.server.studio_levels.load_pack", in_the_server)
+    monkeypatch.setattr("miau.play.studio_levels.load_pack", in_the_server)
     with server.connect() as studio:
         studio.send({"type": "check", "job": "c", "pack": one_level_pack(SMALL_ROOM)})
         _, checked = studio.until({"checked", "error"})

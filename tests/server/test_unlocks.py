@@ -7,7 +7,7 @@ from typing import Any
 
 from miau.packs import LevelData, PackLevel
 from miau.packs.format import Tier
-from miau.server.worlds import LevelLock, level_locks
+from miau.play.worlds import LevelLock, level_locks
 from tests.server.conftest import Player, TestClient, pack_json
 
 EMPTY: LevelData = {"width": 1, "height": 1, "objects": [], "automata": [], "pairs": []}

@@ -32,8 +32,8 @@ from typing import IO, Any, Final
 import uvicorn
 
 from miau.server.app import create_app
+from miau.server.limits import ConnectionLimits
 from miau.server.serving import ConnectionGate, uvicorn_config
-from miau.server.session import ConnectionLimits
 from miau.server.studio import StudioJobs
 from miau.worlds import shipped_packs_dir
 

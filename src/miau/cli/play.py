@@ -97,13 +97,13 @@ def run(args: argparse.Namespace) -> int:
 
     from miau.server.addresses import ServedAddresses
     from miau.server.app import create_app
+    from miau.server.limits import PLAY_LIMITS
     from miau.server.serving import (
         MAX_CONNECTIONS,
         MAX_CONNECTIONS_PER_ADDRESS,
         ConnectionGate,
         uvicorn_config,
     )
-    from miau.server.session import PLAY_LIMITS
     from miau.server.store import POSTGRES_SCHEMES, StoreError
 
     database: str | Path

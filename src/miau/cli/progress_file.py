@@ -1,7 +1,7 @@
 """``miau progress export`` and ``miau progress import FILE``: a player's progress as a file.
 
 The file is the one the static site's Progress buttons write and read
-(``miau.site.backend``): unfinished games with their intent logs, the best
+(``miau.play.progress``): unfinished games with their intent logs, the best
 score and moves of every level won, and the library's packs. So progress
 moves from the static site into ``miau play``'s database and back, with the
 same intents and scores.
@@ -17,10 +17,11 @@ from typing import Any
 
 from miau.cli.play import default_db_path
 from miau.packs import Pack, PackError, load_pack_text
-from miau.server.store import StoredIntent, open_store
+from miau.play.log import LogEntry
+from miau.play.progress import ProgressFileError, export_progress, read_progress_file
+from miau.server.store import open_store
 from miau.server.store.records import StoreError
 from miau.server.store.sql import SqlStore
-from miau.site.backend import ProgressFileError, export_progress, read_progress_file
 
 
 def add_parser(subparsers: Any) -> None:
@@ -80,14 +81,6 @@ def _open(args: argparse.Namespace, *, create: bool = False) -> tuple[SqlStore, 
     return store, players[0]
 
 
-def _entry(intent: StoredIntent) -> str:
-    return intent.letter + (intent.payload or "")
-
-
-def _intent(entry: str) -> StoredIntent:
-    return StoredIntent(entry[0], entry[1:] or None)
-
-
 def run_export(args: argparse.Namespace) -> int:
     """Write the player's progress file; 0, or 1 with a sentence on stderr."""
     try:
@@ -99,7 +92,7 @@ def run_export(args: argparse.Namespace) -> int:
     for pack, level in store.unfinished_levels(player):
         game = store.current_game(player, pack, level)
         if game is not None and game.intents:
-            games[(pack, level)] = [_entry(intent) for intent in game.intents]
+            games[(pack, level)] = [intent.text for intent in game.intents]
     progress = {
         (entry.pack, entry.level): {
             "bestMoves": entry.best_moves,
@@ -147,7 +140,9 @@ def run_import(args: argparse.Namespace) -> int:
         if waiting is not None and waiting.intents:
             store.start_game(player, pack_id, level, waiting.intents, replace=True)
     for (pack_id, level), log in games.items():
-        store.start_game(player, pack_id, level, [_intent(entry) for entry in log], replace=True)
+        store.start_game(
+            player, pack_id, level, [LogEntry.from_text(entry) for entry in log], replace=True
+        )
     for pack_id, loaded in packs.items():
         store.save_library_pack(
             player, pack_id, loaded.manifest.version, loaded.manifest.name, library[pack_id]

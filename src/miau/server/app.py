@@ -2,13 +2,10 @@
 
 Routes (``docs/protocol.md`` describes each exactly):
 
-- ``GET /api/worlds``, ``GET /api/worlds/{pack}``,
-  ``GET /api/worlds/{pack}/levels/{level}``, ``GET /api/progress``
-  (the worlds include the player's library packs);
-- ``/api/library`` (``GET``, ``POST``), ``PUT /api/library/{pack}/levels/{level}``,
-  ``DELETE /api/library/{pack}``, ``GET /api/library/{pack}/export``: the
-  player's library (``miau.server.library``);
-- ``POST /api/shared``, ``POST /api/shared/encode``: share links (``miau.server.shared``);
+- ``/api/...``: the HTTP API, one route for each of :data:`miau.play.routes.ROUTES`
+  the server answers, to the handler of that name: the worlds and progress
+  (``_Api`` here), the player's library (``miau.server.library``) and share
+  links (``miau.server.shared``);
 - ``/ws``: one play session per connection (``miau.server.session``);
 - ``/studio``: the editor's solve and check jobs (``miau.server.studio``);
 - everything else: the files of ``src/miau/web/`` (``/`` is ``index.html``).
@@ -27,7 +24,6 @@ of the server's memory and never delays anyone else.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import re
@@ -38,7 +34,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -47,31 +42,30 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from miau.packs.share import single_level_pack
-from miau.server.addresses import AddressGuard, ServedAddresses
-from miau.server.library import Library, LibraryEndpoints, UnicodeSafeJSONResponse
-from miau.server.long_logs import LogShortenerProcess, LongLogs
-from miau.server.session import (
-    UNTHROTTLED,
-    ConnectionLimits,
-    HeavyWork,
-    PlaySession,
-    UnreplayableGameError,
-    shortened_log,
-)
-from miau.server.shared import SharedEndpoints
-from miau.server.store import StoreRunner, open_store
-from miau.server.studio import StudioJobs
-from miau.server.worlds import (
+from miau.play.log import UnreplayableGameError, shortened_log
+from miau.play.refusal import no_level, no_world
+from miau.play.routes import ROUTES
+from miau.play.worlds import (
     Worlds,
-    level_json,
-    level_lock_json,
-    next_in_pack,
     vocabularies_json,
     world_json,
 )
+from miau.server.addresses import AddressGuard, ServedAddresses
+from miau.server.library import (
+    Library,
+    LibraryEndpoints,
+    UnicodeSafeJSONResponse,
+    refusal_response,
+)
+from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork
+from miau.server.long_logs import LogShortenerProcess, LongLogs
+from miau.server.session import PlaySession
+from miau.server.shared import SharedEndpoints
+from miau.server.store import StoreRunner, open_store
+from miau.server.studio import StudioJobs
 
 __all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
 
@@ -140,19 +134,15 @@ def create_app(
         store.close()
 
     routes = [
-        Route("/api/worlds", api.list_worlds),
-        Route("/api/worlds/{pack}", api.show_world),
-        Route("/api/worlds/{pack}/levels/{level}", api.show_level),
-        Route("/api/worlds/{pack}/levels/{level}/pack", api.show_level_pack),
-        Route("/api/progress", api.show_progress),
-        Route("/api/vocabularies", api.show_vocabularies),
-        Route("/api/library", library_api.list_packs, methods=["GET"]),
-        Route("/api/library", library_api.import_pack, methods=["POST"]),
-        Route("/api/library/{pack}", library_api.delete_pack, methods=["DELETE"]),
-        Route("/api/library/{pack}/export", library_api.export_pack, methods=["GET"]),
-        Route("/api/library/{pack}/levels/{level}", library_api.put_level, methods=["PUT"]),
-        Route("/api/shared", shared_api.open_shared, methods=["POST"]),
-        Route("/api/shared/encode", shared_api.encode, methods=["POST"]),
+        *(
+            Route(
+                route.path,
+                _handler(route.name, api, library_api, shared_api),
+                methods=[route.method],
+            )
+            for route in ROUTES
+            if route.server
+        ),
         Route("/api", api.not_found),
         Route("/api/{rest:path}", api.not_found),
         WebSocketRoute("/ws", api.play),
@@ -247,6 +237,18 @@ class PlayerCookieMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
+def _handler(name: str, *endpoints: object) -> Any:
+    """The handler called ``name`` on the first of ``endpoints`` that has one.
+
+    :raises LookupError: when none has: a route of the table the server does not answer.
+    """
+    for each in endpoints:
+        handler = getattr(each, name, None)
+        if handler is not None:
+            return handler
+    raise LookupError(f"no handler for the API route {name!r}")
+
+
 def _from_another_site(scope: Scope) -> bool:
     """Whether the browser says the request comes from another site's page (``Sec-Fetch-Site``)."""
     return any(
@@ -336,7 +338,7 @@ class _Api:
         player = player_of(request.scope)
         found = await self.library.find(player, request.path_params["pack"])
         if found is None:
-            return _error(404, f"There is no world {request.path_params['pack']!r}.")
+            return refusal_response(no_world(request.path_params["pack"]))
         pack, imported = found
         best = await self._best_moves(player)
         return _json(world_json(pack.manifest.id, pack, best, imported=imported))
@@ -346,17 +348,13 @@ class _Api:
         pack_id, level_id = request.path_params["pack"], request.path_params["level"]
         found = await self.library.find(player_of(request.scope), pack_id)
         if found is None:
-            return _error(404, f"There is no world {pack_id!r}.")
+            return refusal_response(no_world(pack_id))
         pack, imported = found
         level = next((each for each in pack.levels if each.id == level_id), None)
         if level is None:
-            return _error(404, f"The world {pack_id!r} has no level {level_id!r}.")
+            return refusal_response(no_level(pack_id, level_id))
         won = (await self._best_moves(player_of(request.scope))).keys()
-        if imported:
-            detail = level_json(pack_id, level, next_in_pack(pack, level))
-            detail.update(level_lock_json(pack, level, won))
-            return _json(detail)
-        return _json(self.worlds.level_detail(pack, level, won))
+        return _json(self.worlds.any_level_detail(pack, level, won, imported=imported))
 
     async def show_level_pack(self, request: Request) -> Response:
         """``GET /api/worlds/{pack}/levels/{level}/pack``: the level as a one-level pack.
@@ -368,10 +366,10 @@ class _Api:
         pack_id, level_id = request.path_params["pack"], request.path_params["level"]
         found = await self.library.find(player_of(request.scope), pack_id)
         if found is None:
-            return _error(404, f"There is no world {pack_id!r}.")
+            return refusal_response(no_world(pack_id))
         pack = found[0]
         if all(each.id != level_id for each in pack.levels):
-            return _error(404, f"The world {pack_id!r} has no level {level_id!r}.")
+            return refusal_response(no_level(pack_id, level_id))
         return _json({"pack": single_level_pack(pack, level_id)})
 
     async def show_vocabularies(self, request: Request) -> Response:
@@ -409,30 +407,4 @@ class _Api:
         session = PlaySession(
             player, self.worlds, self.store, self.limits, self.library, self.long_logs, self.heavy
         )
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                frame = message.get("text")
-                reply = await session.handle(frame if frame is not None else message.get("bytes"))
-                # The next frame is read only once this reply is out: a client that does not
-                # read holds one buffer of replies here, and is dropped when it stays stuck.
-                with anyio.move_on_after(self.limits.send_timeout) as waiting:
-                    await websocket.send_text(json.dumps(reply, separators=(",", ":")))
-                if waiting.cancelled_caught:
-                    # The transport aborts a socket whose application ends with unsent
-                    # replies (miau.server.serving), so the socket goes now.
-                    logger.info("play session of %s: the client stopped reading; closed", player)
-                    return
-                if session.flooding:
-                    logger.info("play session of %s: past its rate limit for good; closed", player)
-                    await websocket.close(code=1008, reason="too many messages")
-                    return
-        except (WebSocketDisconnect, OSError):
-            return
-        except RuntimeError:
-            # The server closed the socket meanwhile (its keepalive ping went unanswered):
-            # the reply has nowhere to go. This is a departure, not a failure.
-            logger.info("play session of %s: the connection was closed under it", player)
-            return
+        await session.serve(websocket)

@@ -53,9 +53,25 @@ from starlette.responses import JSONResponse, Response
 from miau.packs import Pack, PackError, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
 from miau.packs.maps import EMPTY_CELLS
-from miau.server.library_documents import merge_level, pack_summary, version_key
+from miau.play.library_documents import (
+    PUT_LEVEL_TOO_MANY,
+    RESERVED_PREFIX,
+    exists_refusal,
+    import_reply,
+    import_request,
+    merged_pack_text,
+    no_library_pack,
+    put_reply,
+    refuse_library_id,
+    refuse_pack_address,
+    refuse_unaddressed_level,
+    require_one_level,
+    require_pack_document,
+    utf8_size,
+)
+from miau.play.refusal import MAX_PACK_BYTES, Refusal, problems_refusal, too_large
+from miau.play.worlds import PackSummary, Worlds
 from miau.server.long_logs import ReplayBudgets
-from miau.server.problems import problems_json
 from miau.server.store import (
     LibraryEntry,
     LibraryPack,
@@ -67,44 +83,31 @@ from miau.server.store import (
     text_digest,
     text_size,
 )
-from miau.server.worlds import PackSummary, Worlds
 
 __all__ = [
     "LIBRARY_QUOTA",
     "MAX_BODY_BYTES",
     "MAX_LIBRARY_PACKS",
-    "MAX_PACK_BYTES",
     "MAX_PACK_ENTITIES",
-    "RESERVED_PREFIX",
     "Library",
     "LibraryEndpoints",
     "LibraryQuota",
-    "Refusal",
     "json_response",
     "load_one_level_pack",
     "lone_surrogate",
-    "merge_level",
     "pack_entity_count",
-    "pack_summary",
-    "problems_refusal",
     "read_json_body",
+    "refusal_response",
     "refuse_past_quota",
-    "version_key",
 ]
 
 logger = logging.getLogger(__name__)
-
-MAX_PACK_BYTES: Final = 1024 * 1024
-"""The largest pack text taken, in bytes of UTF-8."""
 
 MAX_BODY_BYTES: Final = MAX_PACK_BYTES * 3 // 2
 """The largest request body read: a pack's text inside JSON grows by its escapes."""
 
 MAX_LIBRARY_PACKS: Final = 100
 """How many packs one player's library holds (:attr:`LibraryQuota.packs` by default)."""
-
-RESERVED_PREFIX: Final = "share-"
-"""Pack ids that shared levels' games are stored under; no library pack may take one."""
 
 MAX_PACK_ENTITIES: Final = 16_384
 """The most entities (map cells and objects) a library pack may hold across all its levels.
@@ -140,20 +143,6 @@ LIBRARY_QUOTA = LibraryQuota()
 PLAIN_JSON = {"Cache-Control": "no-store"}
 
 
-class Refusal(Exception):
-    """A request turned down: the HTTP status and the JSON body that says why."""
-
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        """A refusal with ``status`` and ``body`` (which has at least ``"error"``)."""
-        super().__init__(body.get("error", ""))
-        self.status = status
-        self.body = body
-
-    def response(self) -> JSONResponse:
-        """The refusal as a response."""
-        return json_response(self.body, self.status)
-
-
 class UnicodeSafeJSONResponse(JSONResponse):
     """Starlette's JSON response, able to write any string a pack may hold.
 
@@ -173,6 +162,11 @@ def json_response(body: dict[str, Any], status: int = 200) -> JSONResponse:
     return UnicodeSafeJSONResponse(body, status, headers=PLAIN_JSON)
 
 
+def refusal_response(refusal: Refusal) -> JSONResponse:
+    """A refusal as a response: its status and its body."""
+    return json_response(refusal.body, refusal.status)
+
+
 async def load_one_level_pack(document: object, too_many: str) -> tuple[dict[str, Any], Pack]:
     """The one-level pack a request sent as ``{"pack": ...}``: the document, and as loaded.
 
@@ -180,28 +174,12 @@ async def load_one_level_pack(document: object, too_many: str) -> tuple[dict[str
         refuses it (with its problems), or when it holds other than one level
         (``too_many`` says so, its ``{count}`` filled in).
     """
-    if not isinstance(document, dict):
-        raise Refusal(400, {"error": 'Send {"pack": <a one-level pack>}.', "problems": []})
+    document = require_pack_document(document)
     try:
         pack: Pack = await anyio.to_thread.run_sync(load_pack, document)
     except PackError as error:
         raise problems_refusal(error, "This level") from None
-    if len(pack.levels) != 1:
-        message = too_many.format(count=len(pack.levels))
-        raise Refusal(400, {"error": message, "problems": []})
-    return document, pack
-
-
-def problems_refusal(error: PackError, what: str = "This pack") -> Refusal:
-    """400 with every issue of a pack the loader refused (warnings included)."""
-    count = len(error.issues)
-    return Refusal(
-        400,
-        {
-            "error": f"{what} has {count} problem{'' if count == 1 else 's'}.",
-            "problems": problems_json(error.issues),
-        },
-    )
+    return document, require_one_level(pack, too_many)
 
 
 def pack_entity_count(document: object) -> int:
@@ -336,12 +314,6 @@ def _no_new_players() -> Refusal:
     )
 
 
-def _too_large(what: str = "A pack") -> Refusal:
-    if what == "A request":
-        return Refusal(413, {"error": "This request is too large: a pack may be at most 1 MiB."})
-    return Refusal(413, {"error": f"{what} may be at most 1 MiB; this one is larger."})
-
-
 async def read_json_body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
     """The request's JSON object body, read no further than ``limit`` bytes.
 
@@ -351,14 +323,14 @@ async def read_json_body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise _too_large("A request")
+        raise too_large("A request")
     chunks: list[bytes] = []
     size = 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
-                raise _too_large("A request")
+                raise too_large("A request")
             chunks.append(chunk)
     except ClientDisconnect:
         # The client went away, or its body came too slowly and the server closed the
@@ -420,18 +392,6 @@ def lone_surrogate(value: Any) -> tuple[str, int] | None:
             for index in range(len(item) - 1, -1, -1):
                 pending.append((f"{where}[{index}]", item[index]))
     return None
-
-
-def _utf8_size(text: str) -> int:
-    """The text's size in UTF-8.
-
-    :raises Refusal: 400 when it holds a character UTF-8 cannot carry (a lone surrogate).
-    """
-    try:
-        return len(text.encode("utf-8"))
-    except UnicodeEncodeError:
-        message = "The pack's text holds a character that is not Unicode text."
-        raise Refusal(400, {"error": message}) from None
 
 
 def _changed_levels(old: Pack | None, new: Pack) -> list[str]:
@@ -597,30 +557,8 @@ class Library:
         return None if pack is None else (pack, True)
 
     def _check_id(self, pack_id: str) -> None:
-        """Refuse an id that a library pack may not take.
-
-        :raises Refusal: 409 ``shipped`` for a shipped world's id, 409
-            ``reserved`` for a ``share-`` id.
-        """
-        shipped = self.worlds.pack(pack_id)
-        if shipped is not None:
-            raise Refusal(
-                409,
-                {
-                    "error": f"\u201c{shipped.manifest.name}\u201d ({pack_id}) comes with Miau; "
-                    "give your pack another id.",
-                    "code": "shipped",
-                },
-            )
-        if pack_id.startswith(RESERVED_PREFIX):
-            raise Refusal(
-                409,
-                {
-                    "error": f"Pack ids starting with {RESERVED_PREFIX!r} are kept for shared "
-                    "levels; give your pack another id.",
-                    "code": "reserved",
-                },
-            )
+        """Refuse an id that a library pack may not take (:func:`refuse_library_id`)."""
+        refuse_library_id(self.worlds, pack_id)
 
     async def _check_room(self, player: str, size: int, replacing: int | None) -> None:
         """Refuse early a save that would take a library past its quota (:func:`refuse_past_quota`).
@@ -646,9 +584,9 @@ class Library:
         :raises Refusal: 413, 400 with the problems, or 409 (``shipped``,
             ``reserved``, ``exists``, ``full``); nothing is stored then.
         """
-        size = _utf8_size(text)
+        size = utf8_size(text)
         if size > MAX_PACK_BYTES:
-            raise _too_large()
+            raise too_large()
         entities = _check_cost(await anyio.to_thread.run_sync(_document, text))
         await self._wait_to_parse(entities)
         try:
@@ -698,11 +636,7 @@ class Library:
                 raise
             raise _exists(now, pack) from None
         self._parsed.put((player, pack_id, pack.manifest.version, text_digest(text)), pack)
-        return {
-            "pack": pack_summary(pack),
-            "replaced": replaced,
-            "warnings": problems_json(pack.warnings),
-        }
+        return import_reply(pack, replaced)
 
     async def put_level(
         self, player: str, pack_id: str, level_id: str, document: object
@@ -724,34 +658,15 @@ class Library:
             library may not take, or a full library), 413 (the merged pack is
             too big); nothing is stored then.
         """
-        if not PACK_ID_PATTERN.fullmatch(pack_id):
-            raise Refusal(400, {"error": f"{pack_id[:64]!r} is not a pack id.", "problems": []})
-        self._check_id(pack_id)
-        document, incoming = await load_one_level_pack(
-            document, "A level is saved as a pack of exactly one level; this one has {count}."
-        )
-        if incoming.levels[0].id != level_id:
-            raise Refusal(
-                400,
-                {
-                    "error": f"The level's id is {incoming.levels[0].id!r}, "
-                    f"not {level_id[:64]!r} as the address says.",
-                    "problems": [],
-                },
-            )
+        refuse_pack_address(self.worlds, pack_id)
+        document, incoming = await load_one_level_pack(document, PUT_LEVEL_TOO_MANY)
+        refuse_unaddressed_level(incoming, level_id)
         stored = await self.store.library_pack(player, pack_id)
-        if stored is None:
-            manifest = {**document["manifest"], "id": pack_id}
-            base: dict[str, Any] = {"manifest": manifest, "levels": []}
-            old = None
-        else:
-            base = json.loads(stored.text)
-            old = await self._parse(player, stored)
-        merged_document = merge_level(base, document)
-        text = json.dumps(merged_document, indent=2, ensure_ascii=False) + "\n"
-        size = _utf8_size(text)
-        if size > MAX_PACK_BYTES:
-            raise _too_large("A pack")
+        old = None if stored is None else await self._parse(player, stored)
+        text, merged_document = merged_pack_text(
+            pack_id, None if stored is None else stored.text, document
+        )
+        size = utf8_size(text)
         entities = _check_cost(merged_document)
         await self._check_room(player, size, None if stored is None else text_size(stored.text))
         await self._wait_to_parse(entities)
@@ -775,7 +690,7 @@ class Library:
         except StoreQuotaError:
             raise _no_new_players() from None
         self._parsed.put((player, pack_id, merged.manifest.version, text_digest(text)), merged)
-        return {"pack": pack_summary(merged), "level": level_id}
+        return put_reply(merged, level_id)
 
     async def delete(self, player: str, pack_id: str) -> bool:
         """Remove the pack from the player's library; whether it was there."""
@@ -789,18 +704,7 @@ def _mebibytes(size: int) -> str:
 
 def _exists(stored: LibraryPack, incoming: Pack) -> Refusal:
     """409 ``exists``: the pack is in the library; the page asks whether to replace it."""
-    new = incoming.manifest.version
-    return Refusal(
-        409,
-        {
-            "error": f"You already have \u201c{stored.name}\u201d version {stored.version}. "
-            f"Replace it with version {new}?",
-            "code": "exists",
-            "existing": {"version": stored.version},
-            "incoming": {"version": new},
-            "newer": version_key(new) > version_key(stored.version),
-        },
-    )
+    return exists_refusal(stored.name, stored.version, incoming)
 
 
 def _player(request: Request) -> str:
@@ -825,17 +729,12 @@ class LibraryEndpoints:
         """``POST /api/library`` with ``{"text": ..., "replace": bool}``."""
         try:
             body = await read_json_body(request)
-            text, replace = body.get("text"), body.get("replace", False)
-            if not isinstance(text, str) or not isinstance(replace, bool):
-                raise Refusal(
-                    400,
-                    {"error": 'Send {"text": <the pack file\'s text>, "replace": true or false}.'},
-                )
+            text, replace = import_request(body)
             return json_response(
                 await self.library.import_text(_player(request), text, replace=replace)
             )
         except Refusal as refusal:
-            return refusal.response()
+            return refusal_response(refusal)
 
     async def put_level(self, request: Request) -> Response:
         """``PUT /api/library/{pack}/levels/{level}`` with ``{"pack": <one-level pack>}``."""
@@ -849,21 +748,21 @@ class LibraryEndpoints:
             )
             return json_response(reply)
         except Refusal as refusal:
-            return refusal.response()
+            return refusal_response(refusal)
 
     async def delete_pack(self, request: Request) -> Response:
         """``DELETE /api/library/{pack}``."""
         pack_id = request.path_params["pack"]
         if await self.library.delete(_player(request), pack_id):
             return json_response({"deleted": pack_id})
-        return json_response({"error": f"Your library has no pack {pack_id[:64]!r}."}, 404)
+        return refusal_response(no_library_pack(pack_id))
 
     async def export_pack(self, request: Request) -> Response:
         """``GET /api/library/{pack}/export``: the pack as a file to download."""
         pack_id = request.path_params["pack"]
         pack = await self.library.pack(_player(request), pack_id)
         if pack is None:
-            return json_response({"error": f"Your library has no pack {pack_id[:64]!r}."}, 404)
+            return refusal_response(no_library_pack(pack_id))
         text = json.dumps(pack.to_json(), indent=2, ensure_ascii=False) + "\n"
         return Response(
             text.encode("utf-8"),

@@ -23,7 +23,7 @@ Here such a log is met three ways:
   a second, so that even resumes of logs under the cap, again and again,
   take a bounded share of the server.
 
-``miau.server.session.shorten_on_a_thread`` does the same work on a worker
+``miau.server.replays.shorten_on_a_thread`` does the same work on a worker
 thread of the server; it is what a ``PlaySession`` made without a
 :class:`LongLogs` uses (tests, scripts), never ``miau play``.
 """
@@ -41,7 +41,7 @@ from typing import Any, NamedTuple, Protocol
 
 from miau.packs import PackLevel
 from miau.server.helper_process import HelperProcess, HelperProcessStopped
-from miau.server.store import StoredGame, StoredIntent
+from miau.server.store import LogEntry, StoredGame
 
 __all__ = [
     "SHORTENER_MEMORY_BYTES",
@@ -75,17 +75,17 @@ class StoredForPlay(NamedTuple):
     set_aside: bool = False
 
 
-ShortenLog = Callable[[PackLevel, Sequence[StoredIntent], int], list[StoredIntent] | None]
-"""``miau.server.session.shortened_log``: what the shortener process runs (given, not imported:
-the session module imports this one)."""
+ShortenLog = Callable[[PackLevel, Sequence[LogEntry], int], list[LogEntry] | None]
+"""``miau.play.log.shortened_log``: what the shortener process runs (given by the app, not
+imported: the replays module imports this one)."""
 
 
 class LogShortener(Protocol):
     """Replays a log and returns a shorter one that replays to the same game (``shortened_log``)."""
 
     def __call__(
-        self, level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
-    ) -> Awaitable[list[StoredIntent] | None]:
+        self, level: PackLevel, intents: Sequence[LogEntry], undo_kept: int
+    ) -> Awaitable[list[LogEntry] | None]:
         """The short log, or None; raises ``UnreplayableGameError`` for a log that does not replay."""
         ...
 
@@ -135,7 +135,7 @@ class LongLogs:
     stored game (:meth:`read_once`), and with it one shortening of an
     over-long log (:meth:`shortened`, which ``shorten`` does: under
     ``miau play`` a :class:`LogShortenerProcess`; a session made without a
-    server shortens on a worker thread, ``session.shorten_on_a_thread``).
+    server shortens on a worker thread, ``replays.shorten_on_a_thread``).
     ``replays`` counts the logs shortened, for tests and diagnostics;
     ``budgets`` holds each player's replay budget.
     """
@@ -165,8 +165,8 @@ class LongLogs:
         return await asyncio.shield(flight)
 
     async def shortened(
-        self, level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
-    ) -> list[StoredIntent] | None:
+        self, level: PackLevel, intents: Sequence[LogEntry], undo_kept: int
+    ) -> list[LogEntry] | None:
         """A shorter log replaying to the same game as ``intents`` (``shortened_log``), or None.
 
         :raises UnreplayableGameError: when the log does not replay.
@@ -221,8 +221,8 @@ class LogShortenerProcess:
         return self._helper.pid()
 
     async def __call__(
-        self, level: PackLevel, intents: Sequence[StoredIntent], undo_kept: int
-    ) -> list[StoredIntent] | None:
+        self, level: PackLevel, intents: Sequence[LogEntry], undo_kept: int
+    ) -> list[LogEntry] | None:
         """The short log of ``intents`` on ``level``, made in the process.
 
         :raises UnreplayableGameError: when the log does not replay.
@@ -242,7 +242,7 @@ class LogShortenerProcess:
             return None
         short_letters, head_payload = value
         return [
-            StoredIntent(letter, head_payload if index == 0 else None)
+            LogEntry(letter, head_payload if index == 0 else None)
             for index, letter in enumerate(short_letters)
         ]
 
@@ -268,9 +268,7 @@ def _serve_shortening(
             level, letters, payloads, undo_kept = pipe.recv()
         except (EOFError, OSError):
             return  # the server is gone
-        intents = [
-            StoredIntent(letter, payloads.get(index)) for index, letter in enumerate(letters)
-        ]
+        intents = [LogEntry(letter, payloads.get(index)) for index, letter in enumerate(letters)]
         try:
             log = shorten(level, intents, undo_kept)
             answer: tuple[str, Any] = (

@@ -16,17 +16,18 @@ from starlette.responses import Response
 
 from miau.packs import Pack
 from miau.packs.share import TOO_BIG_TO_SHARE, share_content_key, share_link
-from miau.server.library import (
-    Refusal,
-    json_response,
-    load_one_level_pack,
-    read_json_body,
-)
-from miau.server.share_requests import (
-    ShareRequestRefused,
+from miau.play.library_documents import ENCODE_TOO_MANY
+from miau.play.refusal import Refusal
+from miau.play.share_requests import (
     code_of_shared_level,
     pack_of_share_request,
     shared_level_json,
+)
+from miau.server.library import (
+    json_response,
+    load_one_level_pack,
+    read_json_body,
+    refusal_response,
 )
 from miau.server.store import StoreRunner
 
@@ -44,12 +45,9 @@ class SharedEndpoints:
         """``POST /api/shared`` with ``{"code": CODE}`` (a bare code or a whole link)."""
         try:
             body = await read_json_body(request)
-            try:
-                pack: Pack = await anyio.to_thread.run_sync(pack_of_share_request, body)
-            except ShareRequestRefused as refused:
-                raise Refusal(refused.status, refused.body) from None
+            pack: Pack = await anyio.to_thread.run_sync(pack_of_share_request, body)
         except Refusal as refusal:
-            return refusal.response()
+            return refusal_response(refusal)
         progress = await self.store.progress(request.scope["miau.player"])
         key = share_content_key(pack)
         best = {
@@ -64,14 +62,9 @@ class SharedEndpoints:
         try:
             body = await read_json_body(request)
             # Checked as the link will be read: the code is made from the document itself.
-            document, _ = await load_one_level_pack(
-                body.get("pack"), "A link carries exactly one level; this pack has {count}."
-            )
-            try:
-                code = code_of_shared_level(document)
-            except ShareRequestRefused as refused:
-                raise Refusal(refused.status, refused.body) from None
+            document, _ = await load_one_level_pack(body.get("pack"), ENCODE_TOO_MANY)
+            code = code_of_shared_level(document)
         except Refusal as refusal:
-            return refusal.response()
+            return refusal_response(refusal)
         origin = f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"
         return json_response({"code": code, "link": share_link(code, origin)})

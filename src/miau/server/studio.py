@@ -52,20 +52,20 @@ import anyio.abc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from miau.packs import PackIssue
-from miau.server.helper_process import HelperProcess, HelperProcessStopped
-from miau.server.problems import problems_json
-from miau.server.session import DropCounter, TokenBucket
-from miau.server.studio_levels import (
+from miau.play.problems import problems_json
+from miau.play.studio_levels import (
     STUDIO_MAX_EXPANSIONS,
     LoadedLevel,
     level_spec,
 )
-from miau.server.studio_levels import (
+from miau.play.studio_levels import (
     load_one_level as _load_one_level,
 )
-from miau.server.studio_levels import (
+from miau.play.studio_levels import (
     refusal as _refusal,
 )
+from miau.server.helper_process import HelperProcess, HelperProcessStopped
+from miau.server.limits import DropCounter, TokenBucket
 from miau.server.studio_worker import JobKind, run_job
 from miau.solver.levels import LevelSpec
 

@@ -4,7 +4,8 @@ The site is the web client (``miau/web``) with one flag in its page (a
 ``<meta name="miau-port" content="site">`` that makes the client run the
 engine in the page), ``miau.zip`` (the standard-library packages the page
 imports under Pyodide: ``miau.engine``, ``miau.packs``, ``miau.solver``,
-the shipped worlds and the in-page backend ``miau.site.backend``), the
+the shipped worlds, the play service ``miau.play`` and the in-page host
+``miau.site.backend``), the
 files of the pinned Pyodide runtime that the page loads, a memory snapshot
 of that runtime with Miau imported (made with Node when it is installed,
 so that a page starts in about a second), and ``site.json``
@@ -67,17 +68,8 @@ PYODIDE_FILES: Final = (
 SITE_FLAG: Final = '<meta name="miau-port" content="site" />'
 """What tells the client it is the static site (``js/site.js`` reads it)."""
 
-_ZIPPED_PACKAGES: Final = ("engine", "packs", "solver", "worlds", "site")
-_ZIPPED_SERVER_MODULES: Final = (
-    "__init__.py",
-    "library_documents.py",
-    "problems.py",
-    "protocol.py",
-    "share_requests.py",
-    "studio_levels.py",
-    "worlds.py",
-)
-"""The server modules the in-page backend reuses; each needs only the standard library."""
+_ZIPPED_PACKAGES: Final = ("engine", "packs", "solver", "worlds", "play", "site")
+"""The packages the page imports: each needs only the standard library (``tests/test_layering.py``)."""
 
 _LEFT_OUT: Final = frozenset({"build.py"})
 """Files of the zipped packages the page never imports (this build script)."""
@@ -212,9 +204,6 @@ def engine_zip() -> bytes:
             wanted = path.suffix in (".py", ".json") and path.name not in _LEFT_OUT
             if wanted and path.is_file() and "__pycache__" not in path.parts:
                 members.append((f"miau/{path.relative_to(root).as_posix()}", path))
-    members.extend(
-        (f"miau/server/{name}", root / "server" / name) for name in _ZIPPED_SERVER_MODULES
-    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, path in sorted(members):

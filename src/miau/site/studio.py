@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from miau.server.problems import problems_json
-from miau.server.studio_levels import (
+from miau.play.problems import problems_json
+from miau.play.studio_levels import (
     STUDIO_MAX_EXPANSIONS,
     LoadedLevel,
     load_one_level,

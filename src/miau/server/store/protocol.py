@@ -17,9 +17,9 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
+    LogEntry,
     RoomCheck,
     StoredGame,
-    StoredIntent,
 )
 
 __all__ = ["Store"]
@@ -58,7 +58,7 @@ class Store(Protocol):
         game_id: int,
         since: int,
         at_most: int | None = None,
-    ) -> tuple[StoredIntent, ...] | None:
+    ) -> tuple[LogEntry, ...] | None:
         """Entries ``since`` on (0-based) of game ``game_id`` (at most ``at_most``), or None if it is no longer the player's unfinished game on the level.
 
         Two pages of one game catch up with each other's moves this way, without reading the whole log;
@@ -71,7 +71,7 @@ class Store(Protocol):
         player: str,
         pack: str,
         level: str,
-        intents: Sequence[StoredIntent] = (),
+        intents: Sequence[LogEntry] = (),
         *,
         replace: bool = False,
     ) -> int:
@@ -95,7 +95,7 @@ class Store(Protocol):
         level: str,
         game_id: int,
         length: int,
-        intents: Sequence[StoredIntent],
+        intents: Sequence[LogEntry],
     ) -> int | None:
         """Replace game ``game_id`` by a new game whose log is ``intents``; the new id.
 
@@ -110,7 +110,7 @@ class Store(Protocol):
         """Finish and delete the player's game ``game_id`` without a win (one that cannot be replayed)."""
         ...
 
-    def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
+    def append_intent(self, game_id: int, seq: int, intent: LogEntry) -> None:
         """Append ``intent`` as entry ``seq`` (0-based) of the game's log.
 
         :raises StaleGameError: when entry ``seq`` exists already or the game is finished.

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from miau.play.log import LogEntry
+
 __all__ = [
     "SCHEMA_VERSION",
     "CallOutcome",
@@ -15,12 +17,12 @@ __all__ = [
     "LibraryPack",
     "LibraryPackExistsError",
     "LibraryUsage",
+    "LogEntry",
     "RoomCheck",
     "StaleGameError",
     "StoreError",
     "StoreQuotaError",
     "StoredGame",
-    "StoredIntent",
     "text_digest",
     "text_size",
 ]
@@ -51,23 +53,11 @@ class LibraryPackExistsError(StoreError):
 
 
 @dataclass(frozen=True, slots=True)
-class StoredIntent:
-    """One accepted intent as stored: its letter, and the state JSON of a restore.
-
-    Letters: ``U D L R`` steps, ``W`` wait, ``Z`` undo, ``X`` reset, ``S``
-    restore (with ``payload``).
-    """
-
-    letter: str
-    payload: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class StoredGame:
     """An unfinished game: its id and its intent log, oldest first."""
 
     game_id: int
-    intents: tuple[StoredIntent, ...]
+    intents: tuple[LogEntry, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,9 @@ from miau.server.store.records import (
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
+    LogEntry,
     RoomCheck,
     StoredGame,
-    StoredIntent,
 )
 
 __all__ = ["StoreRunner"]
@@ -90,7 +90,7 @@ class StoreRunner:
         game_id: int,
         since: int,
         at_most: int | None = None,
-    ) -> tuple[StoredIntent, ...] | None:
+    ) -> tuple[LogEntry, ...] | None:
         """Entries ``since`` on of the game, if it is still the unfinished one (see :class:`Store`)."""
         return await self.run(self.store.game_tail, player, pack, level, game_id, since, at_most)
 
@@ -99,7 +99,7 @@ class StoreRunner:
         player: str,
         pack: str,
         level: str,
-        intents: Sequence[StoredIntent] = (),
+        intents: Sequence[LogEntry] = (),
         *,
         replace: bool = False,
     ) -> int:
@@ -114,7 +114,7 @@ class StoreRunner:
         level: str,
         game_id: int,
         length: int,
-        intents: Sequence[StoredIntent],
+        intents: Sequence[LogEntry],
     ) -> int | None:
         """Replace a game by an equivalent shorter log, if nothing moved it on (see :class:`Store`)."""
         return await self.run(
@@ -125,7 +125,7 @@ class StoreRunner:
         """Finish and delete a game that cannot be replayed (see :class:`Store`)."""
         await self.run(self.store.abandon_game, game_id, player)
 
-    async def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
+    async def append_intent(self, game_id: int, seq: int, intent: LogEntry) -> None:
         """Append ``intent`` as entry ``seq`` of the game's log (see :class:`Store`)."""
         await self.run(self.store.append_intent, game_id, seq, intent)
 

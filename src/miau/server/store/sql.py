@@ -22,10 +22,10 @@ from miau.server.store.records import (
     LibraryPack,
     LibraryPackExistsError,
     LibraryUsage,
+    LogEntry,
     RoomCheck,
     StaleGameError,
     StoredGame,
-    StoredIntent,
     StoreError,
     StoreQuotaError,
     text_digest,
@@ -470,7 +470,7 @@ class SqlStore:
         if not rows:
             return None
         intents = tuple(
-            StoredIntent(letter, payload) for _, letter, payload in rows if letter is not None
+            LogEntry(letter, payload) for _, letter, payload in rows if letter is not None
         )
         return StoredGame(int(rows[0][0]), intents)
 
@@ -482,7 +482,7 @@ class SqlStore:
         game_id: int,
         since: int,
         at_most: int | None = None,
-    ) -> tuple[StoredIntent, ...] | None:
+    ) -> tuple[LogEntry, ...] | None:
         """Entries ``since`` on of the game (at most ``at_most``), if it is still the player's unfinished one on the level."""
         limit = _ALL_ROWS if at_most is None else max(1, at_most)
         with self._reading() as db:
@@ -491,16 +491,14 @@ class SqlStore:
             ).fetchall()
         if not rows or int(rows[0][0]) != game_id:
             return None
-        return tuple(
-            StoredIntent(letter, payload) for _, letter, payload in rows if letter is not None
-        )
+        return tuple(LogEntry(letter, payload) for _, letter, payload in rows if letter is not None)
 
     def start_game(
         self,
         player: str,
         pack: str,
         level: str,
-        intents: Sequence[StoredIntent] = (),
+        intents: Sequence[LogEntry] = (),
         *,
         replace: bool = False,
     ) -> int:
@@ -542,7 +540,7 @@ class SqlStore:
         level: str,
         game_id: int,
         length: int,
-        intents: Sequence[StoredIntent],
+        intents: Sequence[LogEntry],
     ) -> int | None:
         """Replace game ``game_id`` by a new game with the log ``intents``, if it still has ``length`` entries (see :class:`Store`)."""
         statements = self.statements
@@ -628,7 +626,7 @@ class SqlStore:
             db.execute(self.statements.finish_game, (game_id,))
             self._prune(db, player)
 
-    def append_intent(self, game_id: int, seq: int, intent: StoredIntent) -> None:
+    def append_intent(self, game_id: int, seq: int, intent: LogEntry) -> None:
         """Append ``intent`` as entry ``seq`` (0-based) of the game's log (see :class:`Store`)."""
         with self._statement() as db:
             try:

@@ -1,9 +1,9 @@
 // The in-page engine: on the static site, Miau's Python engine and backend run
 // in a worker (site-worker.js) under Pyodide, and this module is how the page
-// reaches them. It offers the two shapes the rest of the client already uses:
-// a connection for the engine port (the same frames as the server's play
-// WebSocket) and a request function for the API (the same paths and answers
-// as the server's HTTP API). Nothing else in the client knows the difference.
+// reaches them: it starts the worker, gives the engine port the worker to send
+// play frames to (the same frames as the server's play WebSocket), and offers
+// a request function for the API (the same paths and answers as the server's
+// HTTP API). Nothing else in the client knows the difference.
 //
 // While the runtime loads (the first visit downloads about 13 MB; later ones
 // start from the browser's cache) the page shows a progress bar.
@@ -14,7 +14,6 @@ let worker = null;
 let ready = null; // Promise that settles once the runtime has started
 let nextId = 1;
 const answers = new Map(); // id -> {resolve}
-let connectionHandlers = null; // the engine port's current connection
 
 function progressBar() {
   let bar = document.getElementById("site-loading");
@@ -60,9 +59,8 @@ function fromWorker(message) {
     const pending = answers.get(message.id);
     answers.delete(message.id);
     pending?.resolve({ status: message.status, body: message.body });
-  } else if (message.kind === "frame") {
-    connectionHandlers?.received(message.text, "task");
   }
+  // A "frame" is the engine port's (engine-port.js listens to the worker itself).
 }
 
 /** Starts the in-page engine (once); resolves when it can answer. */
@@ -104,27 +102,10 @@ export async function siteRequest(method, path, body) {
   });
 }
 
-/**
- * The engine port's connection to the in-page engine, in the shape of its
- * WebSocket connections: `{send(text), isOpen(), expectReply()}`, calling
- * `handlers.opened()`, `handlers.received(text, lane)` and (never: a page's
- * engine does not drop) `handlers.closed()`.
- */
-export function pyodideConnection(handlers) {
-  connectionHandlers = handlers;
-  let open = false;
-  startEngine().then(
-    () => {
-      open = true;
-      handlers.opened();
-    },
-    () => handlers.closed(),
-  );
-  return {
-    send: (text) => worker.postMessage({ kind: "frame", text }),
-    isOpen: () => open && connectionHandlers === handlers,
-    expectReply: () => {},
-  };
+/** The in-page engine's worker (started if it was not): the engine port sends it play frames. */
+export function engineWorker() {
+  startEngine();
+  return worker;
 }
 
 // A library pack's Export link points at the server's `/api/library/ID/export`;

@@ -1,9 +1,10 @@
 // The engine port: the only module that talks to the engine. The engine runs
-// on the server behind a WebSocket, or, on the static site, in the page
-// (engine-port-pyodide.js), which takes the same frames through a connection
-// of the same shape; nothing else in this module differs.
+// on the server behind a WebSocket, or, on the static site, in the page's
+// worker (site-worker.js, started by engine-port-pyodide.js), which takes the
+// same frames through a connection of the same shape; nothing else in this
+// module differs.
 
-import { pyodideConnection } from "./engine-port-pyodide.js";
+import { engineWorker, startEngine } from "./engine-port-pyodide.js";
 import { isStaticSite } from "./site.js";
 
 const RECONNECT_FIRST_MS = 150;
@@ -183,8 +184,36 @@ function workerConnection(url, handlers, made) {
   };
 }
 
+// On the static site the engine is the page's own worker (site-worker.js): play
+// frames go to it and come back from it directly, in the shape of a socket
+// connection (a page's engine never drops: `closed()` only if it cannot start).
+let siteHandlers = null; // the site connection's current handlers
+
+function siteConnection(handlers) {
+  const worker = engineWorker();
+  if (siteHandlers === null) {
+    worker.addEventListener("message", (event) => {
+      if (event.data.kind === "frame") siteHandlers?.received(event.data.text, "task");
+    });
+  }
+  siteHandlers = handlers;
+  let open = false;
+  startEngine().then(
+    () => {
+      open = true;
+      handlers.opened();
+    },
+    () => handlers.closed(),
+  );
+  return {
+    send: (text) => worker.postMessage({ kind: "frame", text }),
+    isOpen: () => open && siteHandlers === handlers,
+    expectReply: () => {},
+  };
+}
+
 function openConnection(handlers) {
-  if (isStaticSite) return pyodideConnection(handlers);
+  if (isStaticSite) return siteConnection(handlers);
   const made = makeSocketWorker();
   if (made) return workerConnection(socketUrl(), handlers, made);
   return directConnection(socketUrl(), handlers);

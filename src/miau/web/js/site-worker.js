@@ -87,9 +87,10 @@ async function start() {
 
 async function carryOut(order) {
   if (order.kind === "frame") {
-    const answer = JSON.parse(backend.frame(order.text));
-    await commit(answer.writes);
-    postMessage({ kind: "frame", text: JSON.stringify(answer.reply) });
+    // The reply is encoded once, in Python, as the server sends it; its records are stored first.
+    const reply = backend.frame_reply(order.text);
+    await commit(JSON.parse(backend.take_writes()));
+    postMessage({ kind: "frame", text: reply });
   } else if (order.kind === "http") {
     const body = order.body === undefined ? undefined : JSON.stringify(order.body);
     const answer = JSON.parse(backend.http(order.method, order.path, body));

@@ -444,6 +444,20 @@ class Worlds:
         )
         return detail
 
+    def any_level_detail(
+        self, pack: Pack, level: PackLevel, won: Won = (), *, imported: bool
+    ) -> dict[str, Any]:
+        """``GET /api/worlds/{pack}/levels/{level}`` for a shipped world's level or a library pack's.
+
+        A library pack's level leads to the next in its pack only, and is
+        locked by its own pack's rules alone.
+        """
+        if not imported:
+            return self.level_detail(pack, level, won)
+        detail = level_json(pack.manifest.id, level, next_in_pack(pack, level))
+        detail.update(level_lock_json(pack, level, won))
+        return detail
+
     def next_level(self, pack: Pack, level: PackLevel) -> dict[str, str] | None:
         """The level after this one: the next in its world, else the next world's first."""
         packs = list(self._packs.values())

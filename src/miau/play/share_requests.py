@@ -3,8 +3,8 @@
 ``miau play`` (``miau.server.shared``) and the static site's in-page backend
 (``miau.site.backend``) answer the same two requests with the same replies
 and the same refusals; this module is that answer, standard library and
-pack code only, so that it runs in the page too. Each caller turns a
-:class:`ShareRequestRefused` into its own kind of refusal.
+pack code only, so that it runs in the page too. A request turned down
+raises :class:`~miau.play.refusal.Refusal`, which each host answers.
 """
 
 from __future__ import annotations
@@ -21,42 +21,30 @@ from miau.packs.share import (
     link_code,
     share_content_key,
 )
-from miau.server.problems import problems_json
-from miau.server.worlds import level_json, world_json
+from miau.play.problems import problems_json
+from miau.play.refusal import Refusal
+from miau.play.worlds import level_json, world_json
 
 __all__ = [
-    "ShareRequestRefused",
     "code_of_shared_level",
     "pack_of_share_request",
     "shared_level_json",
 ]
 
 
-class ShareRequestRefused(Exception):
-    """A share request turned down: the HTTP status and the JSON body that says why."""
-
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        """A refusal with ``status`` and ``body`` (which has at least ``"error"``)."""
-        super().__init__(body.get("error", ""))
-        self.status = status
-        self.body = body
-
-
 def pack_of_share_request(body: Mapping[str, Any]) -> Pack:
     """The one-level pack that ``{"code": CODE}`` (a bare code or a whole link) carries.
 
-    :raises ShareRequestRefused: 400 without a code, or for a code that does
+    :raises Refusal: 400 without a code, or for a code that does
         not read (with the loader's problems).
     """
     code = body.get("code")
     if not isinstance(code, str):
-        raise ShareRequestRefused(400, {"error": 'Send {"code": <a share code or link>}.'})
+        raise Refusal(400, {"error": 'Send {"code": <a share code or link>}.'})
     try:
         return decode_share_code(code)
     except ShareLinkError as error:
-        raise ShareRequestRefused(
-            400, {"error": str(error), "problems": problems_json(error.issues)}
-        ) from None
+        raise Refusal(400, {"error": str(error), "problems": problems_json(error.issues)}) from None
 
 
 def shared_level_json(pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
@@ -74,14 +62,14 @@ def shared_level_json(pack: Pack, best_moves: dict[tuple[str, str], int]) -> dic
 def code_of_shared_level(document: Mapping[str, Any]) -> str:
     """The share code of a checked one-level pack ``document``.
 
-    :raises ShareRequestRefused: 413 when the link would be too long, 400
+    :raises Refusal: 413 when the link would be too long, 400
         when the level holds values JSON cannot carry.
     """
     try:
         return link_code(document)
     except ShareTooBigError:
-        raise ShareRequestRefused(413, {"error": TOO_BIG_TO_SHARE}) from None
+        raise Refusal(413, {"error": TOO_BIG_TO_SHARE}) from None
     except (ValueError, TypeError):
-        raise ShareRequestRefused(
+        raise Refusal(
             400, {"error": "This level holds values JSON cannot carry.", "problems": []}
         ) from None

@@ -24,6 +24,7 @@ from typing import Any, Literal
 __all__ = [
     "INTENT_KINDS",
     "MAX_FRAME_BYTES",
+    "NO_GAME_MESSAGE",
     "ErrorCode",
     "Intent",
     "IntentKind",
@@ -31,6 +32,8 @@ __all__ = [
     "OpenLevel",
     "OpenShare",
     "ProtocolError",
+    "Query",
+    "no_game",
     "parse_message",
 ]
 
@@ -109,7 +112,30 @@ class Intent:
     state: dict[str, Any] | None = None
 
 
-def parse_message(text: str | bytes | None) -> Open | Intent:
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A message of another ``type``: a question about the open game, answered by the play service.
+
+    Its answer, and whether the type is one at all, are
+    :data:`miau.play.service.QUERIES`'s (an unknown type is refused there);
+    ``fields`` is the whole message, for the answer to read.
+    """
+
+    type: str
+    seq: int | None
+    fields: dict[str, Any]
+
+
+NO_GAME_MESSAGE = 'Open a level first: send {"type": "open", ...}.'
+"""What a message about the open game, sent before any ``open``, is told."""
+
+
+def no_game(message: Intent | Query) -> ProtocolError:
+    """The ``no-game`` error for a message that came before any level was opened."""
+    return ProtocolError(ErrorCode.NO_GAME, NO_GAME_MESSAGE, message.seq)
+
+
+def parse_message(text: str | bytes | None) -> Open | Intent | Query:
     """Read one client frame.
 
     :raises ProtocolError: for a frame that is too large, not JSON, not an
@@ -139,11 +165,7 @@ def parse_message(text: str | bytes | None) -> Open | Intent:
         return _read_intent(message, seq)
     if not isinstance(kind, str):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, 'A message needs a string "type".', seq)
-    raise ProtocolError(
-        ErrorCode.UNKNOWN_TYPE,
-        f'Unknown message type {kind[:40]!r}; the types are "open" and "intent".',
-        seq,
-    )
+    return Query(kind, seq, message)
 
 
 def _read_open(message: dict[str, Any], seq: int | None) -> Open:

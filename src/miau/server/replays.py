@@ -1,0 +1,77 @@
+"""Long replays off the event loop: the worker threads they run on, and the shortener of old logs.
+
+A stored log of more than ``ConnectionLimits.replay_chunk`` entries is
+replayed (:func:`miau.play.log.replay_log`) on a worker thread, at most
+:data:`_REPLAY_THREADS` at once, so that the event loop keeps answering
+everyone else. Sessions made without a server shorten over-long stored logs
+on such a thread too (:func:`shorten_on_a_thread`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import weakref
+from collections.abc import Sequence
+
+import anyio
+
+from miau.packs import PackLevel
+from miau.play.log import LogEntry, shortened_log
+from miau.server.long_logs import LongLogs
+
+__all__ = ["REPLAY_SWITCH_INTERVAL", "default_long_logs", "replay_limiter", "shorten_on_a_thread"]
+
+_REPLAY_THREADS = 2
+"""How many long logs are replayed at once (each on a worker thread); more wait their turn."""
+
+REPLAY_SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval (s) once a long replay runs beside the event loop.
+
+A replay thread holds the GIL until the interval passes; at Python's default
+of 5 ms, two of them kept a 5 ms ticker on the loop late by 95 to 130 ms
+(p99) on the loaded development machine, at 1 ms by under 20 ms.
+"""
+
+_replay_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def replay_limiter() -> anyio.CapacityLimiter:
+    """The limiter of long replays on the running event loop (one per loop: tests run several).
+
+    Also lowers the thread switch interval to :data:`REPLAY_SWITCH_INTERVAL`
+    (never raises it), so that the loop gets the GIL back soon.
+    """
+    if sys.getswitchinterval() > REPLAY_SWITCH_INTERVAL:
+        sys.setswitchinterval(REPLAY_SWITCH_INTERVAL)
+    loop = asyncio.get_running_loop()
+    limiter = _replay_limiters.get(loop)
+    if limiter is None:
+        limiter = _replay_limiters[loop] = anyio.CapacityLimiter(_REPLAY_THREADS)
+    return limiter
+
+
+_long_logs_of_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LongLogs] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def default_long_logs() -> LongLogs:
+    """The long-log flights of sessions made without any: one per event loop, on threads."""
+    loop = asyncio.get_running_loop()
+    long_logs = _long_logs_of_loops.get(loop)
+    if long_logs is None:
+        long_logs = _long_logs_of_loops[loop] = LongLogs(shorten_on_a_thread)
+    return long_logs
+
+
+async def shorten_on_a_thread(
+    level: PackLevel, intents: Sequence[LogEntry], undo_kept: int
+) -> list[LogEntry] | None:
+    """:func:`shortened_log` on a worker thread of this process (sessions made without a server)."""
+    result: list[LogEntry] | None = await anyio.to_thread.run_sync(
+        shortened_log, level, intents, undo_kept, limiter=replay_limiter()
+    )
+    return result
