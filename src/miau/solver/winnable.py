@@ -156,7 +156,9 @@ def replay_history(expander: Expander, moves: str) -> list[tuple[bytes, bool]]:
     return history
 
 
-def search_win(expander: Expander, start: bytes, budget: SearchBudget, dead: set[bytes]) -> bool | None:
+def search_win(
+    expander: Expander, start: bytes, budget: SearchBudget, dead: set[bytes]
+) -> bool | None:
     """Whether a win is reachable from ``start``: True, False, or None when the budget ran out.
 
     States in ``dead`` are known to reach no win and are not expanded. When
