@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from miau.cli.depth import run_depth
 from miau.cli.progress import level_bar, search_bar
 from miau.cli.solve import add_budget_options
 from miau.packs import PackError
@@ -52,6 +53,15 @@ def add_parser(subparsers: Any) -> None:
     )
     add_budget_options(parser)
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+    parser.add_argument(
+        "--depth",
+        action="store_true",
+        help=(
+            "print each level's depth profile instead (shortest solution, rule changes, "
+            "states to prove it, shortest solutions, dead ends, baselines, dead squares, "
+            "depth and tier; see docs/depth.md)"
+        ),
+    )
     parser.set_defaults(run=run)
 
 
@@ -59,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     """Check every pack and print the reports; exit 1 when anything failed."""
     files = args.files or sorted(shipped_packs_dir().glob("*.json"))
     loaded: list[LevelFile | PackReport] = [_load(path) for path in files]
+    if args.depth:
+        return run_depth(loaded, args)
     specs = [spec for item in loaded if isinstance(item, LevelFile) for spec in item.levels]
     if args.jobs > 1 and len(specs) > 1:
         job = functools.partial(check_level, max_expansions=args.max)

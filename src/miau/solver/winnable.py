@@ -244,3 +244,35 @@ def _undos_back(
         if found:
             return undos
     return None
+
+
+def first_fatal_move(
+    level: Level | Mapping[str, Any],
+    solution: str,
+    *,
+    max_expansions: int = DEFAULT_WINNABLE_EXPANSIONS,
+    expander: Expander | None = None,
+) -> str | None:
+    """The first move log that leaves ``solution`` with one losing move, or None if none does.
+
+    Walks the states along ``solution``; from each, tries the other
+    accepted moves in move order and returns ``solution``'s prefix plus the
+    first move after which no win is reachable (proved by an exhaustive
+    search within ``max_expansions``; a move it cannot decide is passed
+    over). For tests and benchmarks: a deliberately fatal move.
+
+    :raises MoveLogError: when ``solution`` holds a letter that is not a log letter.
+    """
+    expander = expander if expander is not None else Expander(level)
+    dead: set[bytes] = set()
+    for played in range(len(solution)):
+        prefix = solution[:played]
+        key, won = replay_history(expander, prefix)[-1]
+        if won:
+            return None
+        for letter, child, wins in expander.successors(key):
+            if wins or letter == solution[played]:
+                continue
+            if search_win(expander, child, SearchBudget(max_expansions, None), dead) is False:
+                return prefix + letter
+    return None
