@@ -6,6 +6,9 @@ HANDS-OFF flag (winnable without the player ever pushing a word). The exit statu
 1 when a pack does not load, a level cannot be run, a stored solution does
 not win, or a level is UNSOLVABLE; warnings (a LIMIT among them) are not
 failures.
+
+``--depth`` prints each level's depth profile instead, one row per level
+(``miau.cli.depth``; the figures are explained in ``docs/depth.md``).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from miau.solver.dead_squares import DeadSquare, analysable, find_dead_squares
 from miau.solver.outcome import Outcome
 from miau.solver.search import DEFAULT_MAX_EXPANSIONS, solve
 from miau.solver.successors import DEAD, Expander
-from miau.solver.winnable import SearchBudget, search_win
+from miau.solver.winnable import Known, SearchBudget, search_win
 
 DEFAULT_SPACE_BUDGET: Final = 20_000
 """States the exhaustive walk of the reachable space may expand before dead ends are sampled."""
@@ -132,6 +132,7 @@ class DepthProfile:
     baselines: Mapping[str, bool] | None
     """Whether each ``miau bench`` baseline won within its limits (None when not played)."""
     depth: float
+    """The depth figure (``docs/depth.md``); a lower bound when ``outcome`` is LIMIT."""
     tier: int
     seconds: float
 
@@ -230,6 +231,7 @@ def depth_profile(
         hands_off=hands_off,
         expanded=shortest.expanded,
         dead_share=dead_ends.share,
+        gave_up=shortest.outcome is Outcome.LIMIT,
     )
     return DepthProfile(
         outcome=shortest.outcome,
@@ -261,14 +263,17 @@ def depth_figure(
     hands_off: bool | None,
     expanded: int,
     dead_share: float | None,
+    gave_up: bool = False,
 ) -> float:
     """The depth figure: see ``docs/depth.md`` for the formula and why.
 
-    An unsolved level (no solution within the budget, or none at all) has
-    depth 0: nothing is known to be a puzzle in it.
+    A level proved unsolvable has depth 0. When the search gave up
+    (``gave_up``: a LIMIT, so no solution is known), the figure is its
+    search term alone, ``log10(1 + expanded)``: a lower bound, since the
+    shortest solution needs more states than that.
     """
     if length is None:
-        return 0.0
+        return math.log10(1 + expanded) if gave_up else 0.0
     search = math.log10(1 + expanded)
     changes = 0.5 * min(rule_changes, MAX_COUNTED_RULE_CHANGES)
     traps = dead_share or 0.0
@@ -494,10 +499,10 @@ def sample_dead_ends(
     """
     rng = random.Random(seed)
     dead_found = decided = undecided = 0
-    dead: set[bytes] = set()
+    known = Known()
     for _ in range(size):
         key = _random_state(expander, rng, 3 * max(1, walk_length))
-        found = search_win(expander, key, SearchBudget(expansions, None), dead)
+        found = search_win(expander, key, SearchBudget(expansions, None), known)
         if found is None:
             undecided += 1
             continue
