@@ -59,12 +59,14 @@ def test_a_query_registered_in_the_play_service_is_answered_alike_by_both_hosts(
     assert '"moves"' in on_the_server[4]["message"]
 
 
-def test_without_queries_another_type_is_unknown_as_before() -> None:
+def test_an_unknown_type_is_refused_naming_every_type_there_is() -> None:
     site = SiteHost()
     reply = json.loads(site.frame(0, json.dumps({"type": "dance", "seq": 3})))
     assert reply == {
         "type": "error",
         "seq": 3,
         "code": "unknown-type",
-        "message": 'Unknown message type \'dance\'; the types are "open" and "intent".',
+        "message": (
+            'Unknown message type \'dance\'; the types are "open", "intent" and "winnable".'
+        ),
     }

@@ -35,6 +35,7 @@ from miau.play.protocol import (
     no_game,
 )
 from miau.play.studio_levels import DraftError, load_draft
+from miau.play.winnable import winnable_reply
 
 __all__ = [
     "QUERIES",
@@ -61,8 +62,11 @@ UNREPLAYABLE_NOTICE = (
 QueryAnswer = Callable[[Game, Query], dict[str, Any]]
 """The answer to a query: the reply frame, from the open game and the message."""
 
-QUERIES: Final[Mapping[str, QueryAnswer]] = {}
-"""Each query's ``type`` and its answer (none yet); any other ``type`` is unknown."""
+QUERIES: Final[Mapping[str, QueryAnswer]] = {"winnable": winnable_reply}
+"""Each query's ``type`` and its answer; any other ``type`` is unknown.
+
+- ``winnable``: can the open game still be won? (:mod:`miau.play.winnable`)
+"""
 
 
 def check_query(query: Query) -> QueryAnswer:
