@@ -51,6 +51,7 @@ def test_after_a_fatal_move_both_hosts_say_not_winnable_and_the_undos_back(
     tmp_path: Path,
 ) -> None:
     level = load_pack(shipped_pack_path("tutorial")).level(LEVEL)
+    assert level.solution is not None
     fatal = first_fatal_move(level.data, level.solution)
     assert fatal is not None and set(fatal) <= set("UDLR")
     frames = conversation(fatal)
