@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -197,6 +198,7 @@ def shipped_profile(pack: str, level_id: str) -> DepthProfile:
     return depth_profile(spec.data)
 
 
+@pytest.mark.slow
 def test_the_first_steps_walks_rank_below_the_levels_players_named_as_good() -> None:
     tutorial = json.loads((PACKS / "tutorial.json").read_text(encoding="utf-8"))
     titles = {entry["title"]: entry["id"] for entry in tutorial["levels"]}

@@ -53,6 +53,7 @@ def test_solve_from_moves_says_winnable_without_showing_a_move(
     assert "RRRR" not in out
 
 
+@pytest.mark.slow
 def test_solve_from_moves_counts_the_undos_back_after_a_fatal_move(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -43,6 +43,7 @@ def ask(spec: LevelSpec, moves: str) -> WinnableAnswer:
     return can_still_win(spec.data, moves, expander=expander_for(spec.id))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", SHIPPED, ids=IDS)
 def test_every_state_along_the_stored_solution_is_winnable(spec: LevelSpec) -> None:
     assert spec.solution is not None
@@ -54,6 +55,7 @@ def test_every_state_along_the_stored_solution_is_winnable(spec: LevelSpec) -> N
     assert finished.verdict is Verdict.WINNABLE and finished.won
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", SHIPPED, ids=IDS)
 def test_a_fatal_move_off_the_solution_is_not_winnable_one_undo_back(spec: LevelSpec) -> None:
     assert spec.solution is not None
@@ -67,6 +69,7 @@ def test_a_fatal_move_off_the_solution_is_not_winnable_one_undo_back(spec: Level
     assert ask(spec, fatal + "Z").verdict is Verdict.WINNABLE
 
 
+@pytest.mark.slow
 def test_fatal_moves_exist_on_some_shipped_levels() -> None:
     # The per-level test above skips levels without one; it must not skip them all.
     assert any(fatal_for(spec.id) is not None for spec in SHIPPED)

@@ -336,7 +336,11 @@ class SpaceWalk:
     shortest_known: bool
     shortest_count: int
     fixed_walls: frozenset[int]
-    """Cells of things that are STOP, not PUSH and never move in any reachable state."""
+    """Cells whose things are STOP, not PUSH or YOU, and unmoved in every expanded state.
+
+    Only expanded states are looked at: a won state and one that can never
+    move again are not expanded, and nothing is pushed from either.
+    """
 
     def dead_share(self) -> float | None:
         """Dead states over reachable states (None when no state was reached)."""
