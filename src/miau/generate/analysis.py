@@ -50,6 +50,9 @@ class Analysis:
     mechanics: frozenset[str]
     needs_words: bool | None
     """True: proven unwinnable without pushing a word; False: winnable so; None: not known."""
+    idle: int = 0
+    """Entities the solution never touches: words that never move and are never in a
+    sentence, things that never move and that no rule ever names. Clutter, unless it is bait."""
 
     @property
     def length(self) -> int:
@@ -82,7 +85,18 @@ def analyse(level: Mapping[str, Any], result: SearchResult, max_expansions: int)
         properties = properties | frozenset(TIER1_PROPERTIES)
     changes = 0
     mechanics: set[str] = set()
+    touched: set[int] = set()
+    named: set[str] = set()
+
+    def look() -> None:
+        for sentence in game.state.sentences:
+            touched.update(sentence.ids)
+        named.update(rule.subject for rule in game.state.rules)
+
+    look()
     for event in game.play(solution):
+        look()
+        touched.update(entry[0] for entry in event.moved)
         added, removed = event.rules_added, event.rules_removed
         changes += len(added) + len(removed)
         for rule in (*added, *removed):
@@ -98,6 +112,10 @@ def analyse(level: Mapping[str, Any], result: SearchResult, max_expansions: int)
         # A moved entry is (id, from, to, pushedBy, facing): a pushed thing has a pusher.
         if any(entry[3] is not None and not is_word[entry[0]] for entry in event.player_moved):
             mechanics.add("PUSH")
+    idle = sum(
+        ident not in touched and (texts[ident] is not None or entity["noun"] not in named)
+        for ident, entity in enumerate(level["objects"])
+    )
     return Analysis(
         level=dict(level),
         solution=solution,
@@ -106,6 +124,7 @@ def analyse(level: Mapping[str, Any], result: SearchResult, max_expansions: int)
         rule_changes=changes,
         mechanics=frozenset(mechanics),
         needs_words=_needs_words(level, solution, max_expansions),
+        idle=idle,
     )
 
 

@@ -10,7 +10,9 @@ is the set of mechanics the shortest solution uses (see
 Within a cell the elite is the level with the highest *fitness*: the
 scorer's depth, plus a little for a level proven unwinnable without pushing
 a word, minus a little for every move of the solution beyond
-``LONG_SOLUTION`` (a long walk to the flag is chores, not depth). Ties keep
+``LONG_SOLUTION`` (a long walk to the flag is chores, not depth) and for
+every idle entity (a word or thing the solution never touches: clutter
+inflates the solver's effort without asking anything of the player). Ties keep
 the level that came first, so the archive depends only on the order in
 which candidates are offered, never on timing.
 """
@@ -32,6 +34,8 @@ LONG_SOLUTION: Final = 30
 LONG_SOLUTION_PENALTY: Final = 0.1
 WORDS_NEEDED_FITNESS: Final = 1.0
 """Fitness for a level proven unwinnable without pushing a word."""
+IDLE_PENALTY: Final = 0.4
+"""Fitness lost per idle entity (``Analysis.idle``)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Elite:
         analysis = self.analysis
         bonus = WORDS_NEEDED_FITNESS if analysis.needs_words else 0.0
         penalty = LONG_SOLUTION_PENALTY * max(0, analysis.length - LONG_SOLUTION)
+        penalty += IDLE_PENALTY * analysis.idle
         return round(self.score.depth + bonus - penalty, 6)
 
 
