@@ -65,17 +65,44 @@ def solver_score(analysis: Analysis) -> Score:
     return Score(depth, sum(depth >= bound for bound in SOLVER_TIERS))
 
 
+PROFILE_SPACE_BUDGET: Final = 10_000
+PROFILE_SAMPLE_SIZE: Final = 6
+PROFILE_SAMPLE_EXPANSIONS: Final = 2_000
+"""The depth profile's budgets for the dead-end share while generating (the defaults are
+60,000, 24 and 20,000): about a twentieth of the cost, so that thousands of candidates can
+be profiled; ``docs/generate.md`` says what it changes."""
+
+
 def profile_score(analysis: Analysis) -> Score:
     """The solver's depth profile (``miau.solver.depth.depth_profile``) as a score.
+
+    The dead-end share is measured within the ``PROFILE_*`` budgets. A level
+    that can be won without pushing a word is not profiled: the profile
+    caps such a level's depth at half of ``min(figure, 1)``, and its figure
+    is at least ``log10(1 + expanded)``, so from 9 expanded states on its
+    depth is exactly 0.5 whatever the dead ends.
 
     :raises RuntimeError: when this build has no depth profile.
     """
     try:
-        from miau.solver.depth import depth_profile  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as error:  # pragma: no cover - only before the depth profile lands
+        from miau.solver.depth import depth_profile, tier_of
+    except ImportError as error:  # pragma: no cover - a build without the depth profile
         raise RuntimeError("this build of Miau has no depth profile (miau.solver.depth)") from error
-    profile = depth_profile(analysis.level)
+    if analysis.needs_words is False and analysis.expanded >= HANDS_OFF_CAPPED_FROM:
+        return Score(HANDS_OFF_DEPTH, tier_of(HANDS_OFF_DEPTH))
+    profile = depth_profile(
+        analysis.level,
+        space_budget=PROFILE_SPACE_BUDGET,
+        sample_size=PROFILE_SAMPLE_SIZE,
+        sample_expansions=PROFILE_SAMPLE_EXPANSIONS,
+    )
     return Score(round(float(profile.depth), 3), int(profile.tier))
+
+
+HANDS_OFF_DEPTH: Final = 0.5
+"""The depth profile of a level winnable without pushing a word, from ``HANDS_OFF_CAPPED_FROM``
+expanded states on."""
+HANDS_OFF_CAPPED_FROM: Final = 9
 
 
 SCORERS: Final[dict[str, Scorer]] = {"solver": solver_score, "depth": profile_score}
@@ -85,8 +112,8 @@ SCORERS: Final[dict[str, Scorer]] = {"solver": solver_score, "depth": profile_sc
 def default_scorer_name() -> str:
     """``depth`` where the solver's depth profile exists, else ``solver``."""
     try:
-        import miau.solver.depth  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
-    except ImportError:
+        import miau.solver.depth  # noqa: F401
+    except ImportError:  # pragma: no cover - a build without the depth profile
         return "solver"
     return "depth"
 
