@@ -1,0 +1,246 @@
+"""Can I still win?: from a game in progress, whether a win is still reachable.
+
+``can_still_win(level, moves)`` replays the player's log (``U D L R W``,
+``Z`` for undo, ``X`` for restart, the log letters of
+``miau.server.session``) on the solver's own successor function, so the
+state it ends in is the state the engine's ``Game`` ends in, and then
+searches from that state:
+
+- ``WINNABLE``: a win was found (or the game is already won);
+- ``NOT_WINNABLE``: every state reachable from here was tried and none
+  wins; ``undos_back`` then says how many undos take the game back to the
+  nearest state from which a win is still reachable (searched the same way,
+  walking back through the undo history);
+- ``UNKNOWN``: the budget ran out before either was shown.
+
+The answer never carries moves: the search knows a way to win when it says
+``WINNABLE``, but a hint that never auto-solves must not hand it out.
+
+Searching from a given state needs no new entry into the solver: an
+``Expander`` expands any state given by its key, so the replay yields the
+key and the search starts there; ``solve`` and its speed are untouched.
+
+Reuse between the searches: a state from which an exhaustive search found
+no win is dead, and so is every state it reached. Walking back through the
+history, each earlier state can reach the later ones, so those dead states
+are never expanded again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from miau.engine.level import Level
+from miau.solver.successors import DEAD, Expander
+
+DEFAULT_WINNABLE_EXPANSIONS: Final = 200_000
+"""Expansions one answer may spend in all (the search from the state and the walk back)."""
+
+STEP_LETTERS: Final = frozenset("UDLRW")
+"""The move letters of a log."""
+
+UNDO_LETTER: Final = "Z"
+RESTART_LETTER: Final = "X"
+
+_CLOCK_EVERY: Final = 256
+"""Expansions between two looks at the clock, when a time budget is given."""
+
+
+class Verdict(Enum):
+    """What ``can_still_win`` could tell."""
+
+    WINNABLE = "winnable"
+    NOT_WINNABLE = "not winnable"
+    UNKNOWN = "unknown"
+    """The budget ran out first: "could not tell in time"."""
+
+
+@dataclass(frozen=True, slots=True)
+class WinnableAnswer:
+    """The answer to "can I still win?", without any moves in it.
+
+    ``undos_back`` is set for ``NOT_WINNABLE`` when the walk back through the
+    undo history found a winnable state within the budget: the fewest undos
+    that reach one (None when the budget ran out first, or when no state in
+    the history is winnable, e.g. right after a restart of an unwinnable level).
+    """
+
+    verdict: Verdict
+    undos_back: int | None
+    won: bool
+    """Whether the game is already won."""
+    turns: int
+    """Turns in the undo history of the replayed game (what ``Z`` can take back)."""
+    expanded: int
+    """States expanded to answer, the walk back included."""
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as a JSON-ready record."""
+        return {
+            "verdict": self.verdict.value,
+            "undosBack": self.undos_back,
+            "won": self.won,
+            "turns": self.turns,
+            "expanded": self.expanded,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+class MoveLogError(ValueError):
+    """A move log holds a letter ``can_still_win`` does not replay."""
+
+
+@dataclass(slots=True)
+class SearchBudget:
+    """Expansions (and, when ``deadline`` is given, time) one answer may spend."""
+
+    expansions: int
+    deadline: float | None
+    spent: int = 0
+
+    def take(self) -> bool:
+        """Spend one expansion; False when none is left (or time is up)."""
+        if self.spent >= self.expansions:
+            return False
+        self.spent += 1
+        if (
+            self.deadline is not None
+            and self.spent % _CLOCK_EVERY == 0
+            and time.perf_counter() > self.deadline
+        ):
+            self.expansions = self.spent
+        return True
+
+
+def replay_history(expander: Expander, moves: str) -> list[tuple[bytes, bool]]:
+    """The undo history after ``moves``, as ``(key, won)``, the state now last.
+
+    A refused move (blocked, nothing YOU, or any move after a win) adds
+    nothing, as in ``Game``; a wait that provably changes nothing (the
+    successor function leaves it out) is still a turn of its own; ``Z``
+    takes back the last turn (a no-op without one), ``X`` goes back to the
+    start with no history.
+
+    :raises MoveLogError: for a letter that is not ``U D L R W Z X``.
+    """
+    start = (expander.root, False)
+    history = [start]
+    for index, raw in enumerate(moves):
+        letter = raw.upper()
+        if letter == UNDO_LETTER:
+            if len(history) > 1:
+                history.pop()
+        elif letter == RESTART_LETTER:
+            history = [start]
+        elif letter in STEP_LETTERS:
+            key, won = history[-1]
+            if won:
+                continue
+            found = next(
+                ((child, wins) for move, child, wins in expander.successors(key) if move == letter),
+                None,
+            )
+            if found is not None:
+                history.append(found)
+            elif letter == "W":
+                history.append((key, False))
+        else:
+            raise MoveLogError(
+                f"move {index + 1} is {raw!r}; a move log holds U D L R W, Z (undo), X (restart)"
+            )
+    return history
+
+
+def search_win(
+    expander: Expander, start: bytes, budget: SearchBudget, dead: set[bytes]
+) -> bool | None:
+    """Whether a win is reachable from ``start``: True, False, or None when the budget ran out.
+
+    States in ``dead`` are known to reach no win and are not expanded. When
+    the answer is False, every state reached is added to ``dead``.
+    """
+    if start in dead:
+        return False
+    seen: set[bytes] = {start}
+    frontier: list[tuple[bytes, int | None]] = [(start, None)]
+    while frontier:
+        layer: list[tuple[bytes, int | None]] = []
+        for key, skip in frontier:
+            if not budget.take():
+                return None
+            for _, child, won, rating, back in expander.children(key, None, skip):
+                if won:
+                    return True
+                if child in seen or child in dead:
+                    continue
+                seen.add(child)
+                if rating != DEAD:
+                    layer.append((child, back))
+        frontier = layer
+    dead.update(seen)
+    return False
+
+
+def can_still_win(
+    level: Level | Mapping[str, Any],
+    moves: str,
+    *,
+    max_expansions: int = DEFAULT_WINNABLE_EXPANSIONS,
+    max_seconds: float | None = None,
+    expander: Expander | None = None,
+) -> WinnableAnswer:
+    """Whether the game of ``level`` played as ``moves`` can still be won, within a budget.
+
+    ``max_expansions`` bounds the states expanded in all; ``max_seconds``,
+    when given, also bounds the time (checked every few hundred expansions).
+    ``expander`` lets a caller that asks many times about one level reuse
+    its successor function (it must be made from the same level).
+
+    :raises LevelError: when the level cannot be run.
+    :raises MoveLogError: when ``moves`` holds a letter that is not a log letter.
+    """
+    started = time.perf_counter()
+    expander = expander if expander is not None else Expander(level)
+    history = replay_history(expander, moves)
+    deadline = None if max_seconds is None else started + max_seconds
+    budget = SearchBudget(max_expansions, deadline)
+    key, won = history[-1]
+    turns = len(history) - 1
+
+    def answer(verdict: Verdict, undos_back: int | None = None) -> WinnableAnswer:
+        seconds = time.perf_counter() - started
+        return WinnableAnswer(verdict, undos_back, won, turns, budget.spent, seconds)
+
+    if won:
+        return answer(Verdict.WINNABLE)
+    dead: set[bytes] = set()
+    found = search_win(expander, key, budget, dead)
+    if found is None:
+        return answer(Verdict.UNKNOWN)
+    if found:
+        return answer(Verdict.WINNABLE)
+    return answer(Verdict.NOT_WINNABLE, _undos_back(expander, _earlier(history), budget, dead))
+
+
+def _earlier(history: list[tuple[bytes, bool]]) -> Iterable[tuple[int, bytes]]:
+    """The states of the history before the last, nearest first, with the undos that reach them."""
+    for undos in range(1, len(history)):
+        yield undos, history[-1 - undos][0]
+
+
+def _undos_back(
+    expander: Expander, earlier: Iterable[tuple[int, bytes]], budget: SearchBudget, dead: set[bytes]
+) -> int | None:
+    """The fewest undos to a winnable state, or None when the budget ran out or none is."""
+    for undos, key in earlier:
+        found = search_win(expander, key, budget, dead)
+        if found is None:
+            return None
+        if found:
+            return undos
+    return None
