@@ -4,6 +4,7 @@ The site is the web client (``miau/web``) with one flag in its page (a
 ``<meta name="miau-port" content="site">`` that makes the client run the
 engine in the page), ``miau.zip`` (the standard-library packages the page
 imports under Pyodide: ``miau.engine``, ``miau.packs``, ``miau.solver``,
+``miau.generate`` (the editor's "Suggest a variation"),
 the shipped worlds and the in-page backend ``miau.site.backend``), the
 files of the pinned Pyodide runtime that the page loads, a memory snapshot
 of that runtime with Miau imported (made with Node when it is installed,
@@ -67,7 +68,7 @@ PYODIDE_FILES: Final = (
 SITE_FLAG: Final = '<meta name="miau-port" content="site" />'
 """What tells the client it is the static site (``js/site.js`` reads it)."""
 
-_ZIPPED_PACKAGES: Final = ("engine", "packs", "solver", "worlds", "site")
+_ZIPPED_PACKAGES: Final = ("engine", "packs", "solver", "generate", "worlds", "site")
 _ZIPPED_SERVER_MODULES: Final = (
     "__init__.py",
     "library_documents.py",
@@ -75,6 +76,7 @@ _ZIPPED_SERVER_MODULES: Final = (
     "protocol.py",
     "share_requests.py",
     "studio_levels.py",
+    "studio_suggest.py",
     "worlds.py",
 )
 """The server modules the in-page backend reuses; each needs only the standard library."""
