@@ -58,7 +58,7 @@ def test_depth_shows_the_tier_and_marks_exactly_the_dead_squares_until_the_draft
     page.click("[data-action='depth']")
     result = page.locator(".depth-result:not([hidden])")
     expect(result).to_have_attribute("data-tier", str(expected.tier), timeout=MEASURED)
-    expect(result.locator(".tier-badge")).to_have_text(expected.tier_name)
+    expect(result.locator(".depth-tier")).to_have_text(expected.tier_name)
     expect(result.locator(".tier-line")).not_to_be_empty()
     expect(result.locator("[data-fact='length'] dd")).to_have_text(f"{expected.length} moves")
     expect(result.locator("[data-fact='baselines'] dd")).to_have_text("not measured here")
@@ -93,7 +93,7 @@ def test_suggest_offers_a_variation_and_using_it_is_one_undoable_edit(
     cards = page.locator(".variation-card")
     expect(cards.first).to_be_visible(timeout=MEASURED)
     assert 1 <= cards.count() <= 3
-    expect(cards.first.locator(".tier-badge")).to_contain_text("tier")
+    expect(cards.first.locator(".depth-tier")).to_contain_text("tier")
 
     before = editor.level()
     cards.first.locator("[data-action='use-variation']").click()

@@ -10,6 +10,7 @@ const {
   deadSquareLabel,
   depthHeadline,
   listWords,
+  measuredIn,
   packWithLevel,
   previewCells,
   profileFacts,
@@ -91,8 +92,13 @@ test("a walk with no rule change says nothing needs changing", () => {
   assert.match(fact(facts, "handsOff"), /^winnable/);
 });
 
-test("the headline gives the figure to one decimal, the tier and its name", () => {
-  assert.equal(depthHeadline(profile()), "5.1 · tier 3, deep");
+test("the headline gives the figure to one decimal and the tier out of the highest", () => {
+  assert.equal(depthHeadline(profile()), "Depth 5.1 · tier 3 of 4");
+});
+
+test("a quick measurement does not claim it took no time", () => {
+  assert.equal(measuredIn(0.004), "Measured in under 0.1 s.");
+  assert.equal(measuredIn(2.345), "Measured in 2.3 s.");
 });
 
 test("a dead square's label names the word kinds and the walls it counted", () => {

@@ -7,7 +7,14 @@
 
 import { h } from "../dom.js";
 import * as studio from "../studio-port.js";
-import { depthHeadline, previewCells, profileFacts, tierLine, variationSummary } from "./depth-words.js";
+import {
+  depthHeadline,
+  measuredIn,
+  previewCells,
+  profileFacts,
+  tierLine,
+  variationSummary,
+} from "./depth-words.js";
 
 const SUGGEST_SECONDS = 5;
 const SUGGEST_COUNT = 3;
@@ -141,7 +148,7 @@ export class DepthPanel {
   /** Shows a depth profile and hands its dead squares to the grid. */
   show(profile) {
     this.profile = profile;
-    this.setStatus("measured", `Measured in ${(Number(profile.seconds) || 0).toFixed(1)} s.`);
+    this.setStatus("measured", measuredIn(profile.seconds));
     delete this.result.dataset.stale;
     this.result.hidden = false;
     this.result.dataset.tier = String(profile.tier);
@@ -149,7 +156,7 @@ export class DepthPanel {
       h(
         "div",
         { class: "depth-headline", dataset: { tier: String(profile.tier) } },
-        h("span", { class: "tier-badge", dataset: { tier: String(profile.tier) } }, profile.tierName || ""),
+        h("span", { class: "depth-tier", dataset: { tier: String(profile.tier) } }, profile.tierName || ""),
         h("strong", { class: "depth-figure" }, depthHeadline(profile)),
       ),
       h("p", { class: "tier-line" }, tierLine(profile.tier)),
@@ -242,12 +249,8 @@ export class DepthPanel {
         "div",
         { class: "variation-text" },
         h("strong", { class: "variation-title" }, summary.title),
-        h(
-          "p",
-          { class: "variation-facts" },
-          `${summary.size} · ${summary.moves} · `,
-          h("span", { class: "tier-badge small", dataset: { tier: String(variation.tier) } }, summary.tier),
-        ),
+        h("p", { class: "variation-facts" }, `${summary.size} · shortest ${summary.moves}`),
+        h("span", { class: "depth-tier small", dataset: { tier: String(variation.tier) } }, summary.tier),
         h(
           "button",
           {

@@ -104,10 +104,15 @@ function deadSquareFact(profile) {
   return `${plural(squares.length, "cell")}, marked on the grid`;
 }
 
-/** The depth figure and tier as a headline: "2.8 · tier 2, puzzle". */
+/** The depth figure and tier as a headline: "Depth 2.8 · tier 2 of 4". */
 export function depthHeadline(profile) {
-  const name = profile.tierName || TIER_NAMES[profile.tier] || "";
-  return `${(Number(profile.depth) || 0).toFixed(1)} · tier ${profile.tier}, ${name}`;
+  return `Depth ${(Number(profile.depth) || 0).toFixed(1)} · tier ${profile.tier} of ${TIER_NAMES.length - 1}`;
+}
+
+/** How long a measurement took, in words: "Measured in 1.4 s" ("under 0.1 s" when quicker). */
+export function measuredIn(seconds) {
+  const value = Number(seconds) || 0;
+  return value < 0.1 ? "Measured in under 0.1 s." : `Measured in ${value.toFixed(1)} s.`;
 }
 
 const KIND_WORDS = { noun: "noun", operator: "operator (IS, AND)", property: "property" };
