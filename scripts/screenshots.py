@@ -15,10 +15,14 @@ world-complete card, world select's overall progress and the sound switched
 off; then, at both sizes, the library with an imported pack and a refused pack's problem
 report, world select with the library, a shared level, its Share dialog and
 a tampered link's message; then, at both sizes, the level editor (grid,
-automaton form, check report, solve result, test-play). A scene
+automaton form, check report, solve result, test-play), and the Depth panel
+with the dead squares marked on the grid and suggested variations. A scene
 is taken once the page is still: every reply drawn and no finite animation
 running, except the mid-push scene, whose board animations are paused 50 ms
 into the push so that the frame does not depend on timing.
+
+``--only GROUP`` (repeatable) takes only those groups of scenes (``desktop``,
+``phone``, ``progress``, ``library``, ``editor``, ``depth``, ``static``).
 
 Console errors, page errors and requests to any host but the local server
 are listed at the end; the exit status is 1 if there were any.
@@ -55,6 +59,9 @@ from tests.support.static_site import static_site
 
 from miau.packs import load_pack
 from miau.packs.share import share_code_for
+
+SCENE_GROUPS = ("desktop", "phone", "progress", "library", "editor", "depth", "static")
+"""The groups of scenes ``--only`` chooses from, in the order they are taken."""
 
 DESKTOP = ViewportSize(width=1280, height=800)
 PHONE = ViewportSize(width=390, height=844)
@@ -438,6 +445,42 @@ def editor_scenes(browser: Browser, base_url: str, outdir: Path, problems: Probl
         context.close()
 
 
+def depth_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """The editor's Depth panel on ``sunken-word``: the profile, dead squares, variations.
+
+    The profile with the dead squares marked on the grid, then the
+    variations "Suggest a variation" offers.
+
+    Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
+    """
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+        full = touch
+
+        shots.goto("/edit/tutorial/sunken-word")
+        page.wait_for_function("location.hash === '#/edit'")
+        page.wait_for_selector(".editor[data-ready='true'] .board > .entity")
+        for toast in page.locator(".toast").all():
+            toast.click()
+        page.wait_for_function("!document.querySelector('.toast')")
+        page.click(".tab[data-tab='depth']")
+        page.click("[data-action='depth']")
+        page.wait_for_selector(".depth-result:not([hidden])", timeout=60_000)
+        page.wait_for_selector(".editor-overlay .dead-square")
+        shots.wait_still()
+        shots.shoot(f"36-{prefix}editor-depth", full_page=full)
+
+        page.click("[data-action='suggest']")
+        page.wait_for_selector(".variation-card", timeout=60_000)
+        page.locator(".variation-cards").scroll_into_view_if_needed()
+        shots.wait_still()
+        shots.shoot(f"37-{prefix}editor-suggest", full_page=full)
+        context.close()
+
+
 def static_site_scenes(browser: Browser, site_url: str, outdir: Path, problems: Problems) -> None:
     """The static site (``miau build-site``, served by a plain file server).
 
@@ -479,25 +522,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--db", type=Path, default=None, help="SQLite database to use (default: a temporary one)"
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=SCENE_GROUPS,
+        help="take only this group of scenes (repeatable; default: every group)",
+    )
     args = parser.parse_args(argv)
+    wanted = set(args.only or SCENE_GROUPS)
     outdir: Path = args.outdir
     outdir.mkdir(parents=True, exist_ok=True)
     with running_server(args.db) as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         problems = Problems(server.url)
         try:
-            desktop_scenes(browser, server.url, outdir, problems)
-            phone_scenes(browser, server.url, outdir, problems)
-            progress_scenes(browser, server.url, outdir, problems)
-            library_scenes(browser, server.url, outdir, problems)
-            editor_scenes(browser, server.url, outdir, problems)
-            with (
-                tempfile.TemporaryDirectory(prefix="miau-site-") as scratch,
-                static_site(Path(scratch) / "site") as site,
-            ):
-                on_the_site = Problems(site.url)
-                static_site_scenes(browser, site.url, outdir, on_the_site)
-                problems.lines.extend(on_the_site.lines)
+            groups = {
+                "desktop": desktop_scenes,
+                "phone": phone_scenes,
+                "progress": progress_scenes,
+                "library": library_scenes,
+                "editor": editor_scenes,
+                "depth": depth_scenes,
+            }
+            for name, scenes in groups.items():
+                if name in wanted:
+                    scenes(browser, server.url, outdir, problems)
+            if "static" in wanted:
+                with (
+                    tempfile.TemporaryDirectory(prefix="miau-site-") as scratch,
+                    static_site(Path(scratch) / "site") as site,
+                ):
+                    on_the_site = Problems(site.url)
+                    static_site_scenes(browser, site.url, outdir, on_the_site)
+                    problems.lines.extend(on_the_site.lines)
         finally:
             browser.close()
     for line in problems.lines:

@@ -126,7 +126,14 @@ def test_the_product_never_imports_the_tests() -> None:
     assert importers == []
 
 
-IN_THE_PAGE = ("miau.engine", "miau.packs", "miau.solver", "miau.worlds", "miau.play")
+IN_THE_PAGE = (
+    "miau.engine",
+    "miau.packs",
+    "miau.solver",
+    "miau.generate",
+    "miau.worlds",
+    "miau.play",
+)
 """The packages the static site runs under Pyodide (``miau.site.build`` zips them)."""
 
 

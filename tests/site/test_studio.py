@@ -6,9 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from miau.packs import load_pack
 from miau.packs.share import single_level_pack
 from miau.site.studio import run_job
+from miau.solver import solve
+from miau.solver.depth import depth_profile
 from tests.support.local import PACKS
 
 SLOW_LEVEL = Path(__file__).resolve().parents[1] / "browser" / "levels" / "open-room.json"
@@ -47,3 +51,48 @@ def test_a_pack_the_loader_refuses_is_a_sentence_for_solve_and_problems_for_chec
     )
     checked = json.loads(run_job("check", "job", broken, None, lambda *figures: None))
     assert checked["report"]["level"] is None and checked["report"]["problems"]
+
+
+def test_a_depth_job_answers_with_the_profile_the_solver_computes() -> None:
+    pack = one_level("tutorial", "sunken-word")
+    answer = json.loads(run_job("depth", "d", json.dumps(pack), None, lambda *figures: None))
+    assert (answer["type"], answer["job"]) == ("profiled", "d"), answer
+    profile = answer["profile"]
+    expected = depth_profile(load_pack(pack).levels[0].data).to_json()
+    for figures in (profile, expected):
+        del figures["seconds"]
+    assert profile == expected
+    assert profile["baselines"] is None, "the page has no numpy: baselines are not measured"
+
+
+def test_a_suggest_job_reports_progress_and_offers_solved_variations() -> None:
+    pack = one_level("tutorial", "first-steps")
+    heard: list[tuple[int, int, float, float]] = []
+    options = json.dumps({"seconds": 1, "count": 2, "seed": 3})
+    answer = json.loads(
+        run_job(
+            "suggest",
+            "s",
+            json.dumps(pack),
+            None,
+            lambda *figures: None,
+            options,
+            lambda *figures: heard.append(figures),
+        )
+    )
+    assert (answer["type"], answer["job"]) == ("suggested", "s"), answer
+    assert 1 <= len(answer["variations"]) <= 2
+    assert heard and all(candidates >= solved for candidates, solved, _, _ in heard)
+    for variation in answer["variations"]:
+        level = load_pack({**pack, "levels": [variation["level"]]}).levels[0].data
+        assert len(variation["level"]["solution"]) == solve(level).length
+
+
+@pytest.mark.parametrize("options", [{"seconds": 0}, {"count": 99}, {"seed": "x"}])
+def test_a_suggest_with_a_bad_option_is_the_servers_bad_message(options: dict[str, Any]) -> None:
+    pack = json.dumps(one_level("tutorial", "first-steps"))
+    answer = json.loads(
+        run_job("suggest", "s", pack, None, lambda *figures: None, json.dumps(options))
+    )
+    assert (answer["type"], answer["code"]) == ("error", "bad-message")
+    assert f'"{next(iter(options))}"' in answer["message"]

@@ -13,7 +13,19 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from miau.cli import bench, check, importer, play, progress_file, replay, share, site, solve, tui
+from miau.cli import (
+    bench,
+    check,
+    generate,
+    importer,
+    play,
+    progress_file,
+    replay,
+    share,
+    site,
+    solve,
+    tui,
+)
 
 _COMMAND_MODULES: tuple[ModuleType, ...] = (
     play,
@@ -21,6 +33,7 @@ _COMMAND_MODULES: tuple[ModuleType, ...] = (
     replay,
     solve,
     check,
+    generate,
     share,
     site,
     progress_file,

@@ -1,12 +1,13 @@
-"""The ``/studio`` WebSocket: the editor's solve and check jobs, each in a worker process.
+"""The ``/studio`` WebSocket: the editor's solve, check, depth and suggest jobs, in worker processes.
 
 A job is one level (a one-level pack, as every working document is): the
 server loads it with the pack loader first, so a broken pack is answered at
 once with its located problems and no worker is started. A good one becomes
 a :class:`~miau.solver.LevelSpec` (plain data) handed to a spawned worker
-process (``miau.server.studio_worker``), which runs ``miau.solver.solve`` or
-``miau.solver.check_level`` and reports through a pipe: ``started``, then
-``progress`` at most every 0.2 s, then its answer. The event loop never
+process (``miau.server.studio_worker``), which runs ``miau.solver.solve``,
+``miau.solver.check_level``, ``miau.solver.depth.depth_profile`` or
+``miau.generate.variations.suggest_variations`` and reports through a pipe:
+``started``, then ``progress`` at most every 0.2 s, then its answer. The event loop never
 blocks on the pipe: it waits for it to become readable.
 
 Limits, server-wide and per connection:
@@ -64,6 +65,7 @@ from miau.play.studio_levels import (
 from miau.play.studio_levels import (
     refusal as _refusal,
 )
+from miau.play.studio_suggest import SuggestOptions, suggest_options
 from miau.server.helper_process import HelperProcess, HelperProcessStopped
 from miau.server.limits import DropCounter, TokenBucket
 from miau.server.studio_worker import JobKind, run_job
@@ -114,6 +116,7 @@ a check every few seconds at most."""
 
 STUDIO_BURST: Final = 10
 
+
 STUDIO_FLOOD_CLOSE: Final = 100
 """Frames the rate limit may drop within a second before the connection is closed (1008)."""
 
@@ -146,12 +149,16 @@ class StudioError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class StartJob:
-    """A ``solve`` or ``check`` request: the job's id, the one-level pack, the budget asked for."""
+    """A job request: its kind and id, the one-level pack, the budget asked for.
+
+    ``suggest`` is a ``suggest`` job's own budget (None for the other kinds).
+    """
 
     kind: JobKind
     job: str
     pack: dict[str, Any]
     max_expansions: int | None = None
+    suggest: SuggestOptions | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,11 +197,12 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
     # The id is echoed on the error only when it is one the client could have meant.
     job = raw_job if isinstance(raw_job, str) and 0 < len(raw_job) <= MAX_JOB_ID_LENGTH else None
     kind = message.get("type")
-    if kind not in ("solve", "check", "cancel"):
+    if kind not in ("solve", "check", "depth", "suggest", "cancel"):
         shown = f"{kind[:40]!r}" if isinstance(kind, str) else "missing"
         raise StudioError(
             StudioErrorCode.BAD_MESSAGE,
-            f'Unknown message type ({shown}); the types are "solve", "check" and "cancel".',
+            f"Unknown message type ({shown}); the types are "
+            '"solve", "check", "depth", "suggest" and "cancel".',
             job,
         )
     if job is None:
@@ -211,6 +219,8 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
         )
     if kind == "check":
         return StartJob("check", job, pack)
+    if kind == "suggest":
+        return StartJob("suggest", job, pack, suggest=_suggest_options(message, job))
     budget = message.get("max")
     if budget is not None and (
         not isinstance(budget, int) or isinstance(budget, bool) or budget < 1
@@ -218,7 +228,18 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
         raise StudioError(
             StudioErrorCode.BAD_MESSAGE, '"max" must be a positive whole number or null.', job
         )
-    return StartJob("solve", job, pack, budget)
+    return StartJob("depth" if kind == "depth" else "solve", job, pack, budget)
+
+
+def _suggest_options(message: dict[str, Any], job: str) -> SuggestOptions:
+    """A ``suggest``'s options (see ``miau.play.studio_suggest``).
+
+    :raises StudioError: ``bad-message`` for a value of the wrong type or out of range.
+    """
+    try:
+        return suggest_options(message)
+    except ValueError as error:
+        raise StudioError(StudioErrorCode.BAD_MESSAGE, str(error), job) from None
 
 
 class PackLoaderProcess:
@@ -389,6 +410,7 @@ class StudioJobs:
                     writer,
                     self.memory_bytes,
                     STUDIO_NICENESS,
+                    request.suggest,
                 ),
                 name=f"miau-studio-{request.kind}",
                 daemon=True,
@@ -459,8 +481,23 @@ class StudioJobs:
                             "seconds": round(seconds, 2),
                         }
                     )
+                case ("generating", candidates, solved, best_depth, seconds):
+                    await connection.send(
+                        {
+                            "type": "progress",
+                            "job": name,
+                            "candidates": candidates,
+                            "solved": solved,
+                            "bestDepth": best_depth,
+                            "seconds": round(seconds, 2),
+                        }
+                    )
                 case ("solved", dict() as result):
                     return {"type": "solved", "job": name, "result": result}
+                case ("profiled", dict() as profile):
+                    return {"type": "profiled", "job": name, "profile": profile}
+                case ("suggested", list() as variations):
+                    return {"type": "suggested", "job": name, "variations": variations}
                 case ("checked", dict() as report):
                     return {
                         "type": "checked",

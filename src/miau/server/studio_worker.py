@@ -1,8 +1,9 @@
-"""The inside of a studio worker process: one solve or check job, reported through a pipe.
+"""The inside of a studio worker process: one solve, check, depth or suggest job, through a pipe.
 
 This module is what a spawned worker imports, so it imports nothing but the
-standard library, ``miau.packs`` and ``miau.solver``: a worker starts in a
-fraction of a second and holds none of the server's state. (Spawn also
+standard library, ``miau.packs`` and ``miau.solver`` (a ``suggest`` job
+also imports ``miau.generate``, standard library too, when it starts): a
+worker starts in a fraction of a second and holds none of the server's state. (Spawn also
 imports the server's ``__main__`` module by path, as ``__mp_main__``, unless
 it was run with ``python -m``: a script that starts a server must keep its
 start-up under ``if __name__ == "__main__":``, as ``miau``'s own does.) It is handed
@@ -14,7 +15,10 @@ Every message to the server is a tuple whose first item says what it is:
 - ``("started", pid)`` once the worker runs;
 - ``("progress", expanded, depth, seen, rate, seconds)`` at most every
   :data:`PROGRESS_SECONDS` while a search runs;
-- ``("solved", SearchResult.to_json())`` or ``("checked", LevelReport.to_json())``
+- ``("generating", candidates, solved, best_depth, seconds)`` instead, at
+  most as often, while a ``suggest`` job evolves variations;
+- ``("solved", SearchResult.to_json())``, ``("checked", LevelReport.to_json())``,
+  ``("profiled", DepthProfile.to_json())`` or ``("suggested", [level entry, ...])``
   at the end;
 - ``("failed", sentence)`` when the job raised.
 """
@@ -26,15 +30,25 @@ import os
 import resource
 import time
 from multiprocessing.connection import Connection
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
+from miau.play.studio_suggest import SuggestOptions, suggestion_input
 from miau.solver.check import check_level
+from miau.solver.depth import depth_profile
 from miau.solver.levels import LevelSpec
 from miau.solver.search import SearchProgress, solve
 
-__all__ = ["PROGRESS_SECONDS", "JobKind", "PipeProgress", "run_job"]
+if TYPE_CHECKING:
+    from miau.generate.evolve import Status
 
-JobKind = Literal["solve", "check"]
+__all__ = [
+    "PROGRESS_SECONDS",
+    "JobKind",
+    "PipeProgress",
+    "run_job",
+]
+
+JobKind = Literal["solve", "check", "depth", "suggest"]
 
 PROGRESS_SECONDS: Final = 0.2
 """The shortest time between two progress messages."""
@@ -76,6 +90,7 @@ def run_job(
     pipe: Connection,
     memory_bytes: int | None = None,
     niceness: int = 0,
+    suggest: SuggestOptions | None = None,
 ) -> None:
     """Run one job and send its messages down ``pipe`` (the worker process's target).
 
@@ -83,6 +98,7 @@ def run_job(
     ``memory_bytes`` caps the worker's address space (none when None), so a
     search that outgrows it ends with a sentence instead of starving the
     machine; ``niceness`` lowers its priority, so the game's replies come first.
+    ``suggest`` is a ``suggest`` job's budget (required for that kind).
     """
     job_start = time.monotonic()
     if memory_bytes is not None:
@@ -95,6 +111,13 @@ def run_job(
         if kind == "solve":
             result = solve(spec.data, max_expansions=max_expansions, progress=progress)
             pipe.send(("solved", result.to_json()))
+        elif kind == "depth":
+            profile = depth_profile(spec.data, max_expansions=max_expansions)
+            pipe.send(("profiled", profile.to_json()))
+        elif kind == "suggest":
+            if suggest is None:
+                raise ValueError("a suggest job needs its budget")
+            pipe.send(("suggested", _suggest(spec, suggest, pipe, job_start)))
         else:
             report = check_level(spec, max_expansions=max_expansions, progress=progress)
             pipe.send(("checked", report.to_json()))
@@ -117,3 +140,38 @@ def run_job(
             pipe.send(("failed", f"The {kind} job stopped with an error: {error}"))
     finally:
         pipe.close()
+
+
+def _suggest(
+    spec: LevelSpec, options: SuggestOptions, pipe: Connection, job_start: float
+) -> list[dict[str, Any]]:
+    """Evolve variations of the level, sending ``generating`` messages; the variations."""
+    # Imported here: only a suggest job pays for the generator's import.
+    from miau.generate.variations import scored_variations
+
+    last_sent = time.monotonic()
+
+    def report(status: Status) -> None:
+        nonlocal last_sent
+        now = time.monotonic()
+        if now - last_sent < PROGRESS_SECONDS:
+            return
+        last_sent = now
+        pipe.send(
+            (
+                "generating",
+                status.candidates,
+                status.solved,
+                round(status.best_depth, 3),
+                now - job_start,
+            )
+        )
+
+    found = scored_variations(
+        suggestion_input(spec),
+        seconds=options.seconds,
+        count=options.count,
+        seed=options.seed,
+        report=report,
+    )
+    return [variation.to_json() for variation in found]

@@ -4,8 +4,8 @@ The site is the web client (``miau/web``) with one flag in its page (a
 ``<meta name="miau-port" content="site">`` that makes the client run the
 engine in the page), ``miau.zip`` (the standard-library packages the page
 imports under Pyodide: ``miau.engine``, ``miau.packs``, ``miau.solver``,
-the shipped worlds, the play service ``miau.play`` and the in-page host
-``miau.site.backend``), the
+``miau.generate`` (the editor's "Suggest a variation"), the shipped worlds,
+the play service ``miau.play`` and the in-page host ``miau.site.backend``), the
 files of the pinned Pyodide runtime that the page loads, a memory snapshot
 of that runtime with Miau imported (made with Node when it is installed,
 so that a page starts in about a second), and ``site.json``
@@ -68,7 +68,7 @@ PYODIDE_FILES: Final = (
 SITE_FLAG: Final = '<meta name="miau-port" content="site" />'
 """What tells the client it is the static site (``js/site.js`` reads it)."""
 
-_ZIPPED_PACKAGES: Final = ("engine", "packs", "solver", "worlds", "play", "site")
+_ZIPPED_PACKAGES: Final = ("engine", "packs", "solver", "generate", "worlds", "play", "site")
 """The packages the page imports: each needs only the standard library (``tests/test_layering.py``)."""
 
 _LEFT_OUT: Final = frozenset({"build.py"})

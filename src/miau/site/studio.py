@@ -1,11 +1,12 @@
-"""The static site's studio: the editor's solve and check jobs, run in a worker of the page.
+"""The static site's studio: the editor's solve, check, depth and suggest jobs, in a page worker.
 
 Under Pyodide in ``js/studio-worker.js``, one job at a time. The worker
 calls :func:`run_job` and posts its progress as the server's studio does;
 cancelling (or the page's time cap) terminates the worker, as the server
 terminates its worker process. The answer is the server's studio frame
-(``solved``, ``checked`` or ``error``), so the editor cannot tell them apart.
-Standard library only.
+(``solved``, ``checked``, ``profiled``, ``suggested`` or ``error``), so the
+editor cannot tell them apart. Standard library only (``miau.generate`` is
+imported only when a ``suggest`` job runs).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from miau.play.problems import problems_json
 from miau.play.studio_levels import (
@@ -22,8 +23,14 @@ from miau.play.studio_levels import (
     load_one_level,
     refusal,
 )
+from miau.play.studio_suggest import SuggestOptions, suggest_options, suggestion_input
 from miau.solver.check import check_level
+from miau.solver.depth import depth_profile
+from miau.solver.levels import LevelSpec
 from miau.solver.search import SearchProgress, solve
+
+if TYPE_CHECKING:
+    from miau.generate.evolve import Status
 
 __all__ = ["PROGRESS_SECONDS", "run_job"]
 
@@ -32,6 +39,9 @@ PROGRESS_SECONDS = 0.2
 
 Report = Callable[[int, int, int, int, float], None]
 """``report(expanded, depth, seen, rate, seconds)``."""
+
+GenerationReport = Callable[[int, int, float, float], None]
+"""``report(candidates, solved, best_depth, seconds)``, for a ``suggest`` job."""
 
 
 class _Reporter(SearchProgress):
@@ -66,8 +76,27 @@ def _report(loaded: LoadedLevel, level: Any) -> dict[str, Any]:
     return report
 
 
-def run_job(kind: str, job: str, pack_json: str, max_expansions: int | None, report: Report) -> str:
-    """Run one ``solve`` or ``check`` job on a one-level pack; the answer frame as JSON."""
+def run_job(
+    kind: str,
+    job: str,
+    pack_json: str,
+    max_expansions: int | None,
+    report: Report,
+    options_json: str | None = None,
+    report_generation: GenerationReport | None = None,
+) -> str:
+    """Run one ``solve``, ``check``, ``depth`` or ``suggest`` job on a one-level pack.
+
+    ``options_json`` holds a ``suggest``'s ``seconds``, ``count`` and
+    ``seed`` as its frame does (read by ``miau.play.studio_suggest``, as
+    the server reads them); ``report_generation`` hears its progress.
+    Returns the answer frame as JSON.
+    """
+    if kind == "suggest":
+        try:
+            options = suggest_options(json.loads(options_json or "{}"))
+        except ValueError as error:
+            return _error(job, "bad-message", str(error))
     loaded = load_one_level(json.loads(pack_json))
     spec = loaded.spec
     if spec is None:
@@ -78,14 +107,19 @@ def run_job(kind: str, job: str, pack_json: str, max_expansions: int | None, rep
                 "report": _report(loaded, None),
             }
             return json.dumps(answer)
-        message = refusal(loaded.issues, loaded.left_out)
-        return json.dumps({"type": "error", "job": job, "code": "bad-message", "message": message})
+        return _error(job, "bad-message", refusal(loaded.issues, loaded.left_out))
     budget = min(spec.budget(max_expansions), STUDIO_MAX_EXPANSIONS)
     progress = _Reporter(report)
     try:
         if kind == "solve":
             result = solve(spec.data, max_expansions=budget, progress=progress)
             return json.dumps({"type": "solved", "job": job, "result": result.to_json()})
+        if kind == "depth":
+            profile = depth_profile(spec.data, max_expansions=budget)
+            return json.dumps({"type": "profiled", "job": job, "profile": profile.to_json()})
+        if kind == "suggest":
+            variations = _suggest(spec, options, report_generation)
+            return json.dumps({"type": "suggested", "job": job, "variations": variations})
         checked = check_level(spec, max_expansions=budget, progress=progress)
         report_json = _report(loaded, checked.to_json())
         return json.dumps({"type": "checked", "job": job, "report": report_json})
@@ -93,4 +127,36 @@ def run_job(kind: str, job: str, pack_json: str, max_expansions: int | None, rep
         message = f"The {kind} job ran out of the page's memory; make the level smaller or give a lower cap."
     except Exception as error:
         message = f"The {kind} job stopped with an error: {error}"
-    return json.dumps({"type": "error", "job": job, "code": "failed", "message": message})
+    return _error(job, "failed", message)
+
+
+def _error(job: str, code: str, message: str) -> str:
+    """An ``error`` frame as JSON."""
+    return json.dumps({"type": "error", "job": job, "code": code, "message": message})
+
+
+def _suggest(
+    spec: LevelSpec, options: SuggestOptions, report: GenerationReport | None
+) -> list[dict[str, Any]]:
+    """Evolve variations of the level, reporting at most every :data:`PROGRESS_SECONDS`."""
+    # Imported here: the page's start-up never pays for the generator.
+    from miau.generate.variations import scored_variations
+
+    started = last_sent = time.monotonic()
+
+    def hear(status: Status) -> None:
+        nonlocal last_sent
+        now = time.monotonic()
+        if report is None or now - last_sent < PROGRESS_SECONDS:
+            return
+        last_sent = now
+        report(status.candidates, status.solved, round(status.best_depth, 3), now - started)
+
+    found = scored_variations(
+        suggestion_input(spec),
+        seconds=options.seconds,
+        count=options.count,
+        seed=options.seed,
+        report=hear,
+    )
+    return [variation.to_json() for variation in found]

@@ -1,4 +1,4 @@
-// The studio on the static site: solve and check run in the page, in a worker
+// The studio on the static site: solve, check, depth and suggest run in the page, in a worker
 // (studio-worker.js) that answers with the server's studio frames. Cancelling
 // terminates the worker at once; so does the time cap. The worker is kept
 // between jobs, so only the first job waits for the runtime to start.
@@ -25,7 +25,7 @@ function stopWorker() {
 }
 
 /**
- * Runs one studio request (`{type, job, pack, max}`) in the page; `receive(frame)`
+ * Runs one studio request (`{type, job, pack, max, seconds, count, seed}`) in the page; `receive(frame)`
  * hears every frame the server's studio would send for it. Returns `cancel()`,
  * which terminates the worker and answers `cancelled`.
  */
@@ -33,7 +33,7 @@ export function runInPage(request, receive) {
   let done = false;
   const finish = (frame) => {
     if (done) return;
-    if (["solved", "checked", "error", "cancelled"].includes(frame.type)) {
+    if (["solved", "checked", "profiled", "suggested", "error", "cancelled"].includes(frame.type)) {
       done = true;
       listener = null;
       clearTimeout(timer);

@@ -86,6 +86,12 @@ function receive(raw) {
     case "checked":
       finish(message.job, (done) => done.resolve(message.report));
       break;
+    case "profiled":
+      finish(message.job, (done) => done.resolve(message.profile));
+      break;
+    case "suggested":
+      finish(message.job, (done) => done.resolve(message.variations));
+      break;
     case "cancelled":
       finish(message.job, (done) => done.reject(new StudioError("cancelled", "Cancelled.")));
       break;
@@ -160,4 +166,24 @@ export function solve(packJson, { max = null, onProgress, onStarted, signal } = 
  */
 export function check(packJson, { onProgress, onStarted, signal } = {}) {
   return run({ type: "check", pack: packJson }, { onProgress, onStarted, signal });
+}
+
+/**
+ * The depth profile of a one-level pack (`miau.solver.depth.depth_profile`).
+ * Resolves with `DepthProfile.to_json()`: `length`, `rulesFormed`,
+ * `rulesBroken`, `expanded`, `shortestSolutions`, `deadEnds`, `deadSquares`,
+ * `baselines`, `depth`, `tier`, `tierName`, ...
+ */
+export function depth(packJson, { max = null, onStarted, signal } = {}) {
+  return run({ type: "depth", pack: packJson, max }, { onStarted, signal });
+}
+
+/**
+ * Evolves variations of a one-level pack's level for about `seconds`.
+ * `onProgress({candidates, solved, bestDepth, seconds})` runs while it
+ * works. Resolves with up to `count` level entries, deepest first, each
+ * with its proven-shortest `solution`.
+ */
+export function suggest(packJson, { seconds = 5, count = 3, seed = 0, onProgress, onStarted, signal } = {}) {
+  return run({ type: "suggest", pack: packJson, seconds, count, seed }, { onProgress, onStarted, signal });
 }

@@ -3,9 +3,10 @@
 // One job at a time. Cancelling a job terminates this worker (the page makes
 // a new one for the next job), as the server terminates its worker process.
 //
-// Page -> worker: {kind: "job", job, type: "solve" | "check", pack, max}.
+// Page -> worker: {kind: "job", job, type: "solve" | "check" | "depth" | "suggest",
+//                 pack, max, seconds, count, seed}.
 // Worker -> page: {kind: "frame", frame} with the server's studio frames
-//                 (started, progress, solved, checked, error).
+//                 (started, progress, solved, checked, profiled, suggested, error).
 
 import { startRuntime } from "./pyodide-start.js";
 
@@ -25,7 +26,18 @@ self.addEventListener("message", async (event) => {
     send({ type: "started" });
     const report = (expanded, depth, seen, rate, seconds) =>
       send({ type: "progress", expanded, depth, seen, rate, seconds: Math.round(seconds * 100) / 100 });
-    const answer = module.run_job(order.type, order.job, JSON.stringify(order.pack), order.max ?? undefined, report);
+    const generating = (candidates, solved, bestDepth, seconds) =>
+      send({ type: "progress", candidates, solved, bestDepth, seconds: Math.round(seconds * 100) / 100 });
+    const options = JSON.stringify({ seconds: order.seconds, count: order.count, seed: order.seed });
+    const answer = module.run_job(
+      order.type,
+      order.job,
+      JSON.stringify(order.pack),
+      order.max ?? undefined,
+      report,
+      options,
+      generating,
+    );
     postMessage({ kind: "frame", frame: JSON.parse(answer) });
   } catch (error) {
     send({ type: "error", code: "failed", message: `The ${order.type} job could not run in the page: ${error?.message || error}` });

@@ -1,10 +1,12 @@
 // The grid to paint on: the game's own board (board.js) draws the draft,
 // and a transparent layer over it takes the pointer (click or drag to
 // paint, right button or the eraser to erase, the move tool or Shift to drag
-// an entity) and shows the keyboard's cell cursor.
+// an entity) and shows the keyboard's cell cursor, and the static dead
+// squares the depth panel found (until the draft changes).
 
 import { Board } from "../board.js";
 import { h } from "../dom.js";
+import { deadSquareLabel } from "./depth-words.js";
 
 /**
  * The editing board inside `area`. `draft` is the Draft, `tool()` the
@@ -22,6 +24,7 @@ export class EditorGrid {
     this.drag = null;
     this.cursorBox = h("div", { class: "editor-cursor", "aria-hidden": "true" });
     this.flagBox = h("div", { class: "editor-flag", "aria-hidden": "true", hidden: true });
+    this.deadLayer = h("div", { class: "dead-squares", dataset: { count: "0" } });
     this.overlay = h(
       "div",
       {
@@ -31,6 +34,7 @@ export class EditorGrid {
         "aria-label":
           "Level grid. Arrows move the cursor, Enter places, Delete erases, Shift with arrows moves a tile.",
       },
+      this.deadLayer,
       this.flagBox,
       this.cursorBox,
     );
@@ -70,6 +74,28 @@ export class EditorGrid {
     this.overlay.dataset.width = String(state.width);
     this.overlay.dataset.height = String(state.height);
     this.setCursor(Math.min(this.cursor.x, state.width - 1), Math.min(this.cursor.y, state.height - 1));
+  }
+
+  /**
+   * Marks the dead squares (`[{x, y, kinds}]`, a depth profile's) on the
+   * grid, each with a label saying why; `walls` is the profile's
+   * `deadSquareWalls`. An empty list clears the marks.
+   */
+  showDeadSquares(squares, walls = "edge") {
+    this.deadLayer.replaceChildren(
+      ...squares.map((square) => {
+        const label = deadSquareLabel(square, walls);
+        return h("div", {
+          class: "dead-square",
+          role: "img",
+          "aria-label": label,
+          title: label,
+          style: { "--cx": String(square.x), "--cy": String(square.y) },
+          dataset: { x: String(square.x), y: String(square.y), kinds: (square.kinds || []).join(" ") },
+        });
+      }),
+    );
+    this.deadLayer.dataset.count = String(squares.length);
   }
 
   /** The cell under a pointer event, or null outside the grid. */

@@ -1,4 +1,4 @@
-// The editor's side tabs (Level, Clockwork, Check, Solve, Save): a tab list
+// The editor's side tabs (Level, Clockwork, Check, Solve, Depth, Save): a tab list
 // whose arrow keys move between tabs, each tab showing its panel.
 
 import { h } from "../dom.js";
@@ -8,6 +8,7 @@ export const TABS = [
   ["parts", "Clockwork"],
   ["check", "Check"],
   ["solve", "Solve"],
+  ["depth", "Depth"],
   ["save", "Save"],
 ];
 

@@ -1,6 +1,7 @@
 // The level editor: paint a one-level pack on the game's own board, edit its
 // fields, automata, pairs and glossary, test-play it on the real engine,
-// solve and check it on the server, save it into the library and share it.
+// solve, check and measure its depth on the server (or in the page), ask the
+// generator for variations, save it into the library and share it.
 // Routes: `#/edit` (the draft kept in localStorage) and `#/edit/PACK/LEVEL`
 // (a copy of that level becomes the draft, as one undoable edit).
 //
@@ -12,6 +13,8 @@ import { toast } from "../toast.js";
 import { bindEditorClicks } from "../editor/actions.js";
 import { CameFrom } from "../editor/came-from.js";
 import { CheckPanel } from "../editor/check-panel.js";
+import { DepthPanel } from "../editor/depth-panel.js";
+import { packWithLevel } from "../editor/depth-words.js";
 import { Draft, declaredWords, emptyPack, exportPack, loadStoredPack } from "../editor/draft.js";
 import { DraftView } from "../editor/draft-view.js";
 import { Forms } from "../editor/forms.js";
@@ -36,7 +39,14 @@ export async function mount(root, params, { signal, navigate }) {
   const selectTab = (name, options) => page.tabs.select(name, options);
   const focusGrid = () => grid.overlay.focus({ preventScroll: true });
   // The draft: the stored one, or an empty level.
-  const draft = new Draft(loadStoredPack() || emptyPack(), { onChange: () => view.render() });
+  const draft = new Draft(loadStoredPack() || emptyPack(), {
+    onChange: () => {
+      // Dead squares belong to the level that was measured: stale after any change.
+      grid.showDeadSquares([]);
+      panels.depthPanel.markStale();
+      view.render();
+    },
+  });
   const grid = new EditorGrid(page.boardArea, {
     draft,
     tool: () => palette.tool,
@@ -48,7 +58,7 @@ export async function mount(root, params, { signal, navigate }) {
   const showPlace = placeShower({ grid, forms, selectTab });
   const packToSend = (manifest = {}) => exportPack(draft.pack, manifest);
   const replay = (moves) => modes.enterPlay({ replay: moves });
-  const panels = editorPanels(page, { draft, packToSend, showPlace, replay, signal });
+  const panels = editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal });
   const { solvePanel, savePanel } = panels;
   const view = new DraftView({ draft, grid, palette, forms, solvePanel, page });
   const modes = new EditorModes({
@@ -121,8 +131,8 @@ function paletteHandlers({ root, draft, focusGrid, palette }) {
   };
 }
 
-/** The Check, Solve and Save tabs' panels, on what the draft would send. */
-function editorPanels(page, { draft, packToSend, showPlace, replay, signal }) {
+/** The Check, Solve, Depth and Save tabs' panels, on what the draft would send. */
+function editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal }) {
   return {
     checkPanel: new CheckPanel(page.tabs.panel("check"), { pack: () => packToSend(), onPlace: showPlace }),
     solvePanel: new SolvePanel(page.tabs.panel("solve"), {
@@ -135,6 +145,15 @@ function editorPanels(page, { draft, packToSend, showPlace, replay, signal }) {
         toast(`Stored ${moves.length} moves as the level's solution.`);
       },
       onReplay: replay,
+    }),
+    depthPanel: new DepthPanel(page.tabs.panel("depth"), {
+      pack: () => packToSend(),
+      onDeadSquares: (squares, walls) => grid.showDeadSquares(squares, walls),
+      onUse: (level) => {
+        draft.replace(packWithLevel(draft.pack, level));
+        toast("The draft is now that variation. Undo (Ctrl+Z) brings your level back.");
+      },
+      glyphs: () => draft.pack.palette || {},
     }),
     savePanel: new SavePanel(page.tabs.panel("save"), {
       pack: (manifest) => packToSend(manifest),

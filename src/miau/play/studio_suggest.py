@@ -1,0 +1,83 @@
+"""A studio ``suggest`` job's options: read from the client's frame, with their limits.
+
+Standard library only: the server's studio (``miau.server.studio``) and the
+static site's in-page studio (``miau.site.studio``, under Pyodide) read a
+``suggest`` frame alike and refuse the same values with the same sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from miau.solver.levels import LevelSpec
+
+__all__ = [
+    "MAX_SEED",
+    "SUGGEST_COUNT",
+    "SUGGEST_MAX_COUNT",
+    "SUGGEST_MAX_SECONDS",
+    "SUGGEST_SECONDS",
+    "SuggestOptions",
+    "suggest_options",
+    "suggestion_input",
+]
+
+SUGGEST_SECONDS: Final = 5.0
+"""How long a ``suggest`` job evolves variations when the client names no time."""
+
+SUGGEST_MAX_SECONDS: Final = 20.0
+"""The longest evolution a ``suggest`` may ask for: well inside the studio's 120 s job limit."""
+
+SUGGEST_COUNT: Final = 3
+SUGGEST_MAX_COUNT: Final = 6
+"""The most variations one ``suggest`` may ask for (each travels back as a whole level)."""
+
+MAX_SEED: Final = 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestOptions:
+    """A ``suggest`` job's budget: seconds of evolution, how many variations, the seed."""
+
+    seconds: float = SUGGEST_SECONDS
+    count: int = SUGGEST_COUNT
+    seed: int = 0
+
+
+def suggest_options(message: Mapping[str, Any]) -> SuggestOptions:
+    """A ``suggest`` frame's ``seconds``, ``count`` and ``seed``; absent or null ones default.
+
+    :raises ValueError: naming the field, for a value of the wrong type or out of range.
+    """
+    seconds = _given(message, "seconds", SUGGEST_SECONDS)
+    if (
+        not isinstance(seconds, int | float)
+        or isinstance(seconds, bool)
+        or not 0 < seconds <= SUGGEST_MAX_SECONDS
+    ):
+        raise ValueError(f'"seconds" must be a number above 0 and at most {SUGGEST_MAX_SECONDS:g}.')
+    count = _given(message, "count", SUGGEST_COUNT)
+    if not _whole(count) or not 1 <= count <= SUGGEST_MAX_COUNT:
+        raise ValueError(f'"count" must be a whole number from 1 to {SUGGEST_MAX_COUNT}.')
+    seed = _given(message, "seed", 0)
+    if not _whole(seed) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f'"seed" must be a whole number from 0 to {MAX_SEED}.')
+    return SuggestOptions(float(seconds), count, seed)
+
+
+def suggestion_input(spec: LevelSpec) -> dict[str, Any]:
+    """The level entry ``suggest_variations`` takes for a job's level (its id and title kept)."""
+    return {**spec.data, "id": spec.id, "title": spec.title}
+
+
+def _given(message: Mapping[str, Any], name: str, default: object) -> Any:
+    """The field ``name`` of ``message``, or ``default`` when it is absent or null."""
+    value = message.get(name)
+    return default if value is None else value
+
+
+def _whole(value: object) -> bool:
+    """Whether a JSON value is a whole number (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)

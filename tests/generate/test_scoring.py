@@ -1,0 +1,46 @@
+"""The generator's own depth puts the First Steps walks below the levels players called good."""
+
+from __future__ import annotations
+
+from miau.generate import analyse, solver_score
+from miau.generate.scoring import Score
+from miau.packs import load_pack
+from miau.solver import solve
+from miau.worlds import shipped_pack_path
+
+WALKS = ("walls", "rocks", "water", "skulls")
+GOOD = ("borrow-a-word", "crossword", "through-the-wall")
+
+
+def score(level_id: str) -> Score:
+    level = load_pack(shipped_pack_path("tutorial")).level(level_id)
+    return solver_score(analyse(level.data, solve(level.data), 300_000))
+
+
+def test_every_walk_scores_below_every_good_level() -> None:
+    walks = {level: score(level) for level in WALKS}
+    good = {level: score(level) for level in GOOD}
+    assert max(walks.values()) < min(good.values()), (walks, good)
+    assert max(s.tier for s in walks.values()) < min(s.tier for s in good.values())
+
+
+def test_borrow_a_word_needs_its_words_and_changes_two_rules() -> None:
+    level = load_pack(shipped_pack_path("tutorial")).level("borrow-a-word")
+    analysis = analyse(level.data, solve(level.data), 300_000)
+    assert analysis.needs_words is True
+    assert analysis.rule_changes == 2
+    assert analysis.mechanics == {"STOP", "WIN"}
+
+
+def test_a_walk_needs_no_words_and_has_no_rule_mechanics() -> None:
+    level = load_pack(shipped_pack_path("tutorial")).level("walls")
+    analysis = analyse(level.data, solve(level.data), 300_000)
+    assert analysis.needs_words is False
+    assert analysis.rule_changes == 0
+    assert analysis.mechanics == frozenset()
+
+
+def test_water_is_read_as_push_and_sink() -> None:
+    level = load_pack(shipped_pack_path("tutorial")).level("water")
+    analysis = analyse(level.data, solve(level.data), 300_000)
+    assert analysis.mechanics == {"PUSH", "SINK"}
