@@ -104,7 +104,8 @@ test("a quick measurement does not claim it took no time", () => {
 test("a dead square's label names the word kinds and the walls it counted", () => {
   const label = deadSquareLabel({ x: 3, y: 0, kinds: ["operator", "property"] }, "edge and fixed walls");
   assert.match(label, /^Dead square \(3, 0\)/);
-  assert.match(label, /operator \(IS, AND\) and property word/);
+  assert.match(label, /: an operator \(IS, AND\) and property word/);
+  assert.match(deadSquareLabel({ x: 0, y: 0, kinds: ["noun"] }), /: a noun word/);
   assert.match(label, /walls that never move/);
   assert.doesNotMatch(deadSquareLabel({ x: 0, y: 0, kinds: ["noun"] }), /walls/);
 });

@@ -127,7 +127,7 @@ export function deadSquareLabel(square, walls = "edge") {
   const kinds = listWords((square.kinds || []).map((kind) => KIND_WORDS[kind] || kind));
   const by = walls === "edge and fixed walls" ? "the edge and the walls that never move" : "the edge";
   return (
-    `Dead square (${square.x}, ${square.y}): a ${kinds} word pushed here can never reach ` +
+    `Dead square (${square.x}, ${square.y}): ${/^[aeiou]/i.test(kinds) ? "an" : "a"} ${kinds} word pushed here can never reach ` +
     `a place where it could be part of a rule (hemmed in by ${by}).`
   );
 }
