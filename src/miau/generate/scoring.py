@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from miau.generate.analysis import Analysis
@@ -26,6 +26,8 @@ class Score:
 
     depth: float
     tier: int
+    needs_words: bool | None = field(default=None, compare=False)
+    """What the scorer found out about whether the level needs a word pushed (None: nothing)."""
 
 
 Scorer = Callable[[Analysis], Score]
@@ -65,6 +67,9 @@ def solver_score(analysis: Analysis) -> Score:
     return Score(depth, sum(depth >= bound for bound in SOLVER_TIERS))
 
 
+PROFILE_MAX_EXPANSIONS: Final = 30_000
+"""The profile's own searches (shortest and hands-off) while generating; a candidate is only
+profiled once solved within the generator's budget, 30,000 states by default."""
 PROFILE_SPACE_BUDGET: Final = 10_000
 PROFILE_SAMPLE_SIZE: Final = 6
 PROFILE_SAMPLE_EXPANSIONS: Final = 2_000
@@ -92,11 +97,13 @@ def profile_score(analysis: Analysis) -> Score:
         return Score(HANDS_OFF_DEPTH, tier_of(HANDS_OFF_DEPTH))
     profile = depth_profile(
         analysis.level,
+        max_expansions=PROFILE_MAX_EXPANSIONS,
         space_budget=PROFILE_SPACE_BUDGET,
         sample_size=PROFILE_SAMPLE_SIZE,
         sample_expansions=PROFILE_SAMPLE_EXPANSIONS,
     )
-    return Score(round(float(profile.depth), 3), int(profile.tier))
+    needs_words = None if profile.hands_off is None else not profile.hands_off
+    return Score(round(float(profile.depth), 3), int(profile.tier), needs_words)
 
 
 HANDS_OFF_DEPTH: Final = 0.5
@@ -107,6 +114,10 @@ HANDS_OFF_CAPPED_FROM: Final = 9
 
 SCORERS: Final[dict[str, Scorer]] = {"solver": solver_score, "depth": profile_score}
 """Every scorer by the name ``--scorer`` takes."""
+
+SEARCHES_HANDS_OFF: Final = frozenset({"depth"})
+"""Scorers that search themselves whether a level can be won without pushing a word (the
+analysis then leaves that search to them, and takes their answer: ``Score.needs_words``)."""
 
 
 def default_scorer_name() -> str:
