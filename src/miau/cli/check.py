@@ -6,6 +6,9 @@ HANDS-OFF flag (winnable without the player ever pushing a word). The exit statu
 1 when a pack does not load, a level cannot be run, a stored solution does
 not win, or a level is UNSOLVABLE; warnings (a LIMIT among them) are not
 failures.
+
+``--depth`` prints each level's depth profile instead, one row per level
+(``miau.cli.depth``; the figures are explained in ``docs/depth.md``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from miau.cli.depth import run_depth
 from miau.cli.progress import level_bar, search_bar
 from miau.cli.solve import add_budget_options
 from miau.packs import PackError
@@ -52,6 +56,15 @@ def add_parser(subparsers: Any) -> None:
     )
     add_budget_options(parser)
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+    parser.add_argument(
+        "--depth",
+        action="store_true",
+        help=(
+            "print each level's depth profile instead (shortest solution, rule changes, "
+            "states to prove it, shortest solutions, dead ends, baselines, dead squares, "
+            "depth and tier; see docs/depth.md)"
+        ),
+    )
     parser.set_defaults(run=run)
 
 
@@ -59,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     """Check every pack and print the reports; exit 1 when anything failed."""
     files = args.files or sorted(shipped_packs_dir().glob("*.json"))
     loaded: list[LevelFile | PackReport] = [_load(path) for path in files]
+    if args.depth:
+        return run_depth(loaded, args)
     specs = [spec for item in loaded if isinstance(item, LevelFile) for spec in item.levels]
     if args.jobs > 1 and len(specs) > 1:
         job = functools.partial(check_level, max_expansions=args.max)

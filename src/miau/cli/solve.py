@@ -1,5 +1,8 @@
 """``miau solve``: find a shortest solution for every level of a pack (``--any``: a solution).
 
+``--from-moves MOVES`` answers "can I still win?" for a game in progress
+instead (``miau.solver.winnable``): it never prints a move of a solution.
+
 ``--fallback`` is the plan for big corpora such as Keke's: breadth-first
 search within ``--max``, then best-first search within ``--any-max`` on the
 levels it leaves at LIMIT.
@@ -28,6 +31,13 @@ from miau.solver import LevelFile, LevelSpec, Outcome, SearchResult, read_levels
 from miau.solver.best_first import solve_any, solve_then_any
 from miau.solver.search import Progress as ProgressCallback
 from miau.solver.search import solve
+from miau.solver.winnable import (
+    DEFAULT_WINNABLE_EXPANSIONS,
+    MoveLogError,
+    Verdict,
+    WinnableAnswer,
+    can_still_win,
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -78,6 +88,16 @@ def add_parser(subparsers: Any) -> None:
         help="with --fallback: the best-first search's expansion budget (default: as --max)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--from-moves",
+        metavar="MOVES",
+        help=(
+            'instead of solving, answer "can I still win?" for the game played as MOVES '
+            "(log letters U D L R W, Z undo, X restart): winnable, not winnable (and how "
+            "many undos back it is winnable again), or unknown within --max; never shows "
+            "a solution. Needs --level when the pack holds more than one level"
+        ),
+    )
     parser.set_defaults(run=run)
 
 
@@ -161,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, LookupError) as error:
         print(f"miau solve: {error}", file=sys.stderr)
         return 2
+    if args.from_moves is not None:
+        return _answer_from_moves(specs, args)
     if args.jobs > 1 and len(specs) > 1:
         job = functools.partial(
             solve_job,
@@ -224,3 +246,41 @@ def _json(
             record.update(result.to_json())
         levels.append(record)
     return {"path": loaded.path, "pack": loaded.pack_id, "levels": levels}
+
+
+def _answer_from_moves(specs: Sequence[LevelSpec], args: argparse.Namespace) -> int:
+    """Print whether the game played as ``--from-moves`` can still be won (no moves shown)."""
+    if len(specs) != 1:
+        print(
+            "miau solve: --from-moves answers for one level; name it with --level",
+            file=sys.stderr,
+        )
+        return 2
+    (spec,) = specs
+    budget = args.max if args.max is not None else DEFAULT_WINNABLE_EXPANSIONS
+    try:
+        answer = can_still_win(spec.data, args.from_moves, max_expansions=budget)
+    except MoveLogError as error:
+        print(f"miau solve: {error}", file=sys.stderr)
+        return 2
+    except LevelError as error:
+        print(f"miau solve: {spec.id}: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"id": spec.id, **answer.to_json()}, indent=2))
+    else:
+        print(f"{spec.id}: {describe_answer(answer, budget)}")
+    return 0
+
+
+def describe_answer(answer: WinnableAnswer, budget: int) -> str:
+    """The answer in words, without any move of a solution."""
+    cost = f"({answer.expanded} states, {answer.seconds:.2f} s)"
+    if answer.verdict is Verdict.WINNABLE:
+        return f"already won {cost}" if answer.won else f"still winnable {cost}"
+    if answer.verdict is Verdict.UNKNOWN:
+        return f"could not tell within {budget} states {cost}"
+    if answer.undos_back is None:
+        return f"not winnable any more; no winnable state found in the undo history {cost}"
+    undos = "1 undo" if answer.undos_back == 1 else f"{answer.undos_back} undos"
+    return f"not winnable any more; winnable again {undos} back {cost}"

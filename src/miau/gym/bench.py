@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from miau.engine import Game
-from miau.gym.agents import Agent, move_name, observes
+from miau.engine import Game, Level
+from miau.gym.agents import Agent, load_agent, move_name, observes
 from miau.gym.env import control_can_return
 from miau.gym.levels import LevelEntry
 from miau.gym.observation import ChannelLayout, ObservationBuilder
@@ -189,3 +189,31 @@ def format_table(agent_name: str, scores: Sequence[LevelScore]) -> str:
         summary += f"; steps / shortest on solved levels: {sum(ratios) / len(ratios):.2f}"
     summary += f"; time {sum(score.seconds for score in scores):.2f} s"
     return "\n".join([*lines, "", summary])
+
+
+BASELINE_NAMES: Final = ("random", "greedy")
+"""The baselines whose result a depth profile records (the solver baseline always wins)."""
+
+
+def baseline_wins(
+    level: Level,
+    *,
+    max_steps: int = DEFAULT_BENCH_STEPS,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    seed: int = 0,
+) -> dict[str, bool]:
+    """Whether each of :data:`BASELINE_NAMES` wins ``level`` within ``miau bench``'s limits.
+
+    Plays the shipped agents exactly as ``miau bench`` does (``play_level``,
+    same seed and limits), one level alone in its observation layout.
+    """
+    entry = LevelEntry("", "", "", level, None)
+    layout = ChannelLayout.from_levels([level])
+    wins: dict[str, bool] = {}
+    for name in BASELINE_NAMES:
+        agent = load_agent(name)
+        solved, *_ = play_level(
+            agent, entry, layout, max_steps=max_steps, time_limit=time_limit, seed=seed
+        )
+        wins[name] = solved
+    return wins

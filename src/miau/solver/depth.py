@@ -40,19 +40,28 @@ from miau.solver.dead_squares import DeadSquare, analysable, find_dead_squares
 from miau.solver.outcome import Outcome
 from miau.solver.search import DEFAULT_MAX_EXPANSIONS, solve
 from miau.solver.successors import DEAD, Expander
-from miau.solver.winnable import SearchBudget, search_win
+from miau.solver.winnable import Known, SearchBudget, search_win
 
-DEFAULT_SPACE_BUDGET: Final = 60_000
+DEFAULT_SPACE_BUDGET: Final = 20_000
 """States the exhaustive walk of the reachable space may expand before dead ends are sampled."""
+
+DEFAULT_HANDS_OFF_EXPANSIONS: Final = 50_000
+"""Expansions the search for a win without pushing a word may take."""
 
 DEFAULT_SHORTEST_BOUND: Final = 10_000
 """Distinct shortest solutions are counted up to this many."""
 
-DEFAULT_SAMPLE_SIZE: Final = 24
+DEFAULT_SAMPLE_SIZE: Final = 16
 """States drawn for the dead-end estimate when the reachable space is too large."""
 
-DEFAULT_SAMPLE_EXPANSIONS: Final = 20_000
+DEFAULT_SAMPLE_EXPANSIONS: Final = 6_000
 """Expansions each sampled state's "can it still win?" search may take."""
+
+MAX_COUNTED_RULE_CHANGES: Final = 6
+"""Rule changes past this many add nothing more to the depth figure."""
+
+HANDS_OFF_CEILING: Final = 3.96
+"""A HANDS-OFF level's figure is capped here before it is quartered, so it stays below 1."""
 
 TIER_THRESHOLDS: Final = (1.0, 2.5, 4.0, 5.5)
 """A depth of at least ``TIER_THRESHOLDS[i]`` is tier ``i + 1`` or more (tier 0 below the first)."""
@@ -101,6 +110,9 @@ class DepthProfile:
     """Rules the shortest solution forms, in the order it forms them (as ``ROCK IS YOU``)."""
     rules_broken: tuple[str, ...]
     """Rules the shortest solution breaks, in order."""
+    rule_changes: int
+    """Rule changes the player makes along it: formed plus broken, in turns in which the
+    player's own move pushed a word (an automaton's changes are listed but not counted)."""
     hands_off: bool | None
     """Whether some solution never pushes a word (None when that search ran out of budget)."""
     expanded: int
@@ -120,13 +132,9 @@ class DepthProfile:
     baselines: Mapping[str, bool] | None
     """Whether each ``miau bench`` baseline won within its limits (None when not played)."""
     depth: float
+    """The depth figure (``docs/depth.md``); a lower bound when ``outcome`` is LIMIT."""
     tier: int
     seconds: float
-
-    @property
-    def rule_changes(self) -> int:
-        """Rule changes the shortest solution makes: rules formed plus rules broken."""
-        return len(self.rules_formed) + len(self.rules_broken)
 
     @property
     def tier_name(self) -> str:
@@ -163,6 +171,7 @@ def depth_profile(
     level: Level | Mapping[str, Any],
     *,
     max_expansions: int = DEFAULT_MAX_EXPANSIONS,
+    hands_off_expansions: int = DEFAULT_HANDS_OFF_EXPANSIONS,
     space_budget: int = DEFAULT_SPACE_BUDGET,
     shortest_bound: int = DEFAULT_SHORTEST_BOUND,
     sample_size: int = DEFAULT_SAMPLE_SIZE,
@@ -172,9 +181,11 @@ def depth_profile(
 ) -> DepthProfile:
     """Measure the depth profile of ``level`` (see the module docstring).
 
-    ``max_expansions`` bounds the shortest-solution search (and the
-    HANDS-OFF one); ``space_budget`` the exhaustive walk of the reachable
-    space; when that walk does not finish, ``sample_size`` states drawn by
+    ``max_expansions`` bounds the shortest-solution search,
+    ``hands_off_expansions`` the search for a win without pushing a word,
+    ``space_budget`` the exhaustive walk of the reachable space (which goes
+    on past it, up to the states the solver saw, only to finish counting
+    shortest solutions); when that walk does not finish, ``sample_size`` states drawn by
     random walks from ``random.Random(seed)`` are each searched with
     ``sample_expansions``. ``baselines``, when given, plays the ``miau
     bench`` baselines (see :data:`Baselines`).
@@ -185,18 +196,21 @@ def depth_profile(
     given = level if isinstance(level, Level) else Level.from_dict(level)
     shortest = solve(given, max_expansions=max_expansions)
     moves = shortest.moves if shortest.outcome is Outcome.SOLVED else None
-    formed, broken = rule_changes_along(given, moves or "")
+    changes = rule_changes_along(given, moves or "")
     hands_off: bool | None = None
     if moves is not None:
-        if not formed and not broken:
+        if not changes.pushed_a_word:
             hands_off = True
         else:
-            untouched = solve(given, max_expansions=max_expansions, hands_off=True)
+            untouched = solve(given, max_expansions=hands_off_expansions, hands_off=True)
             hands_off = (
                 None if untouched.outcome is Outcome.LIMIT else untouched.outcome is Outcome.SOLVED
             )
     expander = Expander(given)
-    space = walk_space(expander, space_budget, shortest_bound)
+    # Counting shortest solutions needs every state short of the shortest win,
+    # which the solver has already seen: the walk may go that far past its budget.
+    most = min(max_expansions, max(space_budget, shortest.seen + 1))
+    space = walk_space(expander, space_budget, shortest_bound, most)
     if space.complete:
         dead_ends = DeadEnds(space.dead_share(), True, space.states)
     else:
@@ -213,17 +227,19 @@ def depth_profile(
     played = None if baselines is None else dict(baselines(given))
     depth = depth_figure(
         length=shortest.length if moves is not None else None,
-        rule_changes=len(formed) + len(broken),
+        rule_changes=changes.by_player,
         hands_off=hands_off,
         expanded=shortest.expanded,
         dead_share=dead_ends.share,
+        gave_up=shortest.outcome is Outcome.LIMIT,
     )
     return DepthProfile(
         outcome=shortest.outcome,
         length=shortest.length if moves is not None else None,
         solution=moves,
-        rules_formed=formed,
-        rules_broken=broken,
+        rules_formed=changes.formed,
+        rules_broken=changes.broken,
+        rule_changes=changes.by_player,
         hands_off=hands_off,
         expanded=shortest.expanded,
         seen=shortest.seen,
@@ -247,20 +263,24 @@ def depth_figure(
     hands_off: bool | None,
     expanded: int,
     dead_share: float | None,
+    gave_up: bool = False,
 ) -> float:
     """The depth figure: see ``docs/depth.md`` for the formula and why.
 
-    An unsolved level (no solution within the budget, or none at all) has
-    depth 0: nothing is known to be a puzzle in it.
+    A level proved unsolvable has depth 0. When the search gave up
+    (``gave_up``: a LIMIT, so no solution is known), the figure is its
+    search term alone, ``log10(1 + expanded)``: a lower bound, since the
+    shortest solution needs more states than that.
     """
     if length is None:
-        return 0.0
+        return math.log10(1 + expanded) if gave_up else 0.0
     search = math.log10(1 + expanded)
-    changes = min(rule_changes, 6) / 2
-    traps = 2.0 * (dead_share or 0.0)
+    changes = 0.5 * min(rule_changes, MAX_COUNTED_RULE_CHANGES)
+    traps = dead_share or 0.0
     figure = search + changes + traps
     if hands_off:
-        figure = min(figure, 1.0) * 0.5
+        # Won without touching a word: a walk (or a pure push puzzle), never past tier 0.
+        return min(figure, HANDS_OFF_CEILING) / 4
     return figure
 
 
@@ -269,16 +289,39 @@ def tier_of(depth: float) -> int:
     return sum(depth >= threshold for threshold in TIER_THRESHOLDS)
 
 
-def rule_changes_along(level: Level, moves: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+@dataclass(frozen=True, slots=True)
+class RuleChanges:
+    """The rules a move string forms and breaks, and how many of the changes the player made."""
+
+    formed: tuple[str, ...]
+    broken: tuple[str, ...]
+    by_player: int
+    """Changes made in turns in which the player's own movement pushed a word.
+
+    An automaton that carries a word across a sentence changes rules too,
+    but the player did not have to think of it.
+    """
+    pushed_a_word: bool
+    """Whether the player's own movement pushed a word at all."""
+
+
+def rule_changes_along(level: Level, moves: str) -> RuleChanges:
     """The rules formed and the rules broken while ``moves`` is played, in order, as text."""
     game = Game(level)
     formed: list[str] = []
     broken: list[str] = []
+    by_player = 0
+    pushed = False
+    is_word = level.is_word
     for letter in moves:
         event = game.step(MOVE_LETTERS[letter])
-        formed += [rule.text() for rule in event.rules_added]
-        broken += [rule.text() for rule in event.rules_removed]
-    return tuple(formed), tuple(broken)
+        added, removed = event.rules_added, event.rules_removed
+        formed += [rule.text() for rule in added]
+        broken += [rule.text() for rule in removed]
+        if any(is_word[entry[0]] for entry in event.player_moved):
+            pushed = True
+            by_player += len(added) + len(removed)
+    return RuleChanges(tuple(formed), tuple(broken), by_player, pushed)
 
 
 @dataclass(slots=True)
@@ -293,7 +336,11 @@ class SpaceWalk:
     shortest_known: bool
     shortest_count: int
     fixed_walls: frozenset[int]
-    """Cells of things that are STOP, not PUSH and never move in any reachable state."""
+    """Cells whose things are STOP, not PUSH or YOU, and unmoved in every expanded state.
+
+    Only expanded states are looked at: a won state and one that can never
+    move again are not expanded, and nothing is pushed from either.
+    """
 
     def dead_share(self) -> float | None:
         """Dead states over reachable states (None when no state was reached)."""
@@ -302,8 +349,12 @@ class SpaceWalk:
         return (self.states - self.winnable) / self.states
 
 
-def walk_space(expander: Expander, budget: int, shortest_bound: int) -> SpaceWalk:
+def walk_space(expander: Expander, budget: int, shortest_bound: int, most: int) -> SpaceWalk:
     """Walk every state reachable from the start, up to ``budget`` expansions.
+
+    Past ``budget`` (and up to ``most`` expansions), the walk goes on only
+    while states short of the shortest win are left, so that the count of
+    shortest solutions is finished whenever the solver could finish it.
 
     Breadth-first, every move kept (the way back included, since a dead
     end is a state with no way to a win, back or forward); won states are
@@ -322,10 +373,15 @@ def walk_space(expander: Expander, budget: int, shortest_bound: int) -> SpaceWal
     walls = _wall_candidates(expander)
     queue = deque([0])
     expanded = 0
-    while queue and expanded < budget:
+    while queue and expanded < most:
         state = queue.popleft()
-        expanded += 1
         depth = depth_of[state]
+        if expanded >= budget and (win_depth is not None and depth >= win_depth):
+            # Past the budget the walk goes on only to finish counting shortest
+            # solutions: every state short of the shortest win must be expanded.
+            queue.appendleft(state)
+            break
+        expanded += 1
         children = expander.children(keys[state], None)
         if walls:
             # ``children`` leaves the board standing in the state it expanded.
@@ -447,10 +503,10 @@ def sample_dead_ends(
     """
     rng = random.Random(seed)
     dead_found = decided = undecided = 0
-    dead: set[bytes] = set()
+    known = Known()
     for _ in range(size):
         key = _random_state(expander, rng, 3 * max(1, walk_length))
-        found = search_win(expander, key, SearchBudget(expansions, None), dead)
+        found = search_win(expander, key, SearchBudget(expansions, None), known)
         if found is None:
             undecided += 1
             continue

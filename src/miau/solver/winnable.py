@@ -28,13 +28,21 @@ are never expanded again.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
 
 from miau.engine.level import Level
+from miau.solver.best_first import (
+    HEURISTIC_WEIGHT,
+    MOVE_WEIGHT,
+    Shown,
+    distance_to_win,
+    is_novel,
+)
 from miau.solver.successors import DEAD, Expander
 
 DEFAULT_WINNABLE_EXPANSIONS: Final = 200_000
@@ -103,6 +111,11 @@ class SearchBudget:
     deadline: float | None
     spent: int = 0
 
+    @property
+    def left(self) -> int:
+        """Expansions not spent yet."""
+        return max(0, self.expansions - self.spent)
+
     def take(self) -> bool:
         """Spend one expansion; False when none is left (or time is up)."""
         if self.spent >= self.expansions:
@@ -156,17 +169,51 @@ def replay_history(expander: Expander, moves: str) -> list[tuple[bytes, bool]]:
     return history
 
 
-def search_win(
-    expander: Expander, start: bytes, budget: SearchBudget, dead: set[bytes]
-) -> bool | None:
+@dataclass(slots=True)
+class Known:
+    """What earlier searches of one level proved: states that can still win, and ones that cannot."""
+
+    winnable: set[bytes] = field(default_factory=set)
+    dead: set[bytes] = field(default_factory=set)
+
+
+BREADTH_FIRST_SHARE: Final = 0.5
+"""The share of a search's budget spent breadth-first before best-first search takes over."""
+
+
+def search_win(expander: Expander, start: bytes, budget: SearchBudget, known: Known) -> bool | None:
     """Whether a win is reachable from ``start``: True, False, or None when the budget ran out.
 
-    States in ``dead`` are known to reach no win and are not expanded. When
-    the answer is False, every state reached is added to ``dead``.
+    Two passes. Breadth-first first, with :data:`BREADTH_FIRST_SHARE` of
+    what is left of the budget: it expands fastest (its turns are told,
+    not played, wherever they can be) and it is what a False answer
+    needs, every reachable state expanded. When it runs out, best-first
+    search in ``solve_any``'s order takes the rest: a win many moves away
+    in a large space is usually found after far fewer expansions that way
+    (the two orders fail on different levels, so one backs up the other).
+
+    ``known`` is read and grown: a state in ``known.dead`` is not
+    expanded, reaching one in ``known.winnable`` is a win; a True answer
+    adds the line from ``start`` to the win to ``known.winnable``, a False
+    one every state reached to ``known.dead``.
     """
-    if start in dead:
+    if start in known.dead:
         return False
-    seen: set[bytes] = {start}
+    if start in known.winnable:
+        return True
+    share = SearchBudget(int(budget.left * BREADTH_FIRST_SHARE), budget.deadline)
+    found = _breadth_first(expander, start, share, known)
+    budget.spent += share.spent
+    if found is not None:
+        return found
+    return _best_first(expander, start, budget, known)
+
+
+def _breadth_first(
+    expander: Expander, start: bytes, budget: SearchBudget, known: Known
+) -> bool | None:
+    """``search_win``'s first pass, in breadth-first order."""
+    parents: dict[bytes, bytes | None] = {start: None}
     frontier: list[tuple[bytes, int | None]] = [(start, None)]
     while frontier:
         layer: list[tuple[bytes, int | None]] = []
@@ -174,16 +221,53 @@ def search_win(
             if not budget.take():
                 return None
             for _, child, won, rating, back in expander.children(key, None, skip):
-                if won:
+                if won or child in known.winnable:
+                    _remember_line(known.winnable, parents, key)
                     return True
-                if child in seen or child in dead:
+                if child in parents or child in known.dead:
                     continue
-                seen.add(child)
+                parents[child] = key
                 if rating != DEAD:
                     layer.append((child, back))
         frontier = layer
-    dead.update(seen)
+    known.dead.update(parents)
     return False
+
+
+def _best_first(
+    expander: Expander, start: bytes, budget: SearchBudget, known: Known
+) -> bool | None:
+    """``search_win``'s second pass, in ``solve_any``'s order."""
+    parents: dict[bytes, bytes | None] = {start: None}
+    queue: list[tuple[int, int, int, int, bytes, int | None]] = [(0, 0, 0, 0, start, None)]
+    shown: Shown = {}
+    found = 0
+    while queue:
+        _, _, moves_made, _, key, skip = heapq.heappop(queue)
+        if not budget.take():
+            return None
+        for _, child, won, rating, back in expander.children(key, distance_to_win, skip):
+            if won or child in known.winnable:
+                _remember_line(known.winnable, parents, key)
+                return True
+            if child in parents or child in known.dead:
+                continue
+            parents[child] = key
+            if rating != DEAD:
+                found += 1
+                priority = HEURISTIC_WEIGHT * rating + MOVE_WEIGHT * (moves_made + 1)
+                tier = 0 if is_novel(shown, rating, key, child) else 1
+                heapq.heappush(queue, (tier, priority, moves_made + 1, found, child, back))
+    known.dead.update(parents)
+    return False
+
+
+def _remember_line(winnable: set[bytes], parents: Mapping[bytes, bytes | None], key: bytes) -> None:
+    """Add ``key`` and every state on the line that led to it to ``winnable``."""
+    step: bytes | None = key
+    while step is not None:
+        winnable.add(step)
+        step = parents[step]
 
 
 def can_still_win(
@@ -218,13 +302,13 @@ def can_still_win(
 
     if won:
         return answer(Verdict.WINNABLE)
-    dead: set[bytes] = set()
-    found = search_win(expander, key, budget, dead)
+    known = Known()
+    found = search_win(expander, key, budget, known)
     if found is None:
         return answer(Verdict.UNKNOWN)
     if found:
         return answer(Verdict.WINNABLE)
-    return answer(Verdict.NOT_WINNABLE, _undos_back(expander, _earlier(history), budget, dead))
+    return answer(Verdict.NOT_WINNABLE, _undos_back(expander, _earlier(history), budget, known))
 
 
 def _earlier(history: list[tuple[bytes, bool]]) -> Iterable[tuple[int, bytes]]:
@@ -234,13 +318,47 @@ def _earlier(history: list[tuple[bytes, bool]]) -> Iterable[tuple[int, bytes]]:
 
 
 def _undos_back(
-    expander: Expander, earlier: Iterable[tuple[int, bytes]], budget: SearchBudget, dead: set[bytes]
+    expander: Expander, earlier: Iterable[tuple[int, bytes]], budget: SearchBudget, known: Known
 ) -> int | None:
     """The fewest undos to a winnable state, or None when the budget ran out or none is."""
     for undos, key in earlier:
-        found = search_win(expander, key, budget, dead)
+        found = search_win(expander, key, budget, known)
         if found is None:
             return None
         if found:
             return undos
+    return None
+
+
+def first_fatal_move(
+    level: Level | Mapping[str, Any],
+    solution: str,
+    *,
+    max_expansions: int = DEFAULT_WINNABLE_EXPANSIONS,
+    expander: Expander | None = None,
+) -> str | None:
+    """The first move log that leaves ``solution`` with one losing move, or None if none does.
+
+    Walks the states along ``solution``; from each, tries the other
+    accepted moves in move order and returns ``solution``'s prefix plus the
+    first move after which no win is reachable (proved by an exhaustive
+    search within ``max_expansions``; a move it cannot decide is passed
+    over). For tests and benchmarks: a deliberately fatal move.
+
+    :raises MoveLogError: when ``solution`` holds a letter that is not a log letter.
+    """
+    expander = expander if expander is not None else Expander(level)
+    history = replay_history(expander, solution)
+    # Every state along a winning solution can still win.
+    known = Known(winnable={key for key, _ in history})
+    for played in range(len(solution)):
+        prefix = solution[:played]
+        key, won = replay_history(expander, prefix)[-1]
+        if won:
+            return None
+        for letter, child, wins in expander.successors(key):
+            if wins or letter == solution[played]:
+                continue
+            if search_win(expander, child, SearchBudget(max_expansions, None), known) is False:
+                return prefix + letter
     return None
