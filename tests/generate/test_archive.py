@@ -55,3 +55,11 @@ def test_a_long_solution_costs_fitness() -> None:
     short = elite(0, {"WIN"}, 10.0, 2, "R" * 20)
     long = elite(1, {"WIN"}, 10.0, 2, "R" * 50)
     assert long.fitness < short.fitness
+
+
+def test_a_word_soup_costs_fitness() -> None:
+    lean = elite(0, {"WIN"}, 10.0, 2)
+    soup = elite(1, {"WIN"}, 10.0, 2)
+    words = [{"kind": "word", "text": "IS", "x": 0, "y": 0}] * 30
+    soup.analysis.level["objects"] = words
+    assert soup.fitness < lean.fitness

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from miau.generate import analyse, solver_score
-from miau.generate.scoring import Score
+from miau.generate.scoring import Score, profile_score
 from miau.packs import load_pack
 from miau.solver import solve
 from miau.worlds import shipped_pack_path
@@ -44,3 +44,16 @@ def test_water_is_read_as_push_and_sink() -> None:
     level = load_pack(shipped_pack_path("tutorial")).level("water")
     analysis = analyse(level.data, solve(level.data), 300_000)
     assert analysis.mechanics == {"PUSH", "SINK"}
+
+
+def test_the_depth_profile_scorer_puts_every_walk_below_borrow_a_word() -> None:
+    tutorial = load_pack(shipped_pack_path("tutorial"))
+
+    def profiled(level_id: str) -> Score:
+        data = tutorial.level(level_id).data
+        return profile_score(analyse(data, solve(data), None))
+
+    seed = profiled("borrow-a-word")
+    walks = [profiled(level) for level in WALKS]
+    assert all(walk.tier == 0 and walk.depth < seed.depth for walk in walks), (walks, seed)
+    assert seed.needs_words is True

@@ -67,11 +67,15 @@ class Analysis:
         return max(1, cells - len(taken))
 
 
-def analyse(level: Mapping[str, Any], result: SearchResult, max_expansions: int) -> Analysis:
+def analyse(
+    level: Mapping[str, Any], result: SearchResult, hands_off_budget: int | None
+) -> Analysis:
     """Play ``result``'s solution on ``level`` and read what it asks (``result`` must be solved).
 
-    ``max_expansions`` bounds the search without word pushes that decides
-    ``needs_words``.
+    ``hands_off_budget`` bounds the search without word pushes that decides
+    ``needs_words``; None skips that search (``needs_words`` is then False
+    when the solution pushes no word, else None), for a scorer that
+    searches for itself.
     """
     if result.outcome is not Outcome.SOLVED or result.moves is None:
         raise ValueError(f"only a solved level can be analysed, not one that is {result.outcome}")
@@ -123,7 +127,7 @@ def analyse(level: Mapping[str, Any], result: SearchResult, max_expansions: int)
         seen=result.seen,
         rule_changes=changes,
         mechanics=frozenset(mechanics),
-        needs_words=_needs_words(level, solution, max_expansions),
+        needs_words=_needs_words(level, solution, hands_off_budget),
         idle=idle,
     )
 
@@ -141,9 +145,13 @@ def _rule_mechanics(rule: Rule, properties: frozenset[str]) -> set[str]:
     return found
 
 
-def _needs_words(level: Mapping[str, Any], solution: str, max_expansions: int) -> bool | None:
+def _needs_words(
+    level: Mapping[str, Any], solution: str, max_expansions: int | None
+) -> bool | None:
     if not word_moves(level, solution):
         return False
+    if max_expansions is None:
+        return None
     hands_off = solve(level, max_expansions=max_expansions, hands_off=True)
     if hands_off.outcome is Outcome.UNSOLVABLE:
         return True

@@ -12,7 +12,8 @@ scorer's depth, plus a little for a level proven unwinnable without pushing
 a word, minus a little for every move of the solution beyond
 ``LONG_SOLUTION`` (a long walk to the flag is chores, not depth) and for
 every idle entity (a word or thing the solution never touches: clutter
-inflates the solver's effort without asking anything of the player). Ties keep
+inflates the solver's effort without asking anything of the player) and for
+every word tile beyond ``WORDS_WITHOUT_PENALTY`` (a word soup). Ties keep
 the level that came first, so the archive depends only on the order in
 which candidates are offered, never on timing.
 """
@@ -36,6 +37,11 @@ WORDS_NEEDED_FITNESS: Final = 1.0
 """Fitness for a level proven unwinnable without pushing a word."""
 IDLE_PENALTY: Final = 0.4
 """Fitness lost per idle entity (``Analysis.idle``)."""
+WORDS_WITHOUT_PENALTY: Final = 14
+"""Word tiles beyond this many each cost ``WORD_SOUP_PENALTY``: a soup of words whose every
+move sets off a cascade of rule changes and transformations looks deep to a solver and is
+noise to a player. Borrow a Word has 11 word tiles, Crossword 7."""
+WORD_SOUP_PENALTY: Final = 0.15
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,10 @@ class Elite:
         bonus = WORDS_NEEDED_FITNESS if analysis.needs_words else 0.0
         penalty = LONG_SOLUTION_PENALTY * max(0, analysis.length - LONG_SOLUTION)
         penalty += IDLE_PENALTY * analysis.idle
-        return round(self.score.depth + bonus - penalty, 6)
+        words: int = sum(entity["kind"] == "word" for entity in analysis.level["objects"])
+        penalty += WORD_SOUP_PENALTY * max(0, words - WORDS_WITHOUT_PENALTY)
+        fitness: float = round(self.score.depth + bonus - penalty, 6)
+        return fitness
 
 
 class Archive:

@@ -15,6 +15,7 @@ only a count budget (``candidates``) makes a run repeatable.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -28,7 +29,7 @@ from miau.engine import Game, LevelError
 from miau.generate.analysis import analyse
 from miau.generate.archive import Archive, Elite
 from miau.generate.mutate import LevelDict, Limits, Pools, canonical, mutate
-from miau.generate.scoring import scorer_named
+from miau.generate.scoring import SEARCHES_HANDS_OFF, scorer_named
 from miau.generate.seeds import Seed
 from miau.solver import Outcome, solve
 
@@ -103,6 +104,8 @@ class Status:
     """How many candidates ended each way (``Verdict`` values)."""
     expanded: int = 0
     """States the solver expanded over every candidate (the seeds' own solves left out)."""
+    batches: int = 0
+    """Whole batches offered to the archive so far (``cells`` and ``deeper`` are as of then)."""
 
     def count(self, candidate: Candidate) -> None:
         """Take one finished candidate into the figures."""
@@ -129,6 +132,8 @@ class Generation:
     """``candidates`` (the count budget) or ``seconds`` (the time budget)."""
     verdicts: dict[str, int] = field(default_factory=dict)
     """How many candidates ended each way (``Verdict`` values)."""
+    expanded: int = 0
+    """States the shortest-solution searches expanded over every candidate."""
 
     def deeper(self) -> list[Elite]:
         """The archive's elites deeper than the floor, deepest first."""
@@ -161,8 +166,11 @@ def judge(index: int, level: LevelDict, max_expansions: int, scorer: str) -> Can
     if result.outcome is not Outcome.SOLVED:
         verdict = Verdict.LIMIT if result.outcome is Outcome.LIMIT else Verdict.UNSOLVABLE
         return Candidate(index, verdict, result.expanded)
-    analysis = analyse(level, result, max_expansions)
+    hands_off_budget = None if scorer in SEARCHES_HANDS_OFF else max_expansions
+    analysis = analyse(level, result, hands_off_budget)
     score = scorer_named(scorer)(analysis)
+    if score.needs_words is not None:
+        analysis = dataclasses.replace(analysis, needs_words=score.needs_words)
     return Candidate(index, Verdict.SOLVED, result.expanded, Elite(index, analysis, score))
 
 
@@ -253,6 +261,7 @@ def generate(
         status.deeper = sum(elite.score.depth > floor for elite in archive)
         best = archive.best()
         status.best_depth = best.score.depth if best is not None else 0.0
+        status.batches += 1
         filling.append((index, status.cells, status.deeper))
         if report is not None:
             report(status)
@@ -265,6 +274,7 @@ def generate(
         tuple(filling),
         stopped_by,
         dict(sorted(status.verdicts.items())),
+        status.expanded,
     )
 
 

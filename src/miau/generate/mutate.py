@@ -1,5 +1,7 @@
 """Mutations of an engine-level dict: move, add, remove and swap words and things, resize.
 
+Adding comes in three sizes: a thing, a loose word, or a whole sentence.
+
 Every mutation takes the level and a ``random.Random`` and returns a new
 level (the input is never changed). The generator gives each candidate its
 own ``Random``, derived from the run's seed and the candidate's index, so a
@@ -198,6 +200,41 @@ def swap_thing(
     return {**level, "objects": changed}
 
 
+def add_sentence(
+    level: LevelDict, rng: random.Random, pools: Pools, limits: Limits
+) -> LevelDict | None:
+    """Lay a whole sentence ``NOUN IS VALUE`` across or down three empty cells.
+
+    Three loose words rarely line up by chance; a whole sentence is what
+    brings a new mechanic into play (a rock that sinks, a wall that stops).
+    """
+    nouns = [w for w in pools.words if _word_class(w) == "noun"]
+    values = [w for w in pools.words if w not in OPERATORS]
+    if "IS" not in pools.words or not nouns or not values:
+        return None
+    if len(level["objects"]) + 3 > limits.max_entities:
+        return None
+    noun = rng.choice(nouns)
+    value = rng.choice([v for v in values if v != noun] or values)
+    dx, dy = rng.choice(((1, 0), (0, 1)))
+    taken = {(e["x"], e["y"]) for e in level["objects"]}
+    starts = [
+        (x, y)
+        for x, y in _cells(level)
+        if x + 2 * dx < level["width"]
+        and y + 2 * dy < level["height"]
+        and all((x + i * dx, y + i * dy) not in taken for i in range(3))
+    ]
+    if not starts:
+        return None
+    x, y = rng.choice(starts)
+    words = [
+        {"kind": "word", "text": text, "x": x + i * dx, "y": y + i * dy}
+        for i, text in enumerate((noun, "IS", value))
+    ]
+    return {**level, "objects": [*level["objects"], *words]}
+
+
 def _word_class(text: str) -> str:
     if text in OPERATORS:
         return "operator"
@@ -230,6 +267,7 @@ MUTATIONS: Final[dict[str, Mutation]] = {
     "move": move_entity,
     "add-thing": add_thing,
     "add-word": add_word,
+    "add-sentence": add_sentence,
     "remove": remove_entity,
     "swap-places": swap_places,
     "swap-word": swap_word,
@@ -242,6 +280,7 @@ _WEIGHTS_BY_NAME: Final = {
     "move": 30,
     "add-thing": 14,
     "add-word": 6,
+    "add-sentence": 6,
     "remove": 16,
     "swap-places": 12,
     "swap-word": 10,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from miau.generate.analysis import Analysis
@@ -26,6 +26,8 @@ class Score:
 
     depth: float
     tier: int
+    needs_words: bool | None = field(default=None, compare=False)
+    """What the scorer found out about whether the level needs a word pushed (None: nothing)."""
 
 
 Scorer = Callable[[Analysis], Score]
@@ -65,6 +67,9 @@ def solver_score(analysis: Analysis) -> Score:
     return Score(depth, sum(depth >= bound for bound in SOLVER_TIERS))
 
 
+PROFILE_MAX_EXPANSIONS: Final = 30_000
+"""The profile's own searches (shortest and hands-off) while generating; a candidate is only
+profiled once solved within the generator's budget, 30,000 states by default."""
 PROFILE_SPACE_BUDGET: Final = 10_000
 PROFILE_SAMPLE_SIZE: Final = 6
 PROFILE_SAMPLE_EXPANSIONS: Final = 2_000
@@ -76,37 +81,46 @@ be profiled; ``docs/generate.md`` says what it changes."""
 def profile_score(analysis: Analysis) -> Score:
     """The solver's depth profile (``miau.solver.depth.depth_profile``) as a score.
 
-    The dead-end share is measured within the ``PROFILE_*`` budgets. A level
-    that can be won without pushing a word is not profiled: the profile
-    caps such a level's depth at half of ``min(figure, 1)``, and its figure
-    is at least ``log10(1 + expanded)``, so from 9 expanded states on its
-    depth is exactly 0.5 whatever the dead ends.
+    The dead-end share is measured within the ``PROFILE_*`` budgets. A
+    level that can be won without pushing a word is not profiled: the
+    profile caps such a level's figure at ``HANDS_OFF_CEILING`` and
+    quarters it, so it is tier 0 whatever its dead ends; its depth here is
+    the profile's formula without the dead-end share, exact once the rest
+    reaches the ceiling and otherwise at most a quarter below.
 
     :raises RuntimeError: when this build has no depth profile.
     """
     try:
-        from miau.solver.depth import depth_profile, tier_of
+        from miau.solver.depth import depth_figure, depth_profile, tier_of
     except ImportError as error:  # pragma: no cover - a build without the depth profile
         raise RuntimeError("this build of Miau has no depth profile (miau.solver.depth)") from error
-    if analysis.needs_words is False and analysis.expanded >= HANDS_OFF_CAPPED_FROM:
-        return Score(HANDS_OFF_DEPTH, tier_of(HANDS_OFF_DEPTH))
+    if analysis.needs_words is False:
+        depth = depth_figure(
+            length=analysis.length,
+            rule_changes=analysis.rule_changes,
+            hands_off=True,
+            expanded=analysis.expanded,
+            dead_share=None,
+        )
+        return Score(round(depth, 3), tier_of(depth), False)
     profile = depth_profile(
         analysis.level,
+        max_expansions=PROFILE_MAX_EXPANSIONS,
+        hands_off_expansions=PROFILE_MAX_EXPANSIONS,
         space_budget=PROFILE_SPACE_BUDGET,
         sample_size=PROFILE_SAMPLE_SIZE,
         sample_expansions=PROFILE_SAMPLE_EXPANSIONS,
     )
-    return Score(round(float(profile.depth), 3), int(profile.tier))
-
-
-HANDS_OFF_DEPTH: Final = 0.5
-"""The depth profile of a level winnable without pushing a word, from ``HANDS_OFF_CAPPED_FROM``
-expanded states on."""
-HANDS_OFF_CAPPED_FROM: Final = 9
+    needs_words = None if profile.hands_off is None else not profile.hands_off
+    return Score(round(float(profile.depth), 3), int(profile.tier), needs_words)
 
 
 SCORERS: Final[dict[str, Scorer]] = {"solver": solver_score, "depth": profile_score}
 """Every scorer by the name ``--scorer`` takes."""
+
+SEARCHES_HANDS_OFF: Final = frozenset({"depth"})
+"""Scorers that search themselves whether a level can be won without pushing a word (the
+analysis then leaves that search to them, and takes their answer: ``Score.needs_words``)."""
 
 
 def default_scorer_name() -> str:
