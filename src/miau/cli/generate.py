@@ -234,7 +234,7 @@ def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
             from distributed import Client
         except ImportError as error:
             raise GenerationError(
-                f"--scheduler needs Dask ({error}); install it: pip install 'miau[generate]'"
+                f"--scheduler needs Dask ({error}); install it: pip install 'miau-puzzle[generate]'"
             ) from error
         with Client(args.scheduler) as client:  # type: ignore[no-untyped-call]
             yield client.get_executor(pure=False)
