@@ -76,9 +76,10 @@ fi
 .venv/bin/ruff check src tests benchmarks scripts
 .venv/bin/ruff format --check src tests benchmarks scripts
 if $quick; then
-    # Two workers (pytest-xdist): the quick selection is many short tests, and it
-    # fits in a minute only when both cores take them.
-    exec .venv/bin/python -m pytest -m "not browser and not postgres and not slow" -n 2 "$@"
+    # Three workers (pytest-xdist) on the two cores: the quick selection is many short
+    # tests, a few of which wait on a server's timeouts; a third worker fills those
+    # waits, so the run fits in a minute.
+    exec .venv/bin/python -m pytest -m "not browser and not postgres and not slow" -n 3 "$@"
 fi
 .venv/bin/mypy
 if compgen -G "tests/web/*.test.js" >/dev/null || compgen -G "tests/web/*.test.mjs" >/dev/null; then

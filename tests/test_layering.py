@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 SOURCE = Path(__file__).parents[1] / "src"
@@ -23,8 +24,17 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_names(path: Path) -> Iterator[str]:
-    """Every module name ``path`` imports, relative imports made absolute."""
+def imported_names(path: Path) -> tuple[str, ...]:
+    """Every module name ``path`` imports, relative imports made absolute (read once a run)."""
+    return _imported_names(path)
+
+
+@cache
+def _imported_names(path: Path) -> tuple[str, ...]:
+    return tuple(_each_imported_name(path))
+
+
+def _each_imported_name(path: Path) -> Iterator[str]:
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 BLOCK_AND_COLLECT = """
@@ -21,6 +23,7 @@ sys.exit(pytest.main(["-q", "--collect-only", "-p", "no:cacheprovider", *sys.arg
 """
 
 
+@pytest.mark.slow
 def test_engine_pack_and_solver_tests_collect_without_the_postgres_extra() -> None:
     run = subprocess.run(
         [sys.executable, "-c", BLOCK_AND_COLLECT, "tests/engine", "tests/packs", "tests/solver"],

@@ -15,6 +15,7 @@ def draft() -> dict[str, object]:
     return {"width": level["width"], "height": level["height"], "objects": level["objects"]}
 
 
+@pytest.mark.slow
 def test_each_variation_is_a_level_entry_whose_stored_solution_is_shortest() -> None:
     variations = suggest_variations(draft(), seconds=1.0, count=3, seed=0)
     assert 1 <= len(variations) <= 3

@@ -19,7 +19,12 @@ import pytest
 from miau.engine import Game
 from miau.engine.vocabulary import MOVE_LETTERS
 from miau.packs import load_pack
-from miau.play.studio_suggest import MAX_SEED, SUGGEST_MAX_COUNT, SUGGEST_MAX_SECONDS
+from miau.play.studio_suggest import (
+    MAX_SEED,
+    SUGGEST_MAX_COUNT,
+    SUGGEST_MAX_SECONDS,
+    suggest_options,
+)
 from miau.server.studio import StudioJobs
 from miau.solver import Outcome, solve
 from miau.solver.depth import depth_profile
@@ -73,6 +78,7 @@ def wins_in(level: dict[str, Any], moves: str) -> bool:
     return any(game.step(MOVE_LETTERS[letter]).won for letter in moves)
 
 
+@pytest.mark.slow
 def test_suggest_streams_progress_then_offers_variations_with_shortest_solutions(
     server: StudioServer,
 ) -> None:
@@ -102,24 +108,30 @@ def test_suggest_streams_progress_then_offers_variations_with_shortest_solutions
         assert wins_in(dict(level), entry["solution"])
 
 
-@pytest.mark.parametrize(
-    ("field", "value"),
-    [
-        ("seconds", 0),
-        ("seconds", SUGGEST_MAX_SECONDS + 1),
-        ("seconds", "5"),
-        ("seconds", True),
-        ("count", 0),
-        ("count", SUGGEST_MAX_COUNT + 1),
-        ("count", 2.5),
-        ("seed", -1),
-        ("seed", MAX_SEED + 1),
-        ("seed", False),
-    ],
-)
-def test_a_suggest_with_a_bad_option_is_a_bad_message_naming_it(
-    server: StudioServer, field: str, value: object
-) -> None:
+BAD_OPTIONS = [
+    ("seconds", 0),
+    ("seconds", SUGGEST_MAX_SECONDS + 1),
+    ("seconds", "5"),
+    ("seconds", True),
+    ("count", 0),
+    ("count", SUGGEST_MAX_COUNT + 1),
+    ("count", 2.5),
+    ("seed", -1),
+    ("seed", MAX_SEED + 1),
+    ("seed", False),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), BAD_OPTIONS)
+def test_each_bad_suggest_option_is_refused_naming_its_field(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=f'"{field}"'):
+        suggest_options({"type": "suggest", field: value})
+
+
+def test_a_suggest_with_a_bad_option_is_a_bad_message_naming_it(server: StudioServer) -> None:
+    # Every bad value is refused by suggest_options (above); here, that the server answers
+    # its refusal as a bad-message and the socket lives on.
+    field, value = "count", SUGGEST_MAX_COUNT + 1
     message = {"type": "suggest", "job": "s", "pack": one_level_pack("walls"), field: value}
     with server.connect() as studio:
         error = studio.request(json.dumps(message))

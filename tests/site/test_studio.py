@@ -65,6 +65,7 @@ def test_a_depth_job_answers_with_the_profile_the_solver_computes() -> None:
     assert profile["baselines"] is None, "the page has no numpy: baselines are not measured"
 
 
+@pytest.mark.slow
 def test_a_suggest_job_reports_progress_and_offers_solved_variations() -> None:
     pack = one_level("tutorial", "first-steps")
     heard: list[tuple[int, int, float, float]] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from miau.engine import replay
@@ -191,6 +192,7 @@ def test_a_vocabulary_1_board_is_rated_by_the_same_distances() -> None:
     assert result.outcome is Outcome.SOLVED and result.moves == "RRR"
 
 
+@pytest.mark.slow  # 100 generated vocabulary-1 levels, each searched twice: about 16 s
 @EXAMPLES
 @given(tier1_levels())
 def test_on_vocabulary_1_levels_a_best_first_solution_wins_and_agrees_on_unsolvable(
