@@ -7,11 +7,15 @@ static site's in-page studio (``miau.site.studio``, under Pyodide) read a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from miau.solver.levels import LevelSpec
+
+if TYPE_CHECKING:
+    from miau.generate.evolve import Status
 
 __all__ = [
     "MAX_SEED",
@@ -81,3 +85,43 @@ def _given(message: Mapping[str, Any], name: str, default: object) -> Any:
 def _whole(value: object) -> bool:
     """Whether a JSON value is a whole number (not a boolean)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+GenerationReport = Callable[[int, int, float, float], None]
+"""Hears a suggest job's progress: candidates tried, solved, the best depth so far, seconds."""
+
+
+def run_suggest(
+    spec: LevelSpec,
+    options: SuggestOptions,
+    report: GenerationReport | None,
+    *,
+    started: float,
+    every: float,
+) -> list[dict[str, Any]]:
+    """Evolve variations of a job's level, as both hosts' studios do; the variations as JSON.
+
+    ``report`` hears the progress at most every ``every`` seconds, with the
+    seconds since ``started`` (a ``time.monotonic()`` reading).
+    """
+    # Imported here: only a suggest job pays for the generator's import.
+    from miau.generate.variations import scored_variations
+
+    last_sent = time.monotonic()
+
+    def hear(status: Status) -> None:
+        nonlocal last_sent
+        now = time.monotonic()
+        if report is None or now - last_sent < every:
+            return
+        last_sent = now
+        report(status.candidates, status.solved, round(status.best_depth, 3), now - started)
+
+    found = scored_variations(
+        suggestion_input(spec),
+        seconds=options.seconds,
+        count=options.count,
+        seed=options.seed,
+        report=hear,
+    )
+    return [variation.to_json() for variation in found]

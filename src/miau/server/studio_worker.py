@@ -30,16 +30,13 @@ import os
 import resource
 import time
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
-from miau.play.studio_suggest import SuggestOptions, suggestion_input
+from miau.play.studio_suggest import SuggestOptions, run_suggest
 from miau.solver.check import check_level
 from miau.solver.depth import depth_profile
 from miau.solver.levels import LevelSpec
 from miau.solver.search import SearchProgress, solve
-
-if TYPE_CHECKING:
-    from miau.generate.evolve import Status
 
 __all__ = [
     "PROGRESS_SECONDS",
@@ -146,32 +143,8 @@ def _suggest(
     spec: LevelSpec, options: SuggestOptions, pipe: Connection, job_start: float
 ) -> list[dict[str, Any]]:
     """Evolve variations of the level, sending ``generating`` messages; the variations."""
-    # Imported here: only a suggest job pays for the generator's import.
-    from miau.generate.variations import scored_variations
 
-    last_sent = time.monotonic()
+    def report(candidates: int, solved: int, best_depth: float, seconds: float) -> None:
+        pipe.send(("generating", candidates, solved, best_depth, seconds))
 
-    def report(status: Status) -> None:
-        nonlocal last_sent
-        now = time.monotonic()
-        if now - last_sent < PROGRESS_SECONDS:
-            return
-        last_sent = now
-        pipe.send(
-            (
-                "generating",
-                status.candidates,
-                status.solved,
-                round(status.best_depth, 3),
-                now - job_start,
-            )
-        )
-
-    found = scored_variations(
-        suggestion_input(spec),
-        seconds=options.seconds,
-        count=options.count,
-        seed=options.seed,
-        report=report,
-    )
-    return [variation.to_json() for variation in found]
+    return run_suggest(spec, options, report, started=job_start, every=PROGRESS_SECONDS)

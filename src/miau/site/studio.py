@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from miau.play.problems import problems_json
 from miau.play.studio_levels import (
@@ -23,14 +23,16 @@ from miau.play.studio_levels import (
     load_one_level,
     refusal,
 )
-from miau.play.studio_suggest import SuggestOptions, suggest_options, suggestion_input
+from miau.play.studio_suggest import (
+    GenerationReport,
+    SuggestOptions,
+    run_suggest,
+    suggest_options,
+)
 from miau.solver.check import check_level
 from miau.solver.depth import depth_profile
 from miau.solver.levels import LevelSpec
 from miau.solver.search import SearchProgress, solve
-
-if TYPE_CHECKING:
-    from miau.generate.evolve import Status
 
 __all__ = ["PROGRESS_SECONDS", "run_job"]
 
@@ -39,9 +41,6 @@ PROGRESS_SECONDS = 0.2
 
 Report = Callable[[int, int, int, int, float], None]
 """``report(expanded, depth, seen, rate, seconds)``."""
-
-GenerationReport = Callable[[int, int, float, float], None]
-"""``report(candidates, solved, best_depth, seconds)``, for a ``suggest`` job."""
 
 
 class _Reporter(SearchProgress):
@@ -139,24 +138,4 @@ def _suggest(
     spec: LevelSpec, options: SuggestOptions, report: GenerationReport | None
 ) -> list[dict[str, Any]]:
     """Evolve variations of the level, reporting at most every :data:`PROGRESS_SECONDS`."""
-    # Imported here: the page's start-up never pays for the generator.
-    from miau.generate.variations import scored_variations
-
-    started = last_sent = time.monotonic()
-
-    def hear(status: Status) -> None:
-        nonlocal last_sent
-        now = time.monotonic()
-        if report is None or now - last_sent < PROGRESS_SECONDS:
-            return
-        last_sent = now
-        report(status.candidates, status.solved, round(status.best_depth, 3), now - started)
-
-    found = scored_variations(
-        suggestion_input(spec),
-        seconds=options.seconds,
-        count=options.count,
-        seed=options.seed,
-        report=hear,
-    )
-    return [variation.to_json() for variation in found]
+    return run_suggest(spec, options, report, started=time.monotonic(), every=PROGRESS_SECONDS)

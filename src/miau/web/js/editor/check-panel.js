@@ -7,6 +7,7 @@
 
 import { h } from "../dom.js";
 import * as studio from "../studio-port.js";
+import { jobControls } from "./job-controls.js";
 
 const number = (value) => Math.round(Number(value) || 0).toLocaleString("en-US");
 
@@ -21,26 +22,15 @@ export class CheckPanel {
     this.pack = pack;
     this.onPlace = onPlace;
     this.controller = null;
-    this.startButton = h(
-      "button",
-      { class: "button primary", type: "button", dataset: { action: "check" }, onclick: () => this.start() },
-      "Check",
-    );
-    this.cancelButton = h(
-      "button",
-      {
-        class: "button",
-        type: "button",
-        hidden: true,
-        dataset: { action: "cancel-check" },
-        onclick: () => this.controller?.abort(),
-      },
-      "Cancel",
-    );
-    this.status = h(
-      "p",
-      { class: "studio-status", role: "status", dataset: { status: "idle" } },
-      "Runs miau check on the level: the loader, the start, the stored solution, the solver, HANDS-OFF.",
+    Object.assign(
+      this,
+      jobControls({
+        action: "check",
+        label: "Check",
+        idleText: "Runs miau check on the level: the loader, the start, the stored solution, the solver, HANDS-OFF.",
+        onStart: () => this.start(),
+        onCancel: () => this.controller?.abort(),
+      }),
     );
     this.report = h("div", { class: "check-report", hidden: true });
     root.append(

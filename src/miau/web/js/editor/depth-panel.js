@@ -7,6 +7,7 @@
 
 import { h } from "../dom.js";
 import * as studio from "../studio-port.js";
+import { jobControls } from "./job-controls.js";
 import {
   depthHeadline,
   measuredIn,
@@ -35,49 +36,28 @@ export class DepthPanel {
     this.controller = null;
     this.suggestController = null;
     this.seed = 1;
-    this.startButton = h(
-      "button",
-      { class: "button primary", type: "button", dataset: { action: "depth" }, onclick: () => this.start() },
-      "Measure depth",
-    );
-    this.cancelButton = h(
-      "button",
-      {
-        class: "button",
-        type: "button",
-        hidden: true,
-        dataset: { action: "cancel-depth" },
-        onclick: () => this.controller?.abort(),
-      },
-      "Cancel",
-    );
-    this.status = h(
-      "p",
-      { class: "studio-status", role: "status", dataset: { status: "idle" } },
-      "Measures how much of a puzzle the level is: the solver walks its states and counts.",
+    Object.assign(
+      this,
+      jobControls({
+        action: "depth",
+        label: "Measure depth",
+        idleText: "Measures how much of a puzzle the level is: the solver walks its states and counts.",
+        onStart: () => this.start(),
+        onCancel: () => this.controller?.abort(),
+      }),
     );
     this.result = h("div", { class: "depth-result", hidden: true });
-    this.suggestButton = h(
-      "button",
-      { class: "button", type: "button", dataset: { action: "suggest" }, onclick: () => this.suggest() },
-      "Suggest a variation",
-    );
-    this.cancelSuggestButton = h(
-      "button",
-      {
-        class: "button",
-        type: "button",
-        hidden: true,
-        dataset: { action: "cancel-suggest" },
-        onclick: () => this.suggestController?.abort(),
-      },
-      "Cancel",
-    );
-    this.suggestStatus = h(
-      "p",
-      { class: "studio-status", role: "status", dataset: { status: "idle" } },
-      `Evolves the level for about ${SUGGEST_SECONDS} seconds and offers the deepest variations.`,
-    );
+    const suggestControls = jobControls({
+      action: "suggest",
+      label: "Suggest a variation",
+      idleText: `Evolves the level for about ${SUGGEST_SECONDS} seconds and offers the deepest variations.`,
+      onStart: () => this.suggest(),
+      onCancel: () => this.suggestController?.abort(),
+      primary: false,
+    });
+    this.suggestButton = suggestControls.startButton;
+    this.cancelSuggestButton = suggestControls.cancelButton;
+    this.suggestStatus = suggestControls.status;
     this.cards = h("div", { class: "variation-cards", hidden: true });
     root.append(
       h("div", { class: "studio-actions" }, this.startButton, this.cancelButton),

@@ -5,6 +5,7 @@
 
 import { h } from "../dom.js";
 import * as studio from "../studio-port.js";
+import { jobControls } from "./job-controls.js";
 
 const CAPS = [
   ["", "level default"],
@@ -40,26 +41,15 @@ export class SolvePanel {
       { class: "input", name: "solve-cap", "aria-label": "Expansion cap" },
       CAPS.map(([value, label]) => h("option", { value }, label)),
     );
-    this.startButton = h(
-      "button",
-      { class: "button primary", type: "button", dataset: { action: "solve" }, onclick: () => this.start() },
-      "Solve",
-    );
-    this.cancelButton = h(
-      "button",
-      {
-        class: "button",
-        type: "button",
-        hidden: true,
-        dataset: { action: "cancel-solve" },
-        onclick: () => this.cancel(),
-      },
-      "Cancel",
-    );
-    this.status = h(
-      "p",
-      { class: "studio-status", role: "status", dataset: { status: "idle" } },
-      "Finds a shortest solution on the server.",
+    Object.assign(
+      this,
+      jobControls({
+        action: "solve",
+        label: "Solve",
+        idleText: "Finds a shortest solution on the server.",
+        onStart: () => this.start(),
+        onCancel: () => this.cancel(),
+      }),
     );
     const stats = [
       stat("expanded", "States expanded"),
