@@ -86,3 +86,39 @@ def test_a_search_past_its_budget_answers_too_large_to_tell(monkeypatch: Any) ->
     assert reply["verdict"] == "unknown"
     assert reply["undosBack"] is None
     assert reply["message"] == "Too large to tell: the search ran out of time."
+
+
+def test_the_server_answers_queries_one_at_a_time_however_many_sockets_ask(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import threading
+    import time
+
+    from miau.play import service
+
+    running = 0
+    most = 0
+    guard = threading.Lock()
+
+    def slow_answer(game: Any, query: Any) -> dict[str, Any]:
+        nonlocal running, most
+        with guard:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)
+        with guard:
+            running -= 1
+        return {"type": "winnable", "seq": query.seq}
+
+    monkeypatch.setattr(service, "QUERIES", {"winnable": slow_answer})
+    opening = json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
+    with TestClient(create_app(db_path=tmp_path / "miau.db")) as client, ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect("/ws")) for _ in range(4)]
+        for socket in sockets:
+            socket.send_text(opening)
+            socket.receive_json()
+        for socket in sockets:
+            socket.send_text(json.dumps({"type": "winnable", "seq": 1}))
+        replies = [socket.receive_json() for socket in sockets]
+    assert replies == [{"type": "winnable", "seq": 1}] * 4
+    assert most == 1

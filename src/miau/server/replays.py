@@ -20,10 +20,20 @@ from miau.packs import PackLevel
 from miau.play.log import LogEntry, shortened_log
 from miau.server.long_logs import LongLogs
 
-__all__ = ["REPLAY_SWITCH_INTERVAL", "default_long_logs", "replay_limiter", "shorten_on_a_thread"]
+__all__ = [
+    "REPLAY_SWITCH_INTERVAL",
+    "default_long_logs",
+    "query_limiter",
+    "replay_limiter",
+    "shorten_on_a_thread",
+]
 
 _REPLAY_THREADS = 2
 """How many long logs are replayed at once (each on a worker thread); more wait their turn."""
+
+_QUERY_THREADS = 1
+"""How many play queries (such as "can I still win?", up to 2 s of solver each) run at once,
+server-wide; more wait their turn, so many sockets asking at once take one thread's share."""
 
 REPLAY_SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval (s) once a long replay runs beside the event loop.
@@ -33,9 +43,10 @@ of 5 ms, two of them kept a 5 ms ticker on the loop late by 95 to 130 ms
 (p99) on the loaded development machine, at 1 ms by under 20 ms.
 """
 
-_replay_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
-    weakref.WeakKeyDictionary()
-)
+_Limiters = weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter]
+
+_replay_limiters: _Limiters = weakref.WeakKeyDictionary()
+_query_limiters: _Limiters = weakref.WeakKeyDictionary()
 
 
 def replay_limiter() -> anyio.CapacityLimiter:
@@ -44,12 +55,21 @@ def replay_limiter() -> anyio.CapacityLimiter:
     Also lowers the thread switch interval to :data:`REPLAY_SWITCH_INTERVAL`
     (never raises it), so that the loop gets the GIL back soon.
     """
+    return _limiter_on_this_loop(_replay_limiters, _REPLAY_THREADS)
+
+
+def query_limiter() -> anyio.CapacityLimiter:
+    """The limiter of play queries' worker threads on the running event loop, as for replays."""
+    return _limiter_on_this_loop(_query_limiters, _QUERY_THREADS)
+
+
+def _limiter_on_this_loop(limiters: _Limiters, threads: int) -> anyio.CapacityLimiter:
     if sys.getswitchinterval() > REPLAY_SWITCH_INTERVAL:
         sys.setswitchinterval(REPLAY_SWITCH_INTERVAL)
     loop = asyncio.get_running_loop()
-    limiter = _replay_limiters.get(loop)
+    limiter = limiters.get(loop)
     if limiter is None:
-        limiter = _replay_limiters[loop] = anyio.CapacityLimiter(_REPLAY_THREADS)
+        limiter = limiters[loop] = anyio.CapacityLimiter(threads)
     return limiter
 
 

@@ -79,7 +79,7 @@ from miau.server.limits import (
     TokenBucket,
 )
 from miau.server.long_logs import LongLogs, StoredForPlay
-from miau.server.replays import default_long_logs, replay_limiter
+from miau.server.replays import default_long_logs, query_limiter, replay_limiter
 from miau.server.store import (
     StaleGameError,
     StoredGame,
@@ -203,7 +203,7 @@ class PlaySession:
                 service.check_query(message)  # an unknown type is refused here, not on a thread
                 game = None if self.current is None else self.current.game
                 reply: dict[str, Any] = await anyio.to_thread.run_sync(
-                    service.answer_query, game, message
+                    service.answer_query, game, message, limiter=query_limiter()
                 )
                 return reply
             return await self.open(message)
