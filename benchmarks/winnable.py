@@ -13,6 +13,11 @@ timed). Every answer is timed from scratch, the successor function's set-up
 included, as a host that keeps nothing between questions would pay. Wall
 time and this process's CPU time are both shown: on a shared machine the
 wall time also counts other processes' turns.
+
+Each question is asked twice, in one run: as the hosts ask it, with the
+level's stored solution as the witness (``can_still_win(..., witness=)``),
+and without one, as for a level that has no stored solution (a shared
+link or a draft never solved): the second is the search's own speed.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from miau.solver import read_levels
+from miau.solver import LevelSpec, read_levels
 from miau.solver.winnable import (
     DEFAULT_WINNABLE_EXPANSIONS,
     Verdict,
@@ -49,33 +54,60 @@ class Answer:
     expanded: int
 
 
-def measure(paths: list[Path], budget: int) -> list[Answer]:
-    """Ask every question of every level of ``paths``, timing each answer."""
-    answers: list[Answer] = []
+@dataclass(frozen=True)
+class Question:
+    """One game to ask about: a level and a move log of it."""
+
+    pack: str
+    """The pack's file name without ``.json``: a shipped pack's id."""
+    spec: LevelSpec
+    kind: str
+    log: str
+
+
+def questions(paths: list[Path], budget: int) -> list[Question]:
+    """The questions of every solved level of ``paths``: along its solution, and a fatal move."""
+    asked: list[Question] = []
     for path in paths:
         for spec in read_levels(path).levels:
             if spec.solution is None:
                 continue
-            logs = [("along", spec.solution[:played]) for played in range(len(spec.solution) + 1)]
+            for played in range(len(spec.solution) + 1):
+                asked.append(Question(path.stem, spec, "along", spec.solution[:played]))
             fatal = first_fatal_move(spec.data, spec.solution, max_expansions=budget)
             if fatal is not None:
-                logs.append(("fatal", fatal))
-            for kind, log in logs:
-                wall, cpu = time.perf_counter(), time.process_time()
-                answer = can_still_win(spec.data, log, max_expansions=budget)
-                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-                answers.append(
-                    Answer(
-                        spec.id,
-                        kind,
-                        len(log),
-                        answer.verdict,
-                        answer.undos_back,
-                        wall,
-                        cpu,
-                        answer.expanded,
-                    )
-                )
+                asked.append(Question(path.stem, spec, "fatal", fatal))
+    return asked
+
+
+def measure(asked: list[Question], budget: int, *, witnessed: bool) -> list[Answer]:
+    """Ask every question, timing each answer.
+
+    ``witnessed``: give each answer the level's stored solution as its witness.
+    """
+    answers: list[Answer] = []
+    for question in asked:
+        spec = question.spec
+        wall, cpu = time.perf_counter(), time.process_time()
+        answer = can_still_win(
+            spec.data,
+            question.log,
+            max_expansions=budget,
+            witness=spec.solution if witnessed else None,
+        )
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        answers.append(
+            Answer(
+                spec.id,
+                question.kind,
+                len(question.log),
+                answer.verdict,
+                answer.undos_back,
+                wall,
+                cpu,
+                answer.expanded,
+            )
+        )
     return answers
 
 
@@ -95,10 +127,21 @@ def main() -> None:
     parser.add_argument("--slowest", type=int, default=5, help="slowest answers to list")
     args = parser.parse_args()
     paths = args.paths or sorted((ROOT / "packs").glob("*.json"))
-    answers = measure(paths, args.max)
+    asked = questions(paths, args.max)
+    for witnessed in (True, False):
+        print(
+            "with the stored solution as witness (as the hosts ask):"
+            if witnessed
+            else "without a witness (a level with no stored solution):"
+        )
+        report(measure(asked, args.max, witnessed=witnessed), args.max, args.slowest)
+
+
+def report(answers: list[Answer], budget: int, slowest: int) -> None:
+    """Print the distribution, the verdicts and the slowest answers of one measurement."""
     walls = [a.seconds for a in answers]
     cpus = [a.cpu for a in answers]
-    print(f"{len(answers)} answers on {len({a.level for a in answers})} levels, budget {args.max}")
+    print(f"{len(answers)} answers on {len({a.level for a in answers})} levels, budget {budget}")
     for name, values in (("wall", walls), ("cpu", cpus)):
         print(
             f"{name:>4} s: p50 {percentile(values, 0.5):.4f}  p95 {percentile(values, 0.95):.4f}"
@@ -113,7 +156,7 @@ def main() -> None:
         undos = sorted({a.undos_back for a in fatal}, key=lambda u: -1 if u is None else u)
         print(f"fatal moves: undos back {undos}")
     print("slowest:")
-    for answer in sorted(answers, key=lambda a: -a.seconds)[: args.slowest]:
+    for answer in sorted(answers, key=lambda a: -a.seconds)[:slowest]:
         print(
             f"  {answer.level} {answer.kind} after {answer.moves} moves: {answer.verdict.value}, "
             f"{answer.expanded} states, {answer.seconds:.3f} s wall, {answer.cpu:.3f} s cpu"

@@ -14,16 +14,21 @@ from typing import Any
 
 import pytest
 
-from miau.engine import Game
 from miau.play import service
 from miau.play.protocol import Query
+from miau.play.winnable import QueriedGame
 from miau.server.app import create_app
 from tests.play.test_same_conversation import ServerHost, SiteHost
 from tests.server.conftest import TestClient
 
 
-def moves_so_far(game: Game, query: Query) -> dict[str, Any]:
-    return {"type": "moves", "seq": query.seq, "moves": game.state.move_count}
+def moves_so_far(opened: QueriedGame, query: Query) -> dict[str, Any]:
+    return {
+        "type": "moves",
+        "seq": query.seq,
+        "level": opened.level.id,
+        "moves": opened.game.state.move_count,
+    }
 
 
 ASKED = [
@@ -54,7 +59,7 @@ def test_a_query_registered_in_the_play_service_is_answered_alike_by_both_hosts(
     on_the_site = replies(SiteHost())
     assert on_the_site == on_the_server
     assert on_the_server[0]["code"] == "no-game"
-    assert on_the_server[3] == {"type": "moves", "seq": 3, "moves": 1}
+    assert on_the_server[3] == {"type": "moves", "seq": 3, "level": "first-steps", "moves": 1}
     assert on_the_server[4]["code"] == "unknown-type"
     assert '"moves"' in on_the_server[4]["message"]
 

@@ -82,7 +82,12 @@ def test_a_search_past_its_budget_answers_too_large_to_tell(monkeypatch: Any) ->
     monkeypatch.setattr(winnable, "WINNABLE_EXPANSIONS", 1)
     site = SiteHost()
     site.frame(0, json.dumps({"type": "open", "pack": "tutorial", "level": "spell-it"}))
-    reply = json.loads(site.frame(0, json.dumps({"type": "winnable", "seq": 1})))
+    # Two steps off the stored solution's line (it starts up), so no state one
+    # move away is on it and the witness cannot answer within one expansion.
+    for seq, direction in enumerate(("left", "down"), start=1):
+        step = {"type": "intent", "seq": seq, "intent": "step", "direction": direction}
+        site.frame(0, json.dumps(step))
+    reply = json.loads(site.frame(0, json.dumps({"type": "winnable", "seq": 3})))
     assert reply["verdict"] == "unknown"
     assert reply["undosBack"] is None
     assert reply["message"] == "Too large to tell: the search ran out of time."

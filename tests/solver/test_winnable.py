@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from miau.engine import Game
 from miau.engine.vocabulary import MOVE_LETTERS
-from miau.solver import Expander, LevelSpec, read_levels
+from miau.solver import Expander, LevelSpec, read_levels, solve
 from miau.solver.winnable import (
     MoveLogError,
     Verdict,
@@ -119,6 +119,38 @@ def test_the_answer_carries_no_moves() -> None:
     assert not any(
         isinstance(value, str) and set(value) <= set("UDLRW") for value in record.values() if value
     )
+
+
+@cache
+def losable_solution() -> str:
+    moves = solve(LOSABLE).moves
+    assert moves
+    return moves
+
+
+def test_a_game_on_the_witness_line_is_answered_winnable_without_searching() -> None:
+    solution = losable_solution()
+    for played in range(len(solution)):
+        answer = can_still_win(LOSABLE, solution[:played], witness=solution)
+        assert answer.verdict is Verdict.WINNABLE
+        assert answer.expanded == 0, played
+
+
+def test_a_witness_that_does_not_win_proves_nothing() -> None:
+    # "UR" loses the cat for good: as a witness it must not make "UR" look winnable.
+    for witness in ("UR", "UQ", ""):
+        answer = can_still_win(LOSABLE, "UR", witness=witness)
+        assert answer.verdict is Verdict.NOT_WINNABLE
+        assert answer.undos_back == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(log=st.text(alphabet="UDLRWZX", max_size=12))
+def test_a_winning_witness_never_changes_an_answer_only_its_cost(log: str) -> None:
+    plain = can_still_win(LOSABLE, log)
+    witnessed = can_still_win(LOSABLE, log, witness=losable_solution())
+    assert (witnessed.verdict, witnessed.undos_back) == (plain.verdict, plain.undos_back)
+    assert witnessed.expanded <= plain.expanded
 
 
 def test_a_letter_that_is_not_a_log_letter_is_refused_clearly() -> None:

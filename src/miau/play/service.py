@@ -10,7 +10,8 @@ hold, what counts as a win and what the win record keeps.
 
 Adding a protocol request that asks about the open game and changes
 nothing (such as "can I still win?"): its answer, a function of the open
-game and the :class:`~miau.play.protocol.Query`, and one row for it in
+game (a :class:`~miau.play.winnable.QueriedGame`: the live game and its
+pack level) and the :class:`~miau.play.protocol.Query`, and one row for it in
 :data:`QUERIES`. Both hosts hand every query to :func:`answer_query`, so
 nothing else changes (the server runs the answer on a worker thread).
 """
@@ -35,7 +36,7 @@ from miau.play.protocol import (
     no_game,
 )
 from miau.play.studio_levels import DraftError, load_draft
-from miau.play.winnable import winnable_reply
+from miau.play.winnable import QueriedGame, winnable_reply
 
 __all__ = [
     "QUERIES",
@@ -59,7 +60,7 @@ UNREPLAYABLE_NOTICE = (
 """What ``opened`` says when a stored game that cannot be replayed was set aside."""
 
 
-QueryAnswer = Callable[[Game, Query], dict[str, Any]]
+QueryAnswer = Callable[[QueriedGame, Query], dict[str, Any]]
 """The answer to a query: the reply frame, from the open game and the message."""
 
 QUERIES: Final[Mapping[str, QueryAnswer]] = {"winnable": winnable_reply}
@@ -86,16 +87,16 @@ def check_query(query: Query) -> QueryAnswer:
     return answer
 
 
-def answer_query(game: Game | None, query: Query) -> dict[str, Any]:
-    """The reply to a query about ``game`` (None: no level is open).
+def answer_query(opened: QueriedGame | None, query: Query) -> dict[str, Any]:
+    """The reply to a query about the open game (None: no level is open).
 
     :raises ProtocolError: ``unknown-type`` for a type that is no query,
         ``no-game`` before any level was opened.
     """
     answer = check_query(query)
-    if game is None:
+    if opened is None:
         raise no_game(query)
-    return answer(game, query)
+    return answer(opened, query)
 
 
 def level_of(pack: Pack | None, message: OpenLevel) -> tuple[Pack, PackLevel]:

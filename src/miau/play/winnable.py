@@ -15,9 +15,10 @@ site in its worker, so the page never waits on it).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from miau.engine import Game
+from miau.packs import PackLevel
 from miau.play.protocol import Query
 from miau.solver.winnable import Verdict, WinnableAnswer, can_still_win
 
@@ -35,13 +36,29 @@ VERDICT_WORDS: Final = {
 """Each verdict as the wire writes it."""
 
 
-def winnable_reply(game: Game, query: Query) -> dict[str, Any]:
+class QueriedGame(Protocol):
+    """What a query reads of a host's open game: the live game and the pack level it plays."""
+
+    @property
+    def game(self) -> Game:
+        """The live game."""
+
+    @property
+    def level(self) -> PackLevel:
+        """The level as its pack gives it (its stored solution included)."""
+
+
+def winnable_reply(opened: QueriedGame, query: Query) -> dict[str, Any]:
     """The reply to ``winnable``: the verdict, the undos back to a winnable state, and one line.
 
-    A game whose history starts from a restored board (a long game
-    compacted by the host) cannot be replayed from the level's start, so
-    its answer is "unknown".
+    The level's stored solution is the search's witness: replayed, and
+    when it wins, every state along it is known to be winnable
+    (:func:`~miau.solver.winnable.can_still_win`), so a game on or near
+    that line is answered at once. A game whose history starts from a
+    restored board (a long game compacted by the host) cannot be replayed
+    from the level's start, so its answer is "unknown".
     """
+    game = opened.game
     moves = game.moves
     answer = (
         None
@@ -51,6 +68,7 @@ def winnable_reply(game: Game, query: Query) -> dict[str, Any]:
             moves,
             max_expansions=WINNABLE_EXPANSIONS,
             max_seconds=WINNABLE_SECONDS,
+            witness=opened.level.solution,
         )
     )
     verdict = Verdict.UNKNOWN if answer is None else answer.verdict

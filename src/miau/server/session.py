@@ -201,9 +201,8 @@ class PlaySession:
                 return await self.intent(message)
             if isinstance(message, Query):
                 service.check_query(message)  # an unknown type is refused here, not on a thread
-                game = None if self.current is None else self.current.game
                 reply: dict[str, Any] = await anyio.to_thread.run_sync(
-                    service.answer_query, game, message, limiter=query_limiter()
+                    service.answer_query, self.current, message, limiter=query_limiter()
                 )
                 return reply
             return await self.open(message)

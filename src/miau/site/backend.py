@@ -226,9 +226,7 @@ class SiteBackend:
             if isinstance(message, Intent):
                 return self.intent(message)
             if isinstance(message, Query):
-                return service.answer_query(
-                    None if self.current is None else self.current.game, message
-                )
+                return service.answer_query(self.current, message)
             return self.open(message)
         except ProtocolError as error:
             return error.reply()

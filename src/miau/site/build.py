@@ -47,6 +47,7 @@ __all__ = [
     "build_site",
     "cache_dir",
     "engine_zip",
+    "extract_runtime",
     "pyodide_tarball",
 ]
 
@@ -176,7 +177,7 @@ def pyodide_tarball(cache: Path | None = None) -> Path:
     return cached
 
 
-def _extract_runtime(tarball: Path, target: Path) -> dict[str, int]:
+def extract_runtime(tarball: Path, target: Path) -> dict[str, int]:
     """Write the :data:`PYODIDE_FILES` of the tarball into ``target``; their sizes."""
     target.mkdir(parents=True, exist_ok=True)
     sizes: dict[str, int] = {}
@@ -277,7 +278,7 @@ def build_site(out: Path, *, cache: Path | None = None) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(web, out, dirs_exist_ok=True)
     _flag_page(out / "index.html")
-    runtime = _extract_runtime(tarball, out / "pyodide")
+    runtime = extract_runtime(tarball, out / "pyodide")
     code = engine_zip()
     (out / "miau.zip").write_bytes(code)
     snapshot = out / SNAPSHOT_NAME

@@ -24,6 +24,13 @@ Reuse between the searches: a state from which an exhaustive search found
 no win is dead, and so is every state it reached. Walking back through the
 history, each earlier state can reach the later ones, so those dead states
 are never expanded again.
+
+A witness speeds up the other answer: a move log from the start that wins
+(a level's stored solution) proves every state along it winnable, so a
+search stops as soon as it reaches one of them, and a game still on that
+line is answered without searching at all. The witness is replayed, not
+trusted: one that does not end in a win (a stale solution of an edited
+draft) proves nothing and is set aside.
 """
 
 from __future__ import annotations
@@ -270,6 +277,21 @@ def _remember_line(winnable: set[bytes], parents: Mapping[bytes, bytes | None], 
         step = parents[step]
 
 
+def witnessed_states(expander: Expander, witness: str | None) -> set[bytes]:
+    """The states along ``witness`` when it is a move log that wins from the start; else none.
+
+    A log letter ``witness`` cannot hold (it is data from a pack) proves
+    nothing either: the answer is the empty set, never an error.
+    """
+    if not witness:
+        return set()
+    try:
+        history = replay_history(expander, witness)
+    except MoveLogError:
+        return set()
+    return {key for key, _ in history} if history[-1][1] else set()
+
+
 def can_still_win(
     level: Level | Mapping[str, Any],
     moves: str,
@@ -277,6 +299,7 @@ def can_still_win(
     max_expansions: int = DEFAULT_WINNABLE_EXPANSIONS,
     max_seconds: float | None = None,
     expander: Expander | None = None,
+    witness: str | None = None,
 ) -> WinnableAnswer:
     """Whether the game of ``level`` played as ``moves`` can still be won, within a budget.
 
@@ -284,6 +307,9 @@ def can_still_win(
     when given, also bounds the time (checked every few hundred expansions).
     ``expander`` lets a caller that asks many times about one level reuse
     its successor function (it must be made from the same level).
+    ``witness``, a move log believed to win the level from its start (its
+    stored solution), is replayed first: when it does win, every state
+    along it counts as winnable (see the module's notes).
 
     :raises LevelError: when the level cannot be run.
     :raises MoveLogError: when ``moves`` holds a letter that is not a log letter.
@@ -302,7 +328,7 @@ def can_still_win(
 
     if won:
         return answer(Verdict.WINNABLE)
-    known = Known()
+    known = Known(winnable=witnessed_states(expander, witness))
     found = search_win(expander, key, budget, known)
     if found is None:
         return answer(Verdict.UNKNOWN)
