@@ -39,8 +39,9 @@ def fatal_for(spec_id: str) -> str | None:
     return first_fatal_move(spec.data, spec.solution, expander=expander_for(spec_id))
 
 
-def ask(spec: LevelSpec, moves: str) -> WinnableAnswer:
-    return can_still_win(spec.data, moves, expander=expander_for(spec.id))
+def ask(spec: LevelSpec, moves: str, *, witnessed: bool = False) -> WinnableAnswer:
+    witness = spec.solution if witnessed else None
+    return can_still_win(spec.data, moves, expander=expander_for(spec.id), witness=witness)
 
 
 @pytest.mark.slow
@@ -62,11 +63,12 @@ def test_a_fatal_move_off_the_solution_is_not_winnable_one_undo_back(spec: Level
     fatal = fatal_for(spec.id)
     if fatal is None:
         pytest.skip("no move off the stored solution loses this level")
-    answer = ask(spec, fatal)
-    assert answer.verdict is Verdict.NOT_WINNABLE
-    assert answer.undos_back == 1
-    # Checked on its own: one undo after the fatal move is winnable again.
-    assert ask(spec, fatal + "Z").verdict is Verdict.WINNABLE
+    for witnessed in (False, True):  # as a level without a stored solution, and as the hosts ask
+        answer = ask(spec, fatal, witnessed=witnessed)
+        assert answer.verdict is Verdict.NOT_WINNABLE
+        assert answer.undos_back == 1
+        # Checked on its own: one undo after the fatal move is winnable again.
+        assert ask(spec, fatal + "Z", witnessed=witnessed).verdict is Verdict.WINNABLE
 
 
 @pytest.mark.slow
