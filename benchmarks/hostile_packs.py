@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/hostile_packs.py [--repeats N]``.
 ``tests/packs/test_pack_adversarial.py`` proves that each of these packs (at
 most 1 MiB of JSON text) ends in a pack or clean issues within its memory
 bound; this prints the median time of ``load_pack_text`` over ``--repeats``
-runs of each, so the one-second bound the README states is measured where a
+runs of each, so the one-second bound docs/security.md states is measured where a
 loaded machine cannot turn it into a failing test.
 """
 
@@ -27,7 +27,7 @@ from tests.packs.test_pack_adversarial import BIG_TEXTS, SIZE_CAP, junk_levels
 from miau.packs import PackError, load_pack_text
 
 STATED_BOUND = 1.0
-"""Seconds the README states for loading or refusing any pack under the size cap."""
+"""Seconds docs/security.md states for loading or refusing any pack under the size cap."""
 
 
 def cases() -> dict[str, Callable[[], str]]:

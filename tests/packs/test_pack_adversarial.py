@@ -9,9 +9,9 @@ as parsed mappings and as JSON text (what an upload would send).
 The bound: a pack of at most :data:`SIZE_CAP` bytes of JSON text loads or
 fails within :data:`MEMORY_BOUND` bytes of peak Python allocation
 (``tracemalloc``). How long each of these packs takes is a speed figure, not
-a test: ``benchmarks/hostile_packs.py`` prints it against the one second the
-README states. Miau has no pack upload yet; when it comes, it must refuse
-bodies over the cap before parsing them.
+a test: ``benchmarks/hostile_packs.py`` prints it against the one second
+``docs/security.md`` states. The server refuses an upload over the cap
+before parsing it.
 """
 
 from __future__ import annotations
