@@ -26,7 +26,7 @@ from tests.engine.vocabulary.strategies import tier1_levels
 
 def waited_cells(
     level: Any, moves_so_far: list[str], ids: list[int], beats: int
-) -> dict[int, list]:
+) -> dict[int, list[tuple[int, int]]]:
     """Each id's cell after each of ``beats`` waits, played on a fresh game (until gone or won)."""
     game = Game(level)
     for intent in moves_so_far:
