@@ -26,8 +26,8 @@ from tests.engine.vocabulary.strategies import tier1_levels
 
 def waited_cells(
     level: Any, moves_so_far: list[str], ids: list[int], beats: int
-) -> dict[int, list[tuple[int, int]]]:
-    """Each id's cell after each of ``beats`` waits, played on a fresh game (until gone or won)."""
+) -> tuple[dict[int, list[tuple[int, int]]], set[int]]:
+    """Each id's cell after each of ``beats`` waits on a fresh game (until gone or won), and the gone."""
     game = Game(level)
     for intent in moves_so_far:
         game.step(intent)
@@ -43,7 +43,7 @@ def waited_cells(
                 gone.add(ident)
                 continue
             cells[ident].append((where[ident]["x"], where[ident]["y"]))
-    return cells
+    return cells, gone
 
 
 def assert_forecast_is_the_waits(level: Any, played: list[str], beats: int) -> Forecast:
@@ -54,9 +54,10 @@ def assert_forecast_is_the_waits(level: Any, played: list[str], beats: int) -> F
     found = game.forecast(beats)
     assert state_json(game) == before, "the forecast changed the game"
     ids = [tick.id for tick in found.ticks]
-    expected = waited_cells(level, played, ids, beats)
+    expected, gone = waited_cells(level, played, ids, beats)
     for tick in found.ticks:
         assert list(tick.path) == expected[tick.id], (played, tick)
+        assert tick.gone == (tick.id in gone), (played, tick)
     return found
 
 
@@ -92,6 +93,15 @@ def test_a_tick_path_names_its_automaton_and_the_beat_it_stands_on() -> None:
     mouse = next(e for e in game.state.to_json()["entities"] if e["id"] == tick.id)
     assert mouse["kind"] == "object"
     assert mouse["noun"] == "MOUSE"
+
+
+def test_a_tick_thing_that_waiting_destroys_is_gone_after_its_path() -> None:
+    level = load_pack(shipped_pack_path("clockwork")).level("double-time")
+    game = Game(level.data)
+    game.play("RRUURDDRWR")  # MIAU IS TICK, and the pendulum's next beat carries Miau into the fire
+    miau = next(tick for tick in game.forecast().ticks if tick.id == 9)
+    assert (miau.path, miau.gone) == ((), True)
+    assert game.forecast().to_json()["ticks"][0]["gone"] is True
 
 
 def test_the_forecast_leaves_the_next_moves_exactly_as_they_would_have_been() -> None:

@@ -42,7 +42,8 @@ class TickPath:
     ``beat`` is the index of the pattern step its next beat takes (the
     automaton's phase now) and ``beats`` the pattern's length; ``path`` the
     thing's cell ``(x, y)`` after each of the next beats, shorter than asked
-    when it is destroyed or the level is won on the way.
+    when it is destroyed (``gone``: on the beat after its path ends) or the
+    level is won on the way.
     """
 
     id: int
@@ -50,16 +51,20 @@ class TickPath:
     beat: int
     beats: int
     path: tuple[tuple[int, int], ...]
+    gone: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The wire form: ``{id, automaton, beat, beats, path: [[x, y], ...]}``."""
-        return {
+        """The wire form: ``{id, automaton, beat, beats, path: [[x, y], ...]}``, ``gone: true`` if so."""
+        out: dict[str, Any] = {
             "id": self.id,
             "automaton": self.automaton,
             "beat": self.beat,
             "beats": self.beats,
             "path": [list(cell) for cell in self.path],
         }
+        if self.gone:
+            out["gone"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +177,7 @@ def forecast(board: Board, beats: int = FORECAST_BEATS) -> Forecast:
                     start_phase[index],
                     len(record.pattern),
                     tuple(cells[ident]),
+                    ident in gone,
                 )
             )
     ticks.sort(key=lambda tick: (tick.id, tick.automaton))

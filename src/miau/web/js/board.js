@@ -4,6 +4,9 @@
 
 import { dressWordTile, ruleText } from "./words.js";
 
+/** How many colours TICK paths take (miau.css, `data-owner`): one per TICK thing, in turn. */
+const PATH_COLOURS = 4;
+
 /** How long one slide of one cell takes. */
 export const SLIDE_MS = 120;
 const BUMP_MS = 140;
@@ -161,6 +164,7 @@ export class Board {
     );
     const facingMatters = new Set(state.facingMatters || []);
     const ticks = new Map((state.ticks || []).map((tick) => [tick.id, tick]));
+    const tickOrder = new Map((state.ticks || []).map((tick, order) => [tick.id, order % PATH_COLOURS]));
     const cells = new Map();
     for (const entity of state.entities) {
       const key = entity.y * state.width + entity.x;
@@ -176,7 +180,7 @@ export class Board {
         const parts = this.elementFor(entity);
         this.dress(parts, entity, lit, youNouns);
         markFacing(parts, facingMatters.has(entity.id) ? entity.facing : null);
-        markBeat(parts, ticks.get(entity.id));
+        markBeat(parts, ticks.get(entity.id), tickOrder.get(entity.id));
         const placement = placements[index];
         this.placements.set(entity.id, placement);
         parts.root.style.transform = this.transformOf(placement);
@@ -421,8 +425,15 @@ export class Board {
    */
   drawTickPaths(ticks, entities) {
     const markers = [];
-    const nouns = new Map(entities.map((entity) => [entity.id, entity.noun ?? entity.text]));
-    for (const tick of ticks) {
+    const byId = new Map(entities.map((entity) => [entity.id, entity]));
+    const occupied = new Set(entities.map((entity) => `${entity.x},${entity.y}`));
+    ticks.forEach((tick, order) => {
+      const entity = byId.get(tick.id);
+      const name = entity?.noun ?? entity?.text ?? "TICK thing";
+      // Several TICK things: each one's markers sit side by side in the lower part of a
+      // cell, in the colour of its own beat badge, so two paths through one cell stay apart.
+      const several = ticks.length > 1;
+      const spread = several ? (order - (ticks.length - 1) / 2) * Math.min(0.34, 0.9 / ticks.length) : 0;
       const byCell = new Map();
       tick.path.forEach(([x, y], index) => {
         const key = `${x},${y}`;
@@ -433,18 +444,25 @@ export class Board {
         const marker = document.createElement("div");
         marker.className = "tick-step";
         marker.dataset.for = String(tick.id);
+        marker.dataset.owner = String(order % PATH_COLOURS);
         marker.dataset.beats = beats.join(" ");
         marker.dataset.x = String(x);
         marker.dataset.y = String(y);
         marker.dataset.first = String(beats[0] === 1);
-        marker.title = `${nouns.get(tick.id) ?? "TICK thing"} after ${beats.length === 1 ? "beat" : "beats"} ${beats.join(", ")}`;
-        marker.style.transform = `translate(${x * this.tile}px, ${y * this.tile}px)`;
+        marker.title = `${name} after ${beats.length === 1 ? "beat" : "beats"} ${beats.join(", ")}`;
+        // On a cell that holds something the marker keeps to its lower right corner (to its
+        // lower edge when several paths share the cell), clear of the word or the glyph.
+        const taken = occupied.has(`${x},${y}`);
+        marker.dataset.corner = String(taken);
+        const across = several ? spread : taken ? 0.33 : 0;
+        const down = several || taken ? 0.33 : 0;
+        marker.style.transform = `translate(${(x + across) * this.tile}px, ${(y + down) * this.tile}px)`;
         const label = document.createElement("span");
         label.textContent = beats.join("·");
         marker.append(label);
         markers.push(marker);
       }
-    }
+    });
     this.pathLayer.replaceChildren(...markers);
   }
 
@@ -577,7 +595,7 @@ function markFacing(parts, facing) {
 }
 
 /** Shows a TICK thing's beat ("2/10": its next beat takes step 2 of 10), or none. */
-function markBeat(parts, tick) {
+function markBeat(parts, tick, owner) {
   let badge = parts.root.querySelector(":scope > .beat-badge");
   if (!tick) {
     badge?.remove();
@@ -590,7 +608,10 @@ function markBeat(parts, tick) {
     badge.setAttribute("aria-hidden", "true");
     parts.root.append(badge);
   }
-  badge.textContent = `${tick.beat + 1}/${tick.beats}`;
+  // ✕: waiting would destroy it (on the beat after its path ends).
+  badge.textContent = `${tick.beat + 1}/${tick.beats}${tick.gone ? " ✕" : ""}`;
+  badge.dataset.gone = String(Boolean(tick.gone));
+  badge.dataset.owner = String(owner ?? 0);
   parts.root.dataset.beat = String(tick.beat);
 }
 
@@ -600,7 +621,8 @@ function ticksText(ticks, entities) {
   const names = new Map(entities.map((entity) => [entity.id, entity.noun ?? `the word ${entity.text}`]));
   const lines = ticks.map((tick) => {
     const cells = tick.path.map(([x, y]) => `column ${x + 1} row ${y + 1}`).join(", then ");
-    return `${names.get(tick.id) ?? "A TICK thing"}, step ${tick.beat + 1} of ${tick.beats}${cells ? `, next at ${cells}` : ""}`;
+    const gone = tick.gone ? `, destroyed after beat ${tick.path.length + 1} if you wait` : "";
+    return `${names.get(tick.id) ?? "A TICK thing"}, step ${tick.beat + 1} of ${tick.beats}${cells ? `, next at ${cells}` : ""}${gone}`;
   });
   return ` Clockwork: ${lines.join("; ")}.`;
 }
