@@ -215,7 +215,9 @@ def test_a_vocabulary_1_level_draws_its_grammar_and_properties_and_plays_to_a_wi
     game.wait_ready()
     move = page.locator(".board > .entity[data-text='MOVE']").first
     assert move.get_attribute("data-class") == "property"
-    assert move.get_attribute("data-accent") == "move"  # the built-in glossary's accent for MOVE: its own colour
+    assert (
+        move.get_attribute("data-accent") == "move"
+    )  # the built-in glossary's accent for MOVE: its own colour
     expect(page.locator(".glossary-entry[data-word='MOVE']")).to_contain_text("Steps once")
 
 
