@@ -13,7 +13,8 @@ then the play scene on a 390x844 touch screen, its side panels and a hint;
 then, at both sizes, a locked level opened by its address, the
 world-complete card, world select's overall progress and the sound switched
 off; then, at both sizes, Double time, Stepping stone and Stop the clock with
-their facing marks, TICK paths and property colours; then, at both sizes, the library with an imported pack and a refused pack's problem
+their facing marks, TICK paths and property colours, and "Can I still win?"
+after a fatal move; then, at both sizes, the library with an imported pack and a refused pack's problem
 report, world select with the library, a shared level, its Share dialog and
 a tampered link's message; then, at both sizes, the level editor (grid,
 automaton form, check report, solve result, test-play), and the Depth panel
@@ -357,7 +358,8 @@ BOARD_SCENES = (
 
 
 def board_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
-    """Double time (two TICK things), Stepping stone (a MOVE rock's facing), Stop the clock.
+    """Double time (two TICK things), Stepping stone (a MOVE rock's facing), Stop the clock,
+    then Double time's "Can I still win?" after a fatal move.
 
     Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
     """
@@ -376,6 +378,21 @@ def board_scenes(browser: Browser, base_url: str, outdir: Path, problems: Proble
             page.wait_for_function("!document.querySelector('.toast')")
             shots.wait_still()
             shots.shoot(f"{number}-{prefix}{name}")
+        context.close()
+        # "Can I still win?" after a fatal move and two turns more (Double time, a fresh game).
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        context.add_init_script(UNLOCK_ALL)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+        shots.goto("/play/clockwork/double-time")
+        shots.wait_play_ready("Double time")
+        shots.play("RRUURDDRRWW")
+        page.keyboard.press("c")
+        page.wait_for_selector(".winnable-panel[data-verdict='not-winnable']")
+        page.locator(".winnable-panel").scroll_into_view_if_needed()
+        shots.wait_still()
+        shots.shoot(f"19-{prefix}can-i-still-win")
         context.close()
 
 

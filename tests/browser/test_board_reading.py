@@ -17,6 +17,8 @@ from miau.engine import Game
 from miau.packs import load_pack
 from miau.worlds import shipped_pack_path
 from tests.browser.game_page import GamePage
+from tests.browser.test_editor import PLAY_SETTLED, Editor
+from tests.support.local import LocalServer
 
 pytestmark = pytest.mark.browser
 
@@ -175,3 +177,20 @@ def test_can_i_still_win_says_how_many_undos_after_a_fatal_move_and_winnable_aft
     assert not any(
         word in page.inner_text(".winnable-panel") for word in ("up", "down", "left", "right")
     )
+
+
+def test_the_editors_test_play_asks_can_i_still_win_by_its_button_and_key(
+    page: Page, live_server: LocalServer
+) -> None:
+    editor = Editor(page, live_server.url)
+    editor.open("/edit/clockwork/double-time")
+    editor.test_play()
+    editor.play("RRUURDDRR")
+    assert ask_winnable(page, by_key=True) == "Not winnable any more: undo 1 move to get back."
+    page.keyboard.press("z")
+    page.wait_for_function(PLAY_SETTLED)
+    assert ask_winnable(page, by_key=False) == "Still winnable."
+    editor.back_to_editing()
+    assert page.locator(".winnable-panel").count() == 1  # kept hidden with test-play's view
+    page.keyboard.press("c")  # no question is asked while editing
+    assert page.inner_text(".winnable-answer") == "Still winnable."

@@ -36,6 +36,8 @@ SCENES: dict[str, tuple[int, int | None]] = {
     "17-phone-stepping-stone": (390, 844),
     "18-stop-the-clock": (1280, 800),
     "18-phone-stop-the-clock": (390, 844),
+    "19-can-i-still-win": (1280, 800),
+    "19-phone-can-i-still-win": (390, 844),
     "21-library-import-report": (1280, 800),
     "21-phone-library-import-report": (390, 844),
     "22-world-select-library": (1280, 800),
