@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from miau.engine import Game
-from miau.engine.forecast import FORECAST_BEATS, MAX_FORECAST_BEATS, Forecast
+from miau.engine.forecast import FORECAST_BEATS, MAX_FORECAST_BEATS, MAX_TICK_PATHS, Forecast
 from miau.packs import load_pack
 from miau.worlds import shipped_pack_path
-from tests.engine.builders import state_json
+from tests.engine.builders import sentence, state_json, thing
 from tests.engine.strategies import levels, moves
 from tests.engine.vocabulary.grid import board_level
 from tests.engine.vocabulary.strategies import tier1_levels
@@ -161,6 +161,23 @@ def test_shift_things_and_the_subjects_of_facing_conditions_are_marked() -> None
         next(e["id"] for e in entities if e.get("noun") == noun) for noun in ("ROCK", "MIAU")
     )
     assert game.forecast().facing == (rock, miau)
+
+
+@pytest.mark.parametrize("mice", [MAX_TICK_PATHS, MAX_TICK_PATHS + 1])
+def test_a_board_with_too_many_tick_things_follows_none(mice: int) -> None:
+    level = {
+        "width": 40,
+        "height": 4,
+        "objects": [
+            *sentence("MOUSE IS TICK", 0, 0),
+            *sentence("MIAU IS YOU", 4, 0),
+            thing("MIAU", 0, 1),
+            *(thing("MOUSE", x, 2) for x in range(mice)),
+        ],
+        "automata": [{"id": "run", "property": "TICK", "pattern": ["R", "L"]}],
+    }
+    ticks = Game(level).forecast().ticks
+    assert len(ticks) == (mice if mice <= MAX_TICK_PATHS else 0)
 
 
 def test_a_core_level_without_automata_forecasts_nothing() -> None:

@@ -6,8 +6,9 @@ its next beats, and which things' facing a rule in force reads (MOVE and
 SHIFT move along it, a ``FACING`` condition looks along it). A client must
 not guess either from the rules, so the engine says both:
 
-- ``ticks``: for each actor of an automaton that runs now, its cell after
-  each of the next beats **if the player waits**, found by playing those
+- ``ticks``: for each actor of an automaton that runs now (none when there
+  are more than ``MAX_TICK_PATHS``), its cell after each of the next beats
+  **if the player waits**, found by playing those
   waits on the board and rewinding them (the engine's own turn, so blocking,
   pushes, transformations and contacts are exactly the engine's). The path
   stops early when the actor is destroyed or the level is won.
@@ -33,6 +34,14 @@ FORECAST_BEATS: Final = 3
 
 MAX_FORECAST_BEATS: Final = 32
 """The most beats one forecast plays (a pattern has at most 32 steps)."""
+
+MAX_TICK_PATHS: Final = 32
+"""The most TICK things a forecast follows: on a board with more, it follows none.
+
+So a forecast costs at most a few turns of a few movers on any level (a
+hostile draft with thousands of TICK things would otherwise multiply every
+reply's cost and size), and a board that busy would be unreadable anyway.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +151,8 @@ def forecast(board: Board, beats: int = FORECAST_BEATS) -> Forecast:
         raise ValueError("the board has a turn in progress: forecast between turns only")
     facing = facing_matters(board)
     running = tick_actors(board)
-    if not running or beats == 0 or board.won:
+    following = sum(len(actors) for _, actors in running)
+    if not following or following > MAX_TICK_PATHS or beats == 0 or board.won:
         return Forecast((), facing)
     automata = board.level.automata
     start_phase = tuple(board.phases)
