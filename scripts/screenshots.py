@@ -358,10 +358,10 @@ BOARD_SCENES = (
 
 
 def board_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
-    """Double time (two TICK things), Stepping stone (a MOVE rock's facing), Stop the clock,
-    then Double time's "Can I still win?" after a fatal move.
+    """Double time, Stepping stone, Stop the clock, then "Can I still win?" after a fatal move.
 
-    Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
+    Double time has two TICK things, Stepping stone a MOVE rock's facing,
+    Stop the clock a word under a thing. Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
     """
     for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
         context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
