@@ -591,6 +591,7 @@ function markFacing(parts, facing) {
     mark.setAttribute("aria-hidden", "true");
     parts.root.append(mark);
   }
+  mark.title = `Faces ${facing}`;
   parts.root.dataset.facingMark = facing;
 }
 
@@ -612,6 +613,7 @@ function markBeat(parts, tick, owner) {
   badge.textContent = `${tick.beat + 1}/${tick.beats}${tick.gone ? " ✕" : ""}`;
   badge.dataset.gone = String(Boolean(tick.gone));
   badge.dataset.owner = String(owner ?? 0);
+  badge.title = `Its next beat takes step ${tick.beat + 1} of ${tick.beats} of its pattern${tick.gone ? "; waiting would destroy it" : ""}`;
   parts.root.dataset.beat = String(tick.beat);
 }
 
