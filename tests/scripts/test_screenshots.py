@@ -88,7 +88,7 @@ def test_the_script_writes_every_scene_at_its_viewport_size_and_the_page_reports
         [sys.executable, str(script), str(outdir), "--db", str(db_path)],
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=360,
         check=False,
     )
 
