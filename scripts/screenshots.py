@@ -12,7 +12,9 @@ play at the start of a level, play mid-push, win, loss banner, Clockwork's
 then the play scene on a 390x844 touch screen, its side panels and a hint;
 then, at both sizes, a locked level opened by its address, the
 world-complete card, world select's overall progress and the sound switched
-off; then, at both sizes, the library with an imported pack and a refused pack's problem
+off; then, at both sizes, Double time, Stepping stone and Stop the clock with
+their facing marks, TICK paths and property colours, and "Can I still win?"
+after a fatal move; then, at both sizes, the library with an imported pack and a refused pack's problem
 report, world select with the library, a shared level, its Share dialog and
 a tampered link's message; then, at both sizes, the level editor (grid,
 automaton form, check report, solve result, test-play), and the Depth panel
@@ -22,7 +24,7 @@ running, except the mid-push scene, whose board animations are paused 50 ms
 into the push so that the frame does not depend on timing.
 
 ``--only GROUP`` (repeatable) takes only those groups of scenes (``desktop``,
-``phone``, ``progress``, ``library``, ``editor``, ``depth``, ``static``).
+``phone``, ``progress``, ``board``, ``library``, ``editor``, ``depth``, ``static``).
 
 Console errors, page errors and requests to any host but the local server
 are listed at the end; the exit status is 1 if there were any.
@@ -60,7 +62,7 @@ from tests.support.static_site import static_site
 from miau.packs import load_pack
 from miau.packs.share import share_code_for
 
-SCENE_GROUPS = ("desktop", "phone", "progress", "library", "editor", "depth", "static")
+SCENE_GROUPS = ("desktop", "phone", "progress", "board", "library", "editor", "depth", "static")
 """The groups of scenes ``--only`` chooses from, in the order they are taken."""
 
 DESKTOP = ViewportSize(width=1280, height=800)
@@ -346,6 +348,54 @@ def progress_scenes(browser: Browser, base_url: str, outdir: Path, problems: Pro
         context.close()
 
 
+BOARD_SCENES = (
+    # name, world, level, title, moves: facing marks, TICK paths and beats, property colours.
+    ("16", "double-time", "clockwork", "double-time", "Double time", "RRUURDD"),
+    ("17", "stepping-stone", "lexicon", "stepping-stone", "Stepping stone", "LLLL"),
+    ("18", "stop-the-clock", "clockwork", "stop-the-clock", "Stop the clock", ""),
+)
+"""The levels a board you can reason from is shown on, and the moves played before each shot."""
+
+
+def board_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """Double time, Stepping stone, Stop the clock, then "Can I still win?" after a fatal move.
+
+    Double time has two TICK things, Stepping stone a MOVE rock's facing,
+    Stop the clock a word under a thing. Each at 1280x800, then on a 390x844 touch screen (a fresh player each).
+    """
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        context.add_init_script(UNLOCK_ALL)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+        for number, name, pack, level, title, moves in BOARD_SCENES:
+            shots.goto(f"/play/{pack}/{level}")
+            shots.wait_play_ready(title)
+            shots.play(moves)
+            for toast in page.locator(".toast").all():
+                toast.click() if not touch else toast.tap()
+            page.wait_for_function("!document.querySelector('.toast')")
+            shots.wait_still()
+            shots.shoot(f"{number}-{prefix}{name}")
+        context.close()
+        # "Can I still win?" after a fatal move and two turns more (Double time, a fresh game).
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        context.add_init_script(UNLOCK_ALL)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+        shots.goto("/play/clockwork/double-time")
+        shots.wait_play_ready("Double time")
+        shots.play("RRUURDDRRWW")
+        page.keyboard.press("c")
+        page.wait_for_selector(".winnable-panel[data-verdict='not-winnable']")
+        page.locator(".winnable-panel").scroll_into_view_if_needed()
+        shots.wait_still()
+        shots.shoot(f"19-{prefix}can-i-still-win")
+        context.close()
+
+
 def import_pack(page: Page, pack_file: Path) -> None:
     """Import ``pack_file`` through the library scene's file input; wait for its report."""
     page.set_input_files("#pack-file", str(pack_file))
@@ -540,6 +590,7 @@ def main(argv: list[str] | None = None) -> int:
                 "desktop": desktop_scenes,
                 "phone": phone_scenes,
                 "progress": progress_scenes,
+                "board": board_scenes,
                 "library": library_scenes,
                 "editor": editor_scenes,
                 "depth": depth_scenes,

@@ -175,7 +175,7 @@ def test_a_declared_word_is_a_property_tile_with_its_glossary_accent_and_sentenc
 
     tick = page.locator(".board > .entity[data-text='TICK']")
     assert tick.get_attribute("data-class") == "property"
-    assert tick.get_attribute("data-accent") == "push"  # the Clockwork glossary's accent for TICK
+    assert tick.get_attribute("data-accent") == "tick"  # the Clockwork glossary's accent for TICK
     assert page.locator(".board > .entity[data-text='MOUSE']").get_attribute("data-class") == "noun"
     card = page.locator(".glossary-entry[data-word='TICK']")
     expect(card).to_contain_text("Repeats its steps")
@@ -215,7 +215,9 @@ def test_a_vocabulary_1_level_draws_its_grammar_and_properties_and_plays_to_a_wi
     game.wait_ready()
     move = page.locator(".board > .entity[data-text='MOVE']").first
     assert move.get_attribute("data-class") == "property"
-    assert move.get_attribute("data-accent") == "stop"  # the built-in glossary's accent for MOVE
+    assert (
+        move.get_attribute("data-accent") == "move"
+    )  # the built-in glossary's accent for MOVE: its own colour
     expect(page.locator(".glossary-entry[data-word='MOVE']")).to_contain_text("Steps once")
 
 

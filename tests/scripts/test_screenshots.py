@@ -30,6 +30,14 @@ SCENES: dict[str, tuple[int, int | None]] = {
     "14-phone-world-progress": (390, 844),
     "15-sound-off": (1280, 800),
     "15-phone-sound-off": (390, 844),
+    "16-double-time": (1280, 800),
+    "16-phone-double-time": (390, 844),
+    "17-stepping-stone": (1280, 800),
+    "17-phone-stepping-stone": (390, 844),
+    "18-stop-the-clock": (1280, 800),
+    "18-phone-stop-the-clock": (390, 844),
+    "19-can-i-still-win": (1280, 800),
+    "19-phone-can-i-still-win": (390, 844),
     "21-library-import-report": (1280, 800),
     "21-phone-library-import-report": (390, 844),
     "22-world-select-library": (1280, 800),
@@ -80,7 +88,7 @@ def test_the_script_writes_every_scene_at_its_viewport_size_and_the_page_reports
         [sys.executable, str(script), str(outdir), "--db", str(db_path)],
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=360,
         check=False,
     )
 

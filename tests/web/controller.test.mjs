@@ -283,3 +283,25 @@ test("move letters and intents convert both ways", () => {
   assert.equal(letterOf({ intent: "undo" }), null);
   assert.equal(intentOfLetter("x"), null);
 });
+
+test("a question waits for the intents before it, draws nothing, and what follows waits for it", async () => {
+  const port = new FakePort({ width: 8 });
+  port.asked = [];
+  port.ask = (query) => {
+    port.asked.push({ query, atMove: port.moveCount });
+    return new Promise((resolve) => port.waiting.push(() => resolve({ type: query, verdict: "winnable" })));
+  };
+  const { controller, views } = controllerWith(port);
+  controller.request({ intent: "step", direction: "right" });
+  const answer = controller.ask("winnable");
+  controller.request({ intent: "step", direction: "right" });
+  assert.equal(controller.pending, 3);
+  await port.answer();
+  assert.deepEqual(port.asked, [{ query: "winnable", atMove: 1 }], "asked once the move before it was answered");
+  assert.equal(port.sent.length, 1, "the move after the question waits for its answer");
+  await port.answer();
+  assert.deepEqual(await answer, { type: "winnable", verdict: "winnable" });
+  await port.answer();
+  assert.deepEqual(views.calls.applied, [1, 2], "the answer drew nothing");
+  assert.equal(controller.pending, 0);
+});

@@ -229,6 +229,21 @@ test("a draft draws the Tier-1 words only when it asks for them and they are kno
   assert.notEqual(withWords.wordsKey, without.wordsKey);
 });
 
+test("a draft draws the core properties as property tiles, with or without the Tier-1 words", () => {
+  const pack = emptyPack();
+  const tier1 = { operators: ["NOT"], nouns: ["TEXT"], properties: ["MOVE"], glossary: {} };
+  for (const known of [null, { [VOCABULARY_1]: tier1 }]) {
+    for (const features of [[], [VOCABULARY_1]]) {
+      pack.manifest.features = features;
+      const { vocabulary } = draftWords(pack, pack.levels[0], known);
+      for (const word of ["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"]) {
+        assert.equal(vocabulary.classOf(word), "property", `${word} with ${JSON.stringify(features)}`);
+        assert.equal(vocabulary.accentOf(word), word.toLowerCase());
+      }
+    }
+  }
+});
+
 test("the palette is redrawn when a word tile joins the grid, the grid only when words or glyphs change", () => {
   const pack = emptyPack();
   const level = pack.levels[0];

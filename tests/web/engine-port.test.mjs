@@ -99,6 +99,21 @@ test("an intent goes out with its own seq and resolves with the reply of that se
   assert.equal((await second).state.moveCount, 2);
 });
 
+test("a question goes out as its own type with a seq and resolves with the reply frame of that seq", async () => {
+  const socket = FakeSocket.latest();
+  const asked = port.ask("winnable");
+  const question = socket.sent.at(-1);
+  assert.deepEqual(Object.keys(question).sort(), ["seq", "type"]);
+  assert.equal(question.type, "winnable");
+  socket.reply({ type: "winnable", seq: question.seq, verdict: "not-winnable", undosBack: 2, won: false });
+  const reply = await asked;
+  assert.equal(reply.verdict, "not-winnable");
+  assert.equal(reply.undosBack, 2);
+  const refused = port.ask("winnable");
+  socket.reply({ type: "error", seq: socket.sent.at(-1).seq, code: "no-game", message: "Open a level first." });
+  await assert.rejects(refused, { code: "no-game", message: "Open a level first." });
+});
+
 test("a drop fails the intents in flight as offline, keeps new ones, reconnects and sends them after the reopen", async () => {
   const socket = FakeSocket.latest();
   const inFlight = port.send({ intent: "step", direction: "left" });

@@ -26,13 +26,17 @@ def test_every_destroy_cause_the_vocabulary_names_is_in_the_clients_table() -> N
     assert causes == set(client_tables()["DESTROY_CAUSES"])
 
 
-def test_every_built_in_property_has_a_glossary_entry_with_a_core_accent() -> None:
+def test_every_built_in_property_has_a_glossary_entry_with_an_accent_of_its_own() -> None:
     glossary = client_tables()["GLOSSARY"]
     assert set(glossary) == set(vocabulary.TIER1_PROPERTIES)
     for word, entry in glossary.items():
         assert entry["accent"] in ACCENTS, word
-        assert entry["accent"].upper() in vocabulary.CORE_PROPERTIES, word
+        assert entry["accent"] == word.lower(), word
         assert entry["describe"].endswith("."), word
+
+
+def test_the_packs_accents_are_the_clients_accents() -> None:
+    assert list(ACCENTS) == client_tables()["ACCENTS"] == list(vocabulary.ACCENTS)
 
 
 def test_every_intent_of_the_move_alphabet_has_its_letter_in_the_clients_table() -> None:

@@ -1,8 +1,8 @@
 """The engine's word tables in the browser client's form: ``web/js/vocabulary.js``.
 
-The client needs the move letters, the property words, the destroy causes
-and the glossary of built-in words to draw, announce and sound what the
-engine does. They are defined once, in :mod:`miau.engine.vocabulary`; this
+The client needs the move letters, the property words, the destroy causes,
+the property colours (accents) and the glossary of built-in words to draw,
+announce and sound what the engine does. They are defined once, in :mod:`miau.engine.vocabulary`; this
 module renders them as an ES module that the client imports, and
 ``tests/web/test_client_tables.py`` fails when the committed file differs
 from what the vocabulary gives now. After changing the vocabulary, write it
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from miau.engine.vocabulary import (
+    ACCENTS,
     CORE_PROPERTIES,
     DESTROY_CAUSES,
     GLOSSARY,
@@ -43,6 +44,7 @@ def client_tables() -> dict[str, Any]:
         "TIER1_OPERATOR_WORDS": sorted(TIER1_OPERATORS),
         "TIER1_NOUN_WORDS": sorted(TIER1_NOUNS),
         "DESTROY_CAUSES": list(DESTROY_CAUSES),
+        "ACCENTS": list(ACCENTS),
         "GLOSSARY": {
             word: {"accent": accent, "describe": describe}
             for word, (accent, describe) in GLOSSARY.items()

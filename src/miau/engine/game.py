@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from miau.engine.board import GONE, Board, Checkpoint, JournalEntry
 from miau.engine.events import Event, TurnLog
+from miau.engine.forecast import FORECAST_BEATS, Forecast, forecast
 from miau.engine.level import Level
 from miau.engine.rules import RuleSet, parser_for_level
 from miau.engine.state import (
@@ -106,6 +107,15 @@ class Game:
         if any(letter is None for letter in letters):
             return None
         return "".join(letter for letter in letters if letter is not None)
+
+    def forecast(self, beats: int = FORECAST_BEATS) -> Forecast:
+        """The next ``beats`` of every TICK thing if the player waits, and whose facing matters.
+
+        See :mod:`miau.engine.forecast`; the game is left exactly as it was.
+
+        :raises ValueError: when ``beats`` is out of range.
+        """
+        return forecast(self._board, beats)
 
     def step(self, direction: object) -> Event:
         """Take one intent: ``up``, ``down``, ``left``, ``right`` or ``wait``, or its ``Direction``.

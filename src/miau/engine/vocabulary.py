@@ -63,19 +63,31 @@ WEAK: Final = "WEAK"
 TIER1_PROPERTIES: Final = (MOVE, PULL, SHIFT, FLOAT, HOT, MELT, OPEN, SHUT, WEAK)
 """The properties vocabulary-1 adds to the six core ones."""
 
+ACCENTS: Final = (
+    *(word.lower() for word in CORE_PROPERTIES),
+    *(word.lower() for word in TIER1_PROPERTIES),
+    "tick",
+)
+"""The property colours a word tile can take, each distinct from every other (``miau.css``).
+
+Each core and vocabulary-1 property has its own; ``tick`` is the colour of
+Clockwork's TICK, free for any pack's own word. A pack's glossary gives
+each of its declared words one of these.
+"""
+
 GLOSSARY: Final[dict[str, tuple[str, str]]] = {
-    MOVE: ("stop", "Steps once along its facing after each turn, and turns round when blocked."),
-    PULL: ("push", "Follows whatever moves away from it, one cell behind."),
-    SHIFT: ("sink", "Carries everything on it one cell along its facing each turn."),
-    FLOAT: ("sink", "Floats above the rest: it touches only things that float too."),
-    HOT: ("defeat", "Melts every MELT thing that shares its cell."),
-    MELT: ("sink", "Is destroyed in a cell with something HOT."),
-    OPEN: ("win", "Opens a SHUT thing in its cell: both are destroyed."),
-    SHUT: ("defeat", "Is opened by an OPEN thing that enters its cell: both are destroyed."),
-    WEAK: ("stop", "Breaks as soon as anything shares its cell."),
+    MOVE: ("move", "Steps once along its facing after each turn, and turns round when blocked."),
+    PULL: ("pull", "Follows whatever moves away from it, one cell behind."),
+    SHIFT: ("shift", "Carries everything on it one cell along its facing each turn."),
+    FLOAT: ("float", "Floats above the rest: it touches only things that float too."),
+    HOT: ("hot", "Melts every MELT thing that shares its cell."),
+    MELT: ("melt", "Is destroyed in a cell with something HOT."),
+    OPEN: ("open", "Opens a SHUT thing in its cell: both are destroyed."),
+    SHUT: ("shut", "Is opened by an OPEN thing that enters its cell: both are destroyed."),
+    WEAK: ("weak", "Breaks as soon as anything shares its cell."),
 }
-"""The player-facing glossary of the built-in vocabulary-1 properties: for each word, the
-core property whose colour it borrows (its accent) and what it does, in one sentence.
+"""The player-facing glossary of the built-in vocabulary-1 properties: for each word, its
+accent (its own colour, one of ``ACCENTS``) and what it does, in one sentence.
 
 The core six need no entry: their colours and meanings are the game's first lessons. A
 pack may give its own entry for any word; its entry wins.

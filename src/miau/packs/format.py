@@ -8,7 +8,7 @@ is stated once. Limits shared with the engine come from
 from __future__ import annotations
 
 import re
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from miau.engine.vocabulary import (
     MAX_AUTOMATA,
@@ -80,8 +80,26 @@ ID_WHAT: Final = 'an id of 1 to 64 lowercase letters, digits and "-", starting w
 """What a level or automaton id looks like, for messages."""
 VERSION_PATTERN: Final = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
 
-Accent = Literal["you", "push", "stop", "win", "sink", "defeat"]
-ACCENTS: Final[tuple[Accent, ...]] = ("you", "push", "stop", "win", "sink", "defeat")
+Accent = Literal[
+    "you",
+    "push",
+    "stop",
+    "win",
+    "sink",
+    "defeat",
+    "move",
+    "pull",
+    "shift",
+    "float",
+    "hot",
+    "melt",
+    "open",
+    "shut",
+    "weak",
+    "tick",
+]
+ACCENTS: Final[tuple[Accent, ...]] = get_args(Accent)
+"""The accents a glossary entry may name: ``miau.engine.vocabulary.ACCENTS``, as a type."""
 
 Tier = Literal["required", "optional", "challenge"]
 TIERS: Final[tuple[Tier, ...]] = ("required", "optional", "challenge")

@@ -50,6 +50,7 @@ __all__ = [
     "opened_reply",
     "result_reply",
     "shared_pack",
+    "state_on_the_wire",
     "win_reply",
 ]
 
@@ -151,7 +152,7 @@ def opened_reply(
         "type": "opened",
         "pack": pack_id,
         "level": level.id,
-        "state": game.state.to_json(),
+        "state": state_on_the_wire(game),
         "resumed": resumed,
     }
     if pack_id is None:
@@ -163,6 +164,19 @@ def opened_reply(
     return reply
 
 
+def state_on_the_wire(game: Game) -> dict[str, Any]:
+    """The settled state a reply carries, with the board's forecast in its optional fields.
+
+    ``ticks`` (each TICK thing's next beats if the player waits) and
+    ``facingMatters`` (the things whose facing a rule reads) come from
+    :meth:`Game.forecast`; each is left out when empty, so a level without
+    automata or facing rules sends exactly the state it always sent.
+    """
+    state = game.state.to_json()
+    state.update(game.forecast().to_json())
+    return state
+
+
 def result_reply(
     message: Intent, event: Event, game: Game, progress: dict[str, Any] | None
 ) -> dict[str, Any]:
@@ -171,7 +185,7 @@ def result_reply(
         "type": "result",
         "seq": message.seq,
         "event": event.to_json(),
-        "state": game.state.to_json(),
+        "state": state_on_the_wire(game),
         "progress": progress,
     }
 

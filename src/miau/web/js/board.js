@@ -4,6 +4,9 @@
 
 import { dressWordTile, ruleText } from "./words.js";
 
+/** How many colours TICK paths take (miau.css, `data-owner`): one per TICK thing, in turn. */
+const PATH_COLOURS = 4;
+
 /** How long one slide of one cell takes. */
 export const SLIDE_MS = 120;
 const BUMP_MS = 140;
@@ -68,6 +71,11 @@ export class Board {
     this.element = document.createElement("div");
     this.element.className = "board";
     this.element.setAttribute("role", "img");
+    // The coming beats of TICK things (state.ticks), drawn over the cells they reach.
+    this.pathLayer = document.createElement("div");
+    this.pathLayer.className = "tick-paths";
+    this.pathLayer.setAttribute("aria-hidden", "true");
+    this.element.append(this.pathLayer);
     this.area.append(this.element);
     this.tile = 32;
     this.state = null;
@@ -154,6 +162,9 @@ export class Board {
     const youNouns = new Set(
       (state.rules || []).filter((rule) => rule.predicate === "YOU").map((rule) => rule.subject),
     );
+    const facingMatters = new Set(state.facingMatters || []);
+    const ticks = new Map((state.ticks || []).map((tick) => [tick.id, tick]));
+    const tickOrder = new Map((state.ticks || []).map((tick, order) => [tick.id, order % PATH_COLOURS]));
     const cells = new Map();
     for (const entity of state.entities) {
       const key = entity.y * state.width + entity.x;
@@ -163,18 +174,24 @@ export class Board {
     const present = new Set();
     for (const stack of cells.values()) {
       stack.sort((a, b) => layerOf(a, youNouns) - layerOf(b, youNouns) || a.id - b.id);
+      const placements = stackPlacements(stack, this.tile);
       stack.forEach((entity, index) => {
         present.add(entity.id);
         const parts = this.elementFor(entity);
         this.dress(parts, entity, lit, youNouns);
-        const placement = this.stackPlacement(entity, index, stack.length);
+        markFacing(parts, facingMatters.has(entity.id) ? entity.facing : null);
+        markBeat(parts, ticks.get(entity.id), tickOrder.get(entity.id));
+        const placement = placements[index];
         this.placements.set(entity.id, placement);
         parts.root.style.transform = this.transformOf(placement);
-        parts.root.style.zIndex = String(10 + layerOf(entity, youNouns) * 10 + index);
+        // A thing drawn small on a word's corner goes over the word, so neither hides the other.
+        const layer = placement.corner ? 3 : layerOf(entity, youNouns);
+        parts.root.style.zIndex = String(10 + layer * 10 + index);
         if (index === stack.length - 1 && stack.length > 2) parts.root.dataset.stack = String(stack.length);
         else delete parts.root.dataset.stack;
       });
     }
+    this.drawTickPaths(state.ticks || [], state.entities);
     for (const [id, parts] of this.elements) {
       if (!present.has(id)) {
         parts.root.remove();
@@ -187,7 +204,8 @@ export class Board {
     const rules = (state.rules || []).map(ruleText);
     this.element.setAttribute(
       "aria-label",
-      `Board, ${state.width} by ${state.height}. ${rules.length ? `Rules: ${rules.join(", ")}.` : "No rules."}`,
+      `Board, ${state.width} by ${state.height}. ${rules.length ? `Rules: ${rules.join(", ")}.` : "No rules."}` +
+        ticksText(state.ticks || [], state.entities),
     );
     this.keepYouInView();
   }
@@ -399,17 +417,58 @@ export class Board {
     }
   }
 
-  stackPlacement(entity, index, count) {
-    if (count === 1) return { x: entity.x, y: entity.y, offset: 0, scale: 1 };
-    // Fan the stack out along the diagonal, smaller, so every member shows.
-    const step = Math.min(Math.max(2, Math.round(this.tile * 0.2)), (this.tile * 0.4) / (count - 1));
-    const offset = Math.round((index - (count - 1) / 2) * step);
-    return { x: entity.x, y: entity.y, offset, scale: 0.74 };
+  /**
+   * Draws each TICK thing's coming beats: one faint marker per cell it
+   * reaches, numbered with the beats (1 is the next) that bring it there.
+   * Markers carry `data-for` (the thing's id), `data-beats` ("1 2") and
+   * `data-x`, `data-y`.
+   */
+  drawTickPaths(ticks, entities) {
+    const markers = [];
+    const byId = new Map(entities.map((entity) => [entity.id, entity]));
+    const occupied = new Set(entities.map((entity) => `${entity.x},${entity.y}`));
+    ticks.forEach((tick, order) => {
+      const entity = byId.get(tick.id);
+      const name = entity?.noun ?? entity?.text ?? "TICK thing";
+      // Several TICK things: each one's markers sit side by side in the lower part of a
+      // cell, in the colour of its own beat badge, so two paths through one cell stay apart.
+      const several = ticks.length > 1;
+      const spread = several ? (order - (ticks.length - 1) / 2) * Math.min(0.34, 0.9 / ticks.length) : 0;
+      const byCell = new Map();
+      tick.path.forEach(([x, y], index) => {
+        const key = `${x},${y}`;
+        if (!byCell.has(key)) byCell.set(key, { x, y, beats: [] });
+        byCell.get(key).beats.push(index + 1);
+      });
+      for (const { x, y, beats } of byCell.values()) {
+        const marker = document.createElement("div");
+        marker.className = "tick-step";
+        marker.dataset.for = String(tick.id);
+        marker.dataset.owner = String(order % PATH_COLOURS);
+        marker.dataset.beats = beats.join(" ");
+        marker.dataset.x = String(x);
+        marker.dataset.y = String(y);
+        marker.dataset.first = String(beats[0] === 1);
+        marker.title = `${name} after ${beats.length === 1 ? "beat" : "beats"} ${beats.join(", ")}`;
+        // On a cell that holds something the marker keeps to its lower right corner (to its
+        // lower edge when several paths share the cell), clear of the word or the glyph.
+        const taken = occupied.has(`${x},${y}`);
+        marker.dataset.corner = String(taken);
+        const across = several ? spread : taken ? 0.33 : 0;
+        const down = several || taken ? 0.33 : 0;
+        marker.style.transform = `translate(${(x + across) * this.tile}px, ${(y + down) * this.tile}px)`;
+        const label = document.createElement("span");
+        label.textContent = beats.join("·");
+        marker.append(label);
+        markers.push(marker);
+      }
+    });
+    this.pathLayer.replaceChildren(...markers);
   }
 
-  transformOf({ x, y, offset, scale }, nudge = [0, 0]) {
-    const px = x * this.tile + offset + nudge[0];
-    const py = y * this.tile - offset + nudge[1];
+  transformOf({ x, y, offset, scale, dx = 0, dy = 0 }, nudge = [0, 0]) {
+    const px = x * this.tile + offset + dx * this.tile + nudge[0];
+    const py = y * this.tile - offset + dy * this.tile + nudge[1];
     return scale === 1 ? `translate(${px}px, ${py}px)` : `translate(${px}px, ${py}px) scale(${scale})`;
   }
 
@@ -420,7 +479,7 @@ export class Board {
       const placement =
         index === 0 && previous && previous.x === x && previous.y === y
           ? previous
-          : { x, y, offset: end.offset, scale: end.scale };
+          : { ...end, x, y };
       return { transform: this.transformOf(placement), easing: "cubic-bezier(.25,.75,.35,1)" };
     });
     root.animate(frames, { duration: SLIDE_MS * (points.length - 1), easing: "linear" });
@@ -483,4 +542,89 @@ function sentenceIds(sentences, rules) {
     for (const rule of rules || []) for (const id of rule.sourceIds) ids.add(id);
   }
   return ids;
+}
+
+/**
+ * Where each member of one cell's stack is drawn (`stack` in drawing order):
+ * `{x, y, offset, scale, dx, dy, corner}`. A lone entity fills its cell.
+ * Where words share a cell with things, the words stay large and the
+ * things sit small on the cell's lower corner (`corner`), so a word under
+ * a thing is never hidden and the thing still shows. Otherwise the stack
+ * fans out along the diagonal, smaller, so every member shows.
+ */
+export function stackPlacements(stack, tile) {
+  const [first] = stack;
+  if (stack.length === 1) return [{ x: first.x, y: first.y, offset: 0, scale: 1 }];
+  const words = stack.filter((entity) => entity.kind === "word");
+  const things = stack.filter((entity) => entity.kind !== "word");
+  const fan = (count, index) => {
+    if (count === 1) return 0;
+    const step = Math.min(Math.max(2, Math.round(tile * 0.2)), (tile * 0.4) / (count - 1));
+    return Math.round((index - (count - 1) / 2) * step);
+  };
+  if (!words.length || !things.length) {
+    return stack.map((entity, index) => ({ x: entity.x, y: entity.y, offset: fan(stack.length, index), scale: 0.74 }));
+  }
+  const wordScale = words.length === 1 ? 0.84 : 0.74;
+  return stack.map((entity) => {
+    if (entity.kind === "word") {
+      return { x: entity.x, y: entity.y, offset: fan(words.length, words.indexOf(entity)), scale: wordScale, dx: -0.06, dy: -0.06 };
+    }
+    // Things line up along the lower edge from the right-hand corner.
+    const index = things.indexOf(entity);
+    const dx = 0.27 - Math.min(index, 2) * 0.22;
+    return { x: entity.x, y: entity.y, offset: 0, scale: 0.46, dx, dy: 0.27, corner: true };
+  });
+}
+
+/** Shows `facing` ("right", "down", "left", "up") as a small arrow on the thing's edge, or none (null). */
+function markFacing(parts, facing) {
+  let mark = parts.root.querySelector(":scope > .facing-mark");
+  if (!facing) {
+    mark?.remove();
+    delete parts.root.dataset.facingMark;
+    return;
+  }
+  if (!mark) {
+    mark = document.createElement("span");
+    mark.className = "facing-mark";
+    mark.setAttribute("aria-hidden", "true");
+    parts.root.append(mark);
+  }
+  mark.title = `Faces ${facing}`;
+  parts.root.dataset.facingMark = facing;
+}
+
+/** Shows a TICK thing's beat ("2/10": its next beat takes step 2 of 10), or none. */
+function markBeat(parts, tick, owner) {
+  let badge = parts.root.querySelector(":scope > .beat-badge");
+  if (!tick) {
+    badge?.remove();
+    delete parts.root.dataset.beat;
+    return;
+  }
+  if (!badge) {
+    badge = document.createElement("span");
+    badge.className = "beat-badge";
+    badge.setAttribute("aria-hidden", "true");
+    parts.root.append(badge);
+  }
+  // ✕: waiting would destroy it (on the beat after its path ends).
+  badge.textContent = `${tick.beat + 1}/${tick.beats}${tick.gone ? " ✕" : ""}`;
+  badge.dataset.gone = String(Boolean(tick.gone));
+  badge.dataset.owner = String(owner ?? 0);
+  badge.title = `Its next beat takes step ${tick.beat + 1} of ${tick.beats} of its pattern${tick.gone ? "; waiting would destroy it" : ""}`;
+  parts.root.dataset.beat = String(tick.beat);
+}
+
+/** The TICK things' coming beats in words, for the board's label: " MOUSE, next beats: 7 3, 6 3." */
+function ticksText(ticks, entities) {
+  if (!ticks.length) return "";
+  const names = new Map(entities.map((entity) => [entity.id, entity.noun ?? `the word ${entity.text}`]));
+  const lines = ticks.map((tick) => {
+    const cells = tick.path.map(([x, y]) => `column ${x + 1} row ${y + 1}`).join(", then ");
+    const gone = tick.gone ? `, destroyed after beat ${tick.path.length + 1} if you wait` : "";
+    return `${names.get(tick.id) ?? "A TICK thing"}, step ${tick.beat + 1} of ${tick.beats}${cells ? `, next at ${cells}` : ""}${gone}`;
+  });
+  return ` Clockwork: ${lines.join("; ")}.`;
 }

@@ -45,8 +45,8 @@ const ignore = () => {};
 /**
  * One level's play loop.
  *
- * - `port`: `{send(intent) -> Promise<{event, state, progress}>}` (the engine
- *   port module, or a fake);
+ * - `port`: `{send(intent) -> Promise<{event, state, progress}>, ask(query)
+ *   -> Promise<reply>}` (the engine port module, or a fake);
  * - `board`: `{draw(state), apply(event, state), finishAnimations()}`;
  * - `ledger`: `{show(state)}`; `announcer`: `{opened(title, state),
  *   turn(event, state, previous, intent)}`; `sound`: `{turn(event, state,
@@ -157,6 +157,23 @@ export class GameController {
     });
   }
 
+  /**
+   * Asks the engine a question about the game (`"winnable"`) once the intents
+   * queued before it are played, so the answer is about the board the
+   * player sees then; resolves with the reply frame. Nothing is drawn.
+   */
+  ask(query) {
+    return new Promise((resolve, reject) => {
+      if (this.closed) {
+        reject(new Error("The game has closed."));
+        return;
+      }
+      this.queue.push({ query, waiter: { resolve, reject } });
+      this.changedPending();
+      this.pump();
+    });
+  }
+
   /** Stops: nothing more is sent or drawn; waiting intents are rejected. */
   close() {
     this.closed = true;
@@ -197,7 +214,7 @@ export class GameController {
     this.inFlight = entry;
     this.changedPending();
     try {
-      const reply = await this.turn(entry.intent);
+      const reply = entry.query ? await this.port.ask(entry.query) : await this.turn(entry.intent);
       if (this.closed) return;
       entry.waiter?.resolve(reply);
     } catch (error) {

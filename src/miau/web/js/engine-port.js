@@ -350,6 +350,11 @@ function receive(raw, lane) {
       state: message.state,
       progress: message.progress ?? null,
     });
+  } else if (message.type !== "error" && inFlight.get(message.seq)?.query === message.type) {
+    // The answer to a question about the open game (ask()).
+    const pending = inFlight.get(message.seq);
+    inFlight.delete(message.seq);
+    pending.resolve(message);
   } else if (message.type === "error") {
     const error = new PortError(message.code, message.message || "The server refused that.");
     if (message.seq != null && inFlight.has(message.seq)) {
@@ -367,7 +372,8 @@ function receive(raw, lane) {
 function transmit(entry) {
   const seq = nextSeq++;
   inFlight.set(seq, entry);
-  socket.send(JSON.stringify({ type: "intent", seq, ...entry.intent }));
+  const frame = entry.query ? { type: entry.query, seq } : { type: "intent", seq, ...entry.intent };
+  socket.send(JSON.stringify(frame));
   socket.expectReply();
 }
 
@@ -424,6 +430,21 @@ export async function open(what, level) {
 export function send(intent) {
   return new Promise((resolve, reject) => {
     const entry = { intent, resolve, reject };
+    if (levelReady && socket && socket.isOpen()) transmit(entry);
+    else if (current) backlog.push(entry);
+    else reject(new PortError("no-game", "No level is open."));
+  });
+}
+
+/**
+ * Asks a question about the open game that changes nothing (`"winnable"`:
+ * can it still be won?) and resolves with the host's reply frame, in turn
+ * with the intents sent before it. Waits like an intent while the level is
+ * being (re)opened.
+ */
+export function ask(query) {
+  return new Promise((resolve, reject) => {
+    const entry = { query, resolve, reject };
     if (levelReady && socket && socket.isOpen()) transmit(entry);
     else if (current) backlog.push(entry);
     else reject(new PortError("no-game", "No level is open."));

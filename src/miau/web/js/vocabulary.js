@@ -62,41 +62,60 @@ export const DESTROY_CAUSES = Object.freeze([
   "empty"
 ]);
 
+export const ACCENTS = Object.freeze([
+  "you",
+  "push",
+  "stop",
+  "win",
+  "sink",
+  "defeat",
+  "move",
+  "pull",
+  "shift",
+  "float",
+  "hot",
+  "melt",
+  "open",
+  "shut",
+  "weak",
+  "tick"
+]);
+
 export const GLOSSARY = Object.freeze({
   "MOVE": {
-    "accent": "stop",
+    "accent": "move",
     "describe": "Steps once along its facing after each turn, and turns round when blocked."
   },
   "PULL": {
-    "accent": "push",
+    "accent": "pull",
     "describe": "Follows whatever moves away from it, one cell behind."
   },
   "SHIFT": {
-    "accent": "sink",
+    "accent": "shift",
     "describe": "Carries everything on it one cell along its facing each turn."
   },
   "FLOAT": {
-    "accent": "sink",
+    "accent": "float",
     "describe": "Floats above the rest: it touches only things that float too."
   },
   "HOT": {
-    "accent": "defeat",
+    "accent": "hot",
     "describe": "Melts every MELT thing that shares its cell."
   },
   "MELT": {
-    "accent": "sink",
+    "accent": "melt",
     "describe": "Is destroyed in a cell with something HOT."
   },
   "OPEN": {
-    "accent": "win",
+    "accent": "open",
     "describe": "Opens a SHUT thing in its cell: both are destroyed."
   },
   "SHUT": {
-    "accent": "defeat",
+    "accent": "shut",
     "describe": "Is opened by an OPEN thing that enters its cell: both are destroyed."
   },
   "WEAK": {
-    "accent": "stop",
+    "accent": "weak",
     "describe": "Breaks as soon as anything shares its cell."
   }
 });

@@ -1,7 +1,7 @@
 // Word classes, accents and the word tile: shared by the board, the ledger
 // and the title, so a word looks the same everywhere.
 
-import { CORE_OPERATOR_WORDS, CORE_PROPERTY_WORDS } from "./vocabulary.js";
+import { ACCENTS as ACCENT_NAMES, CORE_OPERATOR_WORDS, CORE_PROPERTY_WORDS } from "./vocabulary.js";
 
 /** The two operators of the core grammar. */
 export const OPERATORS = new Set(CORE_OPERATOR_WORDS);
@@ -9,7 +9,8 @@ export const OPERATORS = new Set(CORE_OPERATOR_WORDS);
 /** The six core properties; each is its own accent. */
 export const CORE_PROPERTIES = new Set(CORE_PROPERTY_WORDS);
 
-const ACCENTS = new Set(CORE_PROPERTY_WORDS.map((word) => word.toLowerCase()));
+// Every property colour miau.css draws (the engine's ACCENTS): a glossary may name any of them.
+const ACCENTS = new Set(ACCENT_NAMES);
 
 /**
  * The vocabulary of one level: which words are properties (the core six plus

@@ -3,6 +3,7 @@
 // when its words or things changed), the forms, the stored solution and the
 // page around them.
 
+import { CORE_PROPERTY_WORDS } from "../vocabulary.js";
 import { Vocabulary } from "../words.js";
 import { VOCABULARY_1, declaredWords, usesVocabulary1 } from "./draft.js";
 
@@ -22,7 +23,8 @@ export function draftWords(pack, level, builtInWords) {
     {
       automata: level.automata || [],
       pairs: level.pairs || [],
-      properties: tier1?.properties || [],
+      // The level's property list replaces the core six (words.js), so it names them too.
+      properties: [...CORE_PROPERTY_WORDS, ...(tier1?.properties || [])],
       operators: tier1 ? ["IS", "AND", ...tier1.operators] : undefined,
     },
     { glossary: { ...(tier1?.glossary || {}), ...(pack.properties || {}) } },

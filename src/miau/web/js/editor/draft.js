@@ -4,12 +4,13 @@
 // reload never loses work. Every change goes through `edit()` or a stroke,
 // so every change can be undone.
 
+import { ACCENTS as ACCENT_NAMES } from "../vocabulary.js";
 import { CORE_PROPERTIES, OPERATORS } from "../words.js";
 
 /** The localStorage key of the draft. */
 export const DRAFT_KEY = "miau.draft";
-/** The accent names a declared word may take. */
-export const ACCENTS = ["you", "push", "stop", "win", "sink", "defeat"];
+/** The accent names a declared word may take (the engine's property colours). */
+export const ACCENTS = [...ACCENT_NAMES];
 /** The grid size limits of the loader. */
 export const MIN_SIZE = 1;
 export const MAX_SIZE = 64;

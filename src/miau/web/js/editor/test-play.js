@@ -12,6 +12,7 @@ import { Ledger } from "../ledger.js";
 import { dpad } from "../pad.js";
 import { sound } from "../sound.js";
 import { toast } from "../toast.js";
+import { WinnableCheck } from "../play/winnable-check.js";
 
 const REPLAY_PAUSE_MS = 110;
 
@@ -34,6 +35,7 @@ export class TestPlay {
     this.banner = h("div", { class: "test-banner", role: "alert", hidden: true });
     this.boardArea = h("div", { class: "board-area test-board-area" });
     this.ledgerList = h("ol", { class: "ledger", "aria-label": "Active rules" });
+    this.winnableSlot = h("div", { class: "test-winnable" });
     root.append(
       h(
         "div",
@@ -57,7 +59,12 @@ export class TestPlay {
         "div",
         { class: "test-main" },
         h("div", { class: "board-wrap" }, this.boardArea, this.banner),
-        h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), this.ledgerList),
+        h(
+          "div",
+          { class: "test-side" },
+          this.winnableSlot,
+          h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), this.ledgerList),
+        ),
       ),
       dpad(),
     );
@@ -80,7 +87,10 @@ export class TestPlay {
       announcer: new TurnAnnouncer(),
       sound: this.sound ?? sound(),
       afterWin: ["undo", "reset"],
-      onState: (state) => this.show(state),
+      onState: (state) => {
+        this.show(state);
+        session.winnable?.showState(state);
+      },
       onPending: (count) => {
         if (!session.closed) this.root.dataset.pending = String(count);
       },
@@ -93,6 +103,14 @@ export class TestPlay {
     this.status.textContent = replay ? "Replay" : "Test-play";
     this.banner.hidden = true;
     this.moveCount.textContent = "0";
+    // "Can I still win?" while this draft is played; its key goes with the session.
+    session.keys = new AbortController();
+    session.winnable = new WinnableCheck({
+      ask: () => session.controller.ask("winnable"),
+      signal: session.keys.signal,
+      isCovered: () => session.closed,
+    });
+    this.winnableSlot.replaceChildren(session.winnable.element);
     session.input = createInput({
       onIntent: (intent, options) => this.onIntent(session, intent, options),
       swipeSurface: this.boardArea,
@@ -124,6 +142,7 @@ export class TestPlay {
     const session = this.session;
     if (!session) return;
     session.closed = true;
+    session.keys?.abort();
     session.controller.close();
     session.input.destroy();
     session.board.destroy();

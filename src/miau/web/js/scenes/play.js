@@ -33,6 +33,7 @@ import { PlayPage } from "../play/page.js";
 import { playKind, playRoutes } from "../play/routes.js";
 import { SHARE_KEY, bindShare, shareCodeFor } from "../play/share.js";
 import { WIN_CARD_DELAY_EXTRA_MS, WinCeremony, completionAfter, restartDraft } from "../play/win-ceremony.js";
+import { WinnableCheck } from "../play/winnable-check.js";
 import { SeenWords, WordsPanel } from "../play/words-panel.js";
 
 export { MAX_WAITING_INTENTS } from "../controller.js";
@@ -79,13 +80,22 @@ function playLevel(page, world, level, opened, { kind, params, routes, signal })
   const ledger = new Ledger(page.ledgerList, { vocabulary, onHighlight: (ids) => board.highlight(ids) });
   // The controller, the win and the input need one another: they meet
   // through closures, which only run once a turn is played.
+  const winnable = new WinnableCheck({
+    ask: () => controller.ask("winnable"),
+    signal,
+    isCovered: () => win.shown || root.dataset.sharing === "true",
+  });
+  root.querySelector(".side").prepend(winnable.element);
   const controller = new GameController({
     port,
     board,
     ledger,
     announcer: new TurnAnnouncer(),
     sound: sound(),
-    onState: (state) => page.showState(state),
+    onState: (state) => {
+      page.showState(state);
+      winnable.showState(state);
+    },
     onPending: (count) => page.showPending(count),
     onWin: (progress) => win.show(progress),
     onError: (error) => toast(error?.message || "That did not work.", { tone: "error" }),
