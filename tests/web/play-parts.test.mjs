@@ -12,7 +12,7 @@ const { playKind, playRoutes } = await import("../../src/miau/web/js/play/routes
 const { draftWorldAndLevel, openLevel, openingNotes, unlockedEverywhere } = await import(
   "../../src/miau/web/js/play/level-source.js"
 );
-const { intentRouter, restartQuestion } = await import("../../src/miau/web/js/play/intents.js");
+const { EarlyIntents, intentRouter, restartQuestion } = await import("../../src/miau/web/js/play/intents.js");
 const { SHARE_KEY, bindShare, shareCodeFor } = await import("../../src/miau/web/js/play/share.js");
 const { SeenWords } = await import("../../src/miau/web/js/play/words-panel.js");
 const { openFailure } = await import("../../src/miau/web/js/play/failure-cards.js");
@@ -338,4 +338,41 @@ test("playing a draft again closes the card, reopens the draft and gives the con
     toast: (text) => failed.push(text),
   });
   assert.deepEqual(failed, ["Gone."]);
+});
+
+test("moves pressed before the game is open are played in order once it is, and Back leaves at once", () => {
+  const played = [];
+  const held = [];
+  let left = 0;
+  const early = new EarlyIntents({ onBack: () => (left += 1), onHeld: (count) => held.push(count), limit: 3 });
+  early.take({ intent: "step", direction: "right" });
+  early.take({ intent: "step", direction: "right" }, { repeat: true }); // a held key's repeat: not kept
+  early.take({ intent: "undo" });
+  early.take({ intent: "back" });
+  early.take({ intent: "wait" });
+  early.take({ intent: "step", direction: "up" }); // past the limit
+  assert.equal(left, 1);
+  assert.deepEqual(held, [1, 2, 3]);
+  assert.deepEqual(played, []);
+
+  early.release((intent, options) => played.push([intent, options]));
+  assert.deepEqual(
+    played.map(([intent]) => intent),
+    [{ intent: "step", direction: "right" }, { intent: "undo" }, { intent: "wait" }],
+  );
+  assert.ok(played.every(([, options]) => options.repeat === false));
+  assert.equal(held.at(-1), 0);
+
+  early.take({ intent: "back" }, { repeat: false });
+  assert.equal(left, 1, "once open, Back goes to the game's own route");
+  assert.deepEqual(played.at(-1)[0], { intent: "back" });
+});
+
+test("moves held for a level that cannot be played are forgotten", () => {
+  const played = [];
+  const early = new EarlyIntents({ onBack: () => {} });
+  early.take({ intent: "step", direction: "left" });
+  early.discard();
+  early.release((intent) => played.push(intent));
+  assert.deepEqual(played, []);
 });

@@ -22,7 +22,9 @@ export class PlayPage {
     root.dataset.ready = "false";
     root.dataset.kind = kind;
     this.header = new PlayHeader(header);
-    this.boardArea = h("div", { class: "board-area" });
+    // Until the game is open the board's place says so (moves pressed meanwhile wait their turn).
+    this.startingNote = h("p", { class: "board-starting", role: "status" }, "Starting the game…");
+    this.boardArea = h("div", { class: "board-area" }, this.startingNote);
     this.lossBanner = new LossBanner();
     this.ledgerList = h("ol", { class: "ledger", "aria-label": "Active rules" });
     this.wordsPanel = wordsPanel;
@@ -47,8 +49,17 @@ export class PlayPage {
     );
   }
 
+  /** Says the game is still starting, and how many moves pressed meanwhile wait for it. */
+  showStarting(waiting) {
+    this.root.dataset.held = String(waiting);
+    if (!this.startingNote.isConnected) return;
+    const moves = waiting === 1 ? "1 move waits" : `${waiting} moves wait`;
+    this.startingNote.textContent = waiting ? `Starting the game… ${moves} for it.` : "Starting the game…";
+  }
+
   /** Shows the opened level: the page's title, the names, the board's shape and the hint. */
   showLevel(world, level) {
+    this.startingNote.remove();
     document.title = `${level.title} · Miau`;
     this.header.showTitles(worldLabel(this.kind, world), level.title);
     // A phone gives the board a height from the level's shape alone (miau.css), never from the rules.
