@@ -34,10 +34,16 @@ export class PlayPage {
       h(
         "main",
         { class: "play-main" },
-        h("div", { class: "board-wrap" }, this.boardArea, this.lossBanner.element),
+        h("div", { class: "board-wrap" }, this.boardArea),
         // Under the board, before the rules: on a phone the rules follow in the
         // page, so the pad stays where it is however many rules there are.
         dpad(),
+        // Beside the board, never over it (miau.css): above the rules on a wide
+        // screen, in the pad's place on a phone (with nothing YOU the pad has
+        // nothing to move).
+        this.lossBanner.element,
+        // A narrow screen's notices come here, under the pad, clear of the board and the top bar.
+        h("div", { class: "scene-toasts", dataset: { toasts: "" }, "aria-hidden": "true" }),
         h(
           "aside",
           { class: "side", "aria-label": "Rules and hints" },
