@@ -274,8 +274,10 @@ test("a refused share link offers no retry and blames the link; a server failure
   assert.deepEqual([down.refusedLink, down.retry, down.failure], [false, true, "open"]);
   assert.equal(down.message, "Something went wrong.");
   const draft = openFailure("draft", { status: 422 });
-  assert.deepEqual([draft.retry, draft.title, draft.worldName], [false, "This draft cannot be played yet", null]);
-  assert.equal(openFailure("level", null).heading, "This level could not be opened");
+  assert.deepEqual([draft.retry, draft.title, draft.worldName], [false, "Draft", null]);
+  const unknown = openFailure("level", null, "no-such-level");
+  assert.equal(unknown.heading, "This level could not be opened");
+  assert.equal(unknown.title, "no-such-level", "the top bar does not repeat the card's heading");
 });
 
 test("only the last level of a world asks for the world's moment, and a failed request shows none", async () => {

@@ -43,7 +43,8 @@ export async function mount(root, { pack }, { navigate, signal }) {
   heading.textContent = world.name;
   const required = world.levels.filter((level) => level.tier === "required");
   const wonRequired = required.filter((level) => level.won).length;
-  summary.textContent = `${world.description} · ${wonRequired} of ${required.length} required levels solved`;
+  const solved = `${wonRequired} of ${required.length} required level${required.length === 1 ? "" : "s"} solved`;
+  summary.textContent = world.description ? `${world.description} · ${solved}` : solved;
   grid.replaceChildren(...world.levels.map((level, index) => levelCard(pack, level, index, world.imported)));
   if (world.imported) tools.replaceChildren(...libraryTools(world, { navigate, signal }));
   arrowFocus(grid, ".level-card", signal);

@@ -77,7 +77,7 @@ export async function mount(root, params, context) {
   } catch (error) {
     const retry = () => navigate(location.hash.slice(1));
     giveUp();
-    if (!signal.aborted) showOpenError(page, error, { kind, routes, retry, signal });
+    if (!signal.aborted) showOpenError(page, error, { kind, routes, retry, signal, levelId: params.level });
     return;
   }
   if (!found || signal.aborted) return;
