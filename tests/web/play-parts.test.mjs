@@ -133,6 +133,11 @@ test("a resumed game says where it stands, and a set-aside save says why", () =>
   assert.deepEqual(notice, ["Set aside.", { tone: "error", duration: 10000 }]);
 });
 
+test("on a touch screen the resumed game's note names no key", () => {
+  const [resumed] = openingNotes({ resumed: true, state: { moveCount: 3 } }, { touchScreen: true });
+  assert.equal(resumed[0], "Resumed at move 3. Restart is in the top bar.");
+});
+
 test("Back leaves, a won level takes no more moves, and a final restart asks first", () => {
   const controller = recorder(["request"]);
   controller.restartIsFinal = false;
