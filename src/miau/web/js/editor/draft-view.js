@@ -3,7 +3,7 @@
 // when its words or things changed), the forms, the stored solution and the
 // page around them.
 
-import { Vocabulary } from "../words.js";
+import { CORE_PROPERTIES, Vocabulary } from "../words.js";
 import { VOCABULARY_1, declaredWords, usesVocabulary1 } from "./draft.js";
 
 /**
@@ -22,7 +22,8 @@ export function draftWords(pack, level, builtInWords) {
     {
       automata: level.automata || [],
       pairs: level.pairs || [],
-      properties: tier1?.properties || [],
+      // The core six are properties in every level, as the game draws them; the Tier-1 ones when used.
+      properties: [...CORE_PROPERTIES, ...(tier1?.properties || [])],
       operators: tier1 ? ["IS", "AND", ...tier1.operators] : undefined,
     },
     { glossary: { ...(tier1?.glossary || {}), ...(pack.properties || {}) } },
