@@ -165,7 +165,11 @@ export function normalisePack(raw) {
   if (typeof source.solution === "string" && source.solution) level.solution = source.solution.toUpperCase();
   if (Number.isInteger(source.solverMax)) level.solverMax = source.solverMax;
   const manifest = raw.manifest && typeof raw.manifest === "object" ? raw.manifest : {};
+  const saved = raw.savedAs;
+  // Where the level was saved (the editor's own note, never sent): its id stays fixed from then on.
+  const savedAs = saved && isPackId(saved.pack) && isLevelId(saved.level) ? { pack: saved.pack, level: saved.level } : null;
   return {
+    ...(savedAs ? { savedAs } : {}),
     manifest: {
       id: isPackId(manifest.id) ? manifest.id : "draft",
       name: typeof manifest.name === "string" && manifest.name.trim() ? manifest.name : "Draft",
@@ -356,6 +360,12 @@ export class Draft {
   }
 
   /** Replaces the whole document as one undoable edit (a level opened for editing). */
+  /** Notes that the level was saved as `levelId` in the library pack `packId` (no undoable edit). */
+  markSaved(packId, levelId) {
+    this.pack.savedAs = { pack: packId, level: levelId };
+    this.save();
+  }
+
   replace(pack) {
     const next = normalisePack(pack);
     this.pushUndo(this.snapshot());
@@ -443,12 +453,14 @@ export class Draft {
 
   /**
    * Retitles the level; its id follows the new title while it still
-   * followed the old one (a new level's `my-level` follows "My level").
+   * followed the old one (a new level's `my-level` follows "My level")
+   * and the level was never saved: a saved level keeps its id, so saving
+   * it again renames it in its pack instead of adding a second level.
    */
   setTitle(title) {
     return this.edit((pack) => {
       const level = pack.levels[0];
-      if (idFollowsTitle(level)) level.id = levelIdFromTitle(title);
+      if (idFollowsTitle(level) && !pack.savedAs) level.id = levelIdFromTitle(title);
       level.title = title;
     }, "title");
   }

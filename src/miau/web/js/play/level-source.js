@@ -1,6 +1,7 @@
 // Opening the level a play scene shows: its world and level as the API
 // serves them (or as a draft makes them) and the engine port's game.
 
+import { isOwnPack } from "../own-packs.js";
 import { isTouchScreen, keysOrTouch } from "../touch.js";
 import { CORE_PROPERTIES } from "../words.js";
 
@@ -80,7 +81,10 @@ export async function openLevel(kind, params, { api, port, signal, storage = nul
     [world, level] = await Promise.all([api.world(params.pack), api.level(params.pack, params.level)]);
     if (signal.aborted) return null;
     // A locked level opened by its address says what opens it, and no game starts.
-    if (level.locked && !unlockedEverywhere(storage)) return { world, level, locked: true };
+    // The author's own pack never locks for them (own-packs.js).
+    if (level.locked && !unlockedEverywhere(storage) && !isOwnPack(params.pack, storage)) {
+      return { world, level, locked: true };
+    }
     opened = await port.open({ pack: params.pack, level: params.level });
   }
   return { world, level, opened };

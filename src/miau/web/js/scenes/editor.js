@@ -19,6 +19,7 @@ import { Draft, declaredWords, emptyPack, exportPack, loadStoredPack } from "../
 import { DraftRules } from "../editor/draft-rules.js";
 import { DraftView } from "../editor/draft-view.js";
 import * as port from "../engine-port.js";
+import { markOwnPack } from "../own-packs.js";
 import { Forms } from "../editor/forms.js";
 import { EditorGrid } from "../editor/grid.js";
 import { bindEditorKeys } from "../editor/keys.js";
@@ -172,6 +173,10 @@ function editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal
     savePanel: new SavePanel(page.tabs.panel("save"), {
       pack: (manifest) => packToSend(manifest),
       levelId: () => draft.level.id,
+      onSaved: (packId, levelId) => {
+        draft.markSaved(packId, levelId);
+        markOwnPack(packId);
+      },
       onPlace: showPlace,
       signal,
     }),
