@@ -75,6 +75,10 @@ export class PlayPage {
 
   /** Shows a drawn state: the move count and the loss banner. */
   showState(state) {
+    // A board larger than its area pans: a finger drag then scrolls it (the pad moves), see miau.css.
+    const area = this.boardArea;
+    const pans = area.scrollWidth > area.clientWidth + 1 || area.scrollHeight > area.clientHeight + 1;
+    area.dataset.pans = String(pans);
     this.header.showMoves(state.moveCount);
     this.lossBanner.update(state);
     this.root.dataset.controlLost = String(Boolean(state.controlLost));
