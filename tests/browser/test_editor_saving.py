@@ -130,3 +130,47 @@ def test_the_authors_own_pack_locks_none_of_its_levels_and_is_called_theirs(
     author.goto(f"{live_server.url}/#/worlds")
     card = author.locator(".world-card[data-world='own-rooms']")
     expect(card.locator(".badge.imported")).to_have_text("Yours")
+
+
+def test_a_test_play_win_of_a_saved_level_counts_and_an_edited_one_does_not(
+    author: Page, live_server: LocalServer
+) -> None:
+    editor = Editor(author, live_server.url)
+    editor.open()
+    for tool, cell in [
+        ("word:MIAU", (0, 0)),
+        ("word:IS", (1, 0)),
+        ("word:YOU", (2, 0)),
+        ("word:FLAG", (0, 1)),
+        ("word:IS", (1, 1)),
+        ("word:WIN", (2, 1)),
+        ("object:MIAU", (0, 3)),
+        ("object:FLAG", (1, 3)),
+    ]:
+        editor.paint(tool, cell)
+    editor.set_field("title", "One step")
+
+    # Before any save a win is the draft's alone.
+    editor.test_play()
+    expect(author.locator(".editor-play")).to_have_attribute("data-counts", "false")
+    editor.back_to_editing()
+
+    editor.tab("save")
+    author.select_option("[data-field='library-pack']", "__new__")
+    author.fill("input[name='new-pack-id']", "counted")
+    author.fill("input[name='new-pack-name']", "Counted")
+    save(author)
+
+    editor.test_play()
+    expect(author.locator(".editor-play")).to_have_attribute("data-counts", "true")
+    editor.play("R")
+    expect(author.locator(".editor-play")).to_have_attribute("data-won", "true")
+    worlds = author.request.get(f"{live_server.url}/api/worlds").json()["worlds"]
+    counted = next(world for world in worlds if world["id"] == "counted")
+    assert counted["won"] == 1
+
+    # Edited since the save: test-play plays the draft, which is not the saved level.
+    editor.back_to_editing()
+    editor.paint("object:ROCK", (4, 4))
+    editor.test_play()
+    expect(author.locator(".editor-play")).to_have_attribute("data-counts", "false")

@@ -167,7 +167,10 @@ export function normalisePack(raw) {
   const manifest = raw.manifest && typeof raw.manifest === "object" ? raw.manifest : {};
   const saved = raw.savedAs;
   // Where the level was saved (the editor's own note, never sent): its id stays fixed from then on.
-  const savedAs = saved && isPackId(saved.pack) && isLevelId(saved.level) ? { pack: saved.pack, level: saved.level } : null;
+  const savedAs =
+    saved && isPackId(saved.pack) && isLevelId(saved.level)
+      ? { pack: saved.pack, level: saved.level, text: typeof saved.text === "string" ? saved.text : "" }
+      : null;
   return {
     ...(savedAs ? { savedAs } : {}),
     manifest: {
@@ -243,6 +246,12 @@ export function exportPack(pack, manifestOverrides = {}) {
   if (Object.keys(properties).length) result.properties = properties;
   result.levels = [level];
   return result;
+}
+
+// The level as a save sends it, with the palette and glossary it uses: what "unchanged since the save" compares.
+function savedLevelText(pack) {
+  const { palette = {}, properties = {}, levels } = exportPack(pack);
+  return JSON.stringify([levels[0], palette, properties]);
 }
 
 /** Reads the stored draft, or null when there is none (or it is unreadable). */
@@ -360,10 +369,20 @@ export class Draft {
   }
 
   /** Replaces the whole document as one undoable edit (a level opened for editing). */
-  /** Notes that the level was saved as `levelId` in the library pack `packId` (no undoable edit). */
+  /** Notes that the level was saved as `levelId` in the library pack `packId`, as it is now (no undoable edit). */
   markSaved(packId, levelId) {
-    this.pack.savedAs = { pack: packId, level: levelId };
+    this.pack.savedAs = { pack: packId, level: levelId, text: savedLevelText(this.pack) };
     this.save();
+  }
+
+  /**
+   * The library level this draft is, unchanged since it was saved there:
+   * `{pack, level}`, or null (never saved, or edited since).
+   */
+  savedUnchanged() {
+    const saved = this.pack.savedAs;
+    if (!saved?.text || saved.text !== savedLevelText(this.pack)) return null;
+    return { pack: saved.pack, level: saved.level };
   }
 
   replace(pack) {

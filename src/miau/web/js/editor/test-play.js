@@ -66,8 +66,11 @@ export class TestPlay {
   /**
    * Opens `pack` (a one-level pack) as a draft game and plays it; with
    * `replay` (a move string) the moves play themselves, one after another.
+   * `stored` (`{pack, level}`): the draft is that library level, unchanged
+   * since it was saved, so that level's own game is played from its start
+   * instead, and a win counts as a win of it.
    */
-  async start(pack, vocabulary, palette, { replay = null } = {}) {
+  async start(pack, vocabulary, palette, { replay = null, stored = null } = {}) {
     this.stop();
     const board = new Board(this.boardArea, { vocabulary, palette });
     const session = { closed: false, replay, board, input: null };
@@ -90,7 +93,8 @@ export class TestPlay {
     this.root.dataset.pending = "0";
     this.root.dataset.won = "false";
     this.root.dataset.replay = replay ? "running" : "none";
-    this.status.textContent = replay ? "Replay" : "Test-play";
+    this.status.textContent = `${replay ? "Replay" : "Test-play"}${stored ? " · wins count" : ""}`;
+    this.root.dataset.counts = String(Boolean(stored));
     this.banner.hidden = true;
     this.moveCount.textContent = "0";
     session.input = createInput({
@@ -101,7 +105,7 @@ export class TestPlay {
     if (replay) session.input.setEnabled(false);
     let opened;
     try {
-      opened = await port.open({ draft: pack });
+      opened = await port.open(stored ?? { draft: pack });
     } catch (error) {
       if (session.closed) return;
       this.banner.hidden = false;
@@ -115,6 +119,15 @@ export class TestPlay {
     }
     if (session.closed) return;
     session.controller.start(opened.state, { title: "Test-play" });
+    // The library level's game resumes where the player left it: test-play starts from the beginning.
+    if (stored && (opened.state.moveCount > 0 || opened.state.won)) {
+      try {
+        await session.controller.send({ intent: "reset" });
+      } catch {
+        if (session.closed) return;
+      }
+      if (session.closed) return;
+    }
     this.root.dataset.ready = "true";
     if (replay) this.runReplay(session, replay);
   }

@@ -77,7 +77,12 @@ export async function mount(root, params, { signal, navigate }) {
     page,
     draft,
     testPlay: new TestPlay(page.playRoot, { onExit: () => modes.exitPlay() }),
-    game: () => ({ pack: packToSend(), vocabulary: view.vocabulary, palette: draft.pack.palette }),
+    game: () => ({
+      pack: packToSend(),
+      vocabulary: view.vocabulary,
+      palette: draft.pack.palette,
+      stored: draft.savedUnchanged(),
+    }),
     onEdit: () => {
       view.render();
       showRules();
