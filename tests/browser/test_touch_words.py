@@ -12,8 +12,12 @@ from tests.support.local import UNLOCK_ALL, LocalServer, shipped_solution
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, object] = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+}
+DESKTOP: dict[str, object] = {"viewport": {"width": 1280, "height": 800}}
 
 VISIBLE_KEY_CHIPS = """() => [...document.querySelectorAll('kbd')]
   .filter((chip) => chip.getClientRects().length > 0)
