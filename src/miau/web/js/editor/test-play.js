@@ -12,6 +12,7 @@ import { Ledger } from "../ledger.js";
 import { dpad } from "../pad.js";
 import { sound } from "../sound.js";
 import { toast } from "../toast.js";
+import { keysOrTouch } from "../touch.js";
 
 const REPLAY_PAUSE_MS = 110;
 
@@ -156,7 +157,11 @@ export class TestPlay {
       this.banner.dataset.tone = "win";
       this.banner.replaceChildren(
         h("p", { class: "loss-title" }, `Won in ${state.moveCount} move${state.moveCount === 1 ? "" : "s"}`),
-        h("p", { class: "loss-text" }, "Press T to go back to editing, R to play again."),
+        h(
+          "p",
+          { class: "loss-text" },
+          keysOrTouch("Press T to go back to editing, R to play again.", "Edit goes back to editing, Restart plays again."),
+        ),
       );
     } else if (!state.won) {
       session.won = false;
@@ -166,7 +171,7 @@ export class TestPlay {
         this.banner.dataset.tone = "loss";
         this.banner.replaceChildren(
           h("p", { class: "loss-title" }, "Nothing is YOU"),
-          h("p", { class: "loss-text" }, "Undo (Z) or restart (R)."),
+          h("p", { class: "loss-text" }, keysOrTouch("Undo (Z) or restart (R).", "Undo or restart.")),
         );
       }
     }
