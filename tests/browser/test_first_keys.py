@@ -23,9 +23,13 @@ BOARD_PLACE = ".play-scene .board-area"
 """The board's place: on screen from the scene's first frame, before the game is open."""
 
 
-def press_at_once(page: Page, moves: str) -> None:
-    """Press `moves` the moment the board's place appears, without waiting for any reply."""
-    page.wait_for_selector(BOARD_PLACE, state="attached", timeout=30_000)
+FIRST_TILES = ".play-scene .board > .entity"
+"""The board's first drawing: its tiles, the moment the game is open."""
+
+
+def press_at_once(page: Page, moves: str, moment: str = BOARD_PLACE) -> None:
+    """Press `moves` the moment `moment` appears, without waiting for any reply."""
+    page.wait_for_selector(moment, state="attached", timeout=60_000)
     for move in moves:
         page.keyboard.press(KEY_FOR_MOVE[move])
 
@@ -38,11 +42,14 @@ def wait_for_moves(page: Page, count: int) -> None:
     )
 
 
-def test_four_moves_pressed_as_the_board_appears_are_four_moves(page: Page, game_url: str) -> None:
+@pytest.mark.parametrize("moment", [BOARD_PLACE, FIRST_TILES], ids=["board-place", "first-tiles"])
+def test_four_moves_pressed_as_the_board_appears_are_four_moves(
+    page: Page, game_url: str, moment: str
+) -> None:
     moves = shipped_solution(PACK, LEVEL)[:4]
     page.goto(f"{game_url}/#/play/{PACK}/{LEVEL}")
 
-    press_at_once(page, moves)
+    press_at_once(page, moves, moment)
 
     wait_for_moves(page, 4)
     game = GamePage(page, game_url)
