@@ -87,7 +87,7 @@ def test_the_script_writes_every_scene_at_its_viewport_size_and_the_page_reports
         [sys.executable, str(script), str(outdir), "--db", str(db_path)],
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=360,  # every group, the static site built once; a loaded 2-core machine takes 3 minutes
         check=False,
     )
 
