@@ -174,3 +174,25 @@ def test_a_test_play_win_of_a_saved_level_counts_and_an_edited_one_does_not(
     editor.paint("object:ROCK", (4, 4))
     editor.test_play()
     expect(author.locator(".editor-play")).to_have_attribute("data-counts", "false")
+
+
+def test_a_level_of_the_authors_own_pack_opened_in_the_editor_keeps_its_id_when_retitled(
+    author: Page, live_server: LocalServer
+) -> None:
+    editor = Editor(author, live_server.url)
+    editor.open()
+    editor.paint("object:MIAU", (0, 0))
+    editor.set_field("title", "Room one")
+    editor.tab("save")
+    author.select_option("[data-field='library-pack']", "__new__")
+    author.fill("input[name='new-pack-id']", "own-edit")
+    author.fill("input[name='new-pack-name']", "Own edit")
+    save(author)
+    author.click(".editor-topbar [data-action='new']")
+
+    editor.open("/edit/own-edit/room-one")
+    author.wait_for_function("location.hash === '#/edit'")
+    expect(author.locator("[data-field='title']")).to_have_value("Room one")
+    editor.set_field("title", "Room renamed")
+
+    assert editor.level()["id"] == "room-one"
