@@ -23,8 +23,14 @@ is taken once the page is still: every reply drawn and no finite animation
 running, except the mid-push scene, whose board animations are paused 50 ms
 into the push so that the frame does not depend on timing.
 
+Then a first hour's screens, at both sizes: the play scene while its level
+opens with two moves held, and the editor's Save tab as a first save finds
+it; on the phone also the title in touch words, the loss banner in the pad's
+place and a dense board that pans (``firsthour``).
+
 ``--only GROUP`` (repeatable) takes only those groups of scenes (``desktop``,
-``phone``, ``progress``, ``board``, ``library``, ``editor``, ``depth``, ``static``).
+``phone``, ``firsthour``, ``progress``, ``board``, ``library``, ``editor``, ``depth``,
+``static``).
 
 Console errors, page errors and requests to any host but the local server
 are listed at the end; the exit status is 1 if there were any.
@@ -46,6 +52,7 @@ from playwright.sync_api import (
     BrowserContext,
     Page,
     Request,
+    Route,
     ViewportSize,
     sync_playwright,
 )
@@ -62,7 +69,17 @@ from tests.support.static_site import static_site
 from miau.packs import load_pack
 from miau.packs.share import share_code_for
 
-SCENE_GROUPS = ("desktop", "phone", "progress", "board", "library", "editor", "depth", "static")
+SCENE_GROUPS = (
+    "desktop",
+    "phone",
+    "firsthour",
+    "progress",
+    "board",
+    "library",
+    "editor",
+    "depth",
+    "static",
+)
 """The groups of scenes ``--only`` chooses from, in the order they are taken."""
 
 DESKTOP = ViewportSize(width=1280, height=800)
@@ -308,6 +325,74 @@ def phone_scenes(browser: Browser, base_url: str, outdir: Path, problems: Proble
     shots.wait_still()
     shots.shoot("11-phone-hint")
     context.close()
+
+
+class HeldRoutes:
+    """A route handler that holds every request it gets (a slow network) until the scene lets it go."""
+
+    def __init__(self) -> None:
+        """Hold nothing yet."""
+        self.routes: list[Route] = []
+
+    def __call__(self, route: Route) -> None:
+        """Hold ``route``."""
+        self.routes.append(route)
+
+
+def first_hour_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """What a new player and author meet first, at 1280x800 and on a 390x844 touch screen."""
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        context.add_init_script(UNLOCK_ALL)
+        context.add_init_script("localStorage.setItem('miau.keyRepeat', 'off')")
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+
+        # The level's details held back (a slow network): two moves pressed meanwhile wait.
+        held = HeldRoutes()
+        level_path = "**/api/worlds/clockwork/levels/mouse-keeps-time"
+        page.route(level_path, held)
+        shots.goto("/play/clockwork/mouse-keeps-time")
+        page.wait_for_selector(".play-scene .board-starting")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.querySelector('.play-scene')?.dataset.held === '2'")
+        shots.shoot(f"16-{prefix}starting")
+        for route in held.routes:
+            route.continue_()
+        page.unroute(level_path)
+        shots.wait_play_ready("The mouse keeps time")
+        shots.wait_still()
+
+        if touch:
+            shots.goto("/")
+            page.wait_for_selector(".title-touch")
+            shots.wait_still()
+            shots.shoot("17-phone-title")
+
+            shots.goto("/play/tutorial/skulls")
+            shots.wait_play_ready("Skulls")
+            shots.play("RRR")
+            page.wait_for_selector(".loss-banner:not([hidden])")
+            shots.wait_still()
+            shots.shoot("18-phone-loss-banner")
+
+            # Denser than the screen at readable sizes: it pans under a finger.
+            shots.goto("/play/clockwork/stop-the-clock")
+            shots.wait_play_ready()
+            page.wait_for_selector(".board-area[data-pans='true']")
+            shots.wait_still()
+            shots.shoot("19-phone-dense-board")
+
+        # The editor's Save tab as a first save finds it: a real pack id and name, the rules in force.
+        shots.goto("/edit")
+        page.wait_for_selector(".editor[data-ready='true'] .editor-overlay")
+        page.click(".tab[data-tab='save']")
+        page.wait_for_selector("input[name='new-pack-id']")
+        shots.wait_still()
+        shots.shoot(f"38-{prefix}editor-save", full_page=touch)
+        context.close()
 
 
 def progress_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
@@ -589,6 +674,7 @@ def main(argv: list[str] | None = None) -> int:
             groups = {
                 "desktop": desktop_scenes,
                 "phone": phone_scenes,
+                "firsthour": first_hour_scenes,
                 "progress": progress_scenes,
                 "board": board_scenes,
                 "library": library_scenes,

@@ -38,6 +38,11 @@ SCENES: dict[str, tuple[int, int | None]] = {
     "18-phone-stop-the-clock": (390, 844),
     "19-can-i-still-win": (1280, 800),
     "19-phone-can-i-still-win": (390, 844),
+    "16-starting": (1280, 800),
+    "16-phone-starting": (390, 844),
+    "17-phone-title": (390, 844),
+    "18-phone-loss-banner": (390, 844),
+    "19-phone-dense-board": (390, 844),
     "21-library-import-report": (1280, 800),
     "21-phone-library-import-report": (390, 844),
     "22-world-select-library": (1280, 800),
@@ -62,6 +67,8 @@ SCENES: dict[str, tuple[int, int | None]] = {
     "36-phone-editor-depth": (390, None),
     "37-editor-suggest": (1280, 800),
     "37-phone-editor-suggest": (390, None),
+    "38-editor-save": (1280, 800),
+    "38-phone-editor-save": (390, None),
     "40-static-loading": (1280, 800),
     "41-static-play": (1280, 800),
     "42-static-library-progress": (1280, None),
@@ -88,7 +95,7 @@ def test_the_script_writes_every_scene_at_its_viewport_size_and_the_page_reports
         [sys.executable, str(script), str(outdir), "--db", str(db_path)],
         capture_output=True,
         text=True,
-        timeout=360,
+        timeout=480,  # every group, the static site built once; a loaded 2-core machine takes 3 to 4 minutes
         check=False,
     )
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from miau.packs import LevelData, PackLevel
 from miau.packs.format import Tier
-from miau.play.worlds import LevelLock, level_locks
+from miau.play.worlds import LevelLock, level_locks, naming_levels
 from tests.server.conftest import Player, TestClient, pack_json
 
 EMPTY: LevelData = {"width": 1, "height": 1, "objects": [], "automata": [], "pairs": []}
@@ -36,9 +36,19 @@ def test_with_nothing_won_only_the_first_required_level_and_what_comes_before_it
     state = locks()
     assert {name for name, lock in state.items() if not lock.locked} == {"opening", "a"}
     assert state["b"].unlocked_by == "Win \u201cA\u201d first"
-    assert state["c"].unlocked_by == "Win \u201cA\u201d and 1 more level first"
+    assert state["c"].unlocked_by == "Win \u201cA\u201d and \u201cB\u201d first"
     assert state["b-side"] == state["b"]
-    assert state["hard"].unlocked_by == "Win every required level of this world first"
+    assert state["hard"].unlocked_by == "Win \u201cA\u201d, \u201cB\u201d and \u201cC\u201d first"
+
+
+def test_a_lock_names_at_most_three_levels_and_counts_the_rest() -> None:
+    world = [level(name) for name in "abcde"]
+    state = dict(zip("abcde", level_locks(world, set()), strict=True))
+    assert state["d"].unlocked_by == "Win \u201cA\u201d, \u201cB\u201d and \u201cC\u201d first"
+    assert (
+        state["e"].unlocked_by == "Win \u201cA\u201d, \u201cB\u201d, \u201cC\u201d and 1 more first"
+    )
+    assert naming_levels(world[:2]) == "\u201cA\u201d and \u201cB\u201d"
 
 
 def test_a_required_level_opens_when_every_required_level_before_it_is_won() -> None:
@@ -87,7 +97,8 @@ def test_winning_every_required_level_of_a_world_opens_its_challenges_and_the_ne
         worlds = client.get("/api/worlds").json()["worlds"]
         assert worlds[0]["won"] == len(required) - 1
         assert worlds[1]["unlocked"] is False
-        assert worlds[1]["unlockedBy"] == "Win every required level of First Steps first"
+        last = required[-1]["title"]
+        assert worlds[1]["unlockedBy"] == f"Win \u201c{last}\u201d in First Steps first"
         win(player, "tutorial", required[-1])
     worlds = client.get("/api/worlds").json()["worlds"]
     assert worlds[0]["requiredWon"] == worlds[0]["required"] == len(required)

@@ -133,3 +133,29 @@ test("counts and lists read as English", () => {
   assert.equal(listText(["A", "B"]), "A and B");
   assert.equal(listText(["A", "B", "C"]), "A, B and C");
 });
+
+test("a destroyed word tile starts its sentence with a capital, and counted losses agree in number", () => {
+  const destroyed = [
+    { id: 4, text: "SINK", cause: "sink" },
+    { id: 6, text: "WIN", cause: "melt" },
+    { id: 7, text: "WIN", cause: "melt" },
+    { id: 8, noun: "MIAU", cause: "defeat" },
+    { id: 9, noun: "MIAU", cause: "defeat" },
+  ];
+  const lines = describeTurn(step({ destroyed }), stateAt(2), before, { intent: "wait" });
+  assert.deepEqual(lines.slice(1), ["The word SINK sank.", "2 words WIN melted.", "2 MIAU were defeated."]);
+});
+
+test("beside a counted noun every noun is counted, so the count reads for one noun only", () => {
+  const MIAU2 = { id: 10, kind: "object", noun: "MIAU", x: 1, y: 2 };
+  const MOUSE = { id: 11, kind: "object", noun: "MOUSE", x: 1, y: 3 };
+  const start = { ...before, entities: [MIAU, MIAU2, MOUSE] };
+  const event = step({
+    moved: [
+      { id: 1, from: [1, 1], to: [2, 1], pushedBy: null },
+      { id: 10, from: [1, 2], to: [2, 2], pushedBy: null },
+      { id: 11, from: [1, 3], to: [2, 3], pushedBy: null },
+    ],
+  });
+  assert.equal(describeTurn(event, stateAt(1), start, right)[0], "Move 1: 2 MIAU and 1 MOUSE moved right.");
+});

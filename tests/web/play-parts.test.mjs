@@ -12,7 +12,7 @@ const { playKind, playRoutes } = await import("../../src/miau/web/js/play/routes
 const { draftWorldAndLevel, openLevel, openingNotes, unlockedEverywhere } = await import(
   "../../src/miau/web/js/play/level-source.js"
 );
-const { intentRouter, restartQuestion } = await import("../../src/miau/web/js/play/intents.js");
+const { EarlyIntents, intentRouter, restartQuestion } = await import("../../src/miau/web/js/play/intents.js");
 const { SHARE_KEY, bindShare, shareCodeFor } = await import("../../src/miau/web/js/play/share.js");
 const { SeenWords } = await import("../../src/miau/web/js/play/words-panel.js");
 const { openFailure } = await import("../../src/miau/web/js/play/failure-cards.js");
@@ -131,6 +131,11 @@ test("a resumed game says where it stands, and a set-aside save says why", () =>
   const [resumed, notice] = openingNotes({ resumed: true, state: { moveCount: 7 }, notice: "Set aside." });
   assert.equal(resumed[0], "Resumed at move 7. Restart with R.");
   assert.deepEqual(notice, ["Set aside.", { tone: "error", duration: 10000 }]);
+});
+
+test("on a touch screen the resumed game's note names no key", () => {
+  const [resumed] = openingNotes({ resumed: true, state: { moveCount: 3 } }, { touchScreen: true });
+  assert.equal(resumed[0], "Resumed at move 3. Restart is in the top bar.");
 });
 
 test("Back leaves, a won level takes no more moves, and a final restart asks first", () => {
@@ -274,8 +279,10 @@ test("a refused share link offers no retry and blames the link; a server failure
   assert.deepEqual([down.refusedLink, down.retry, down.failure], [false, true, "open"]);
   assert.equal(down.message, "Something went wrong.");
   const draft = openFailure("draft", { status: 422 });
-  assert.deepEqual([draft.retry, draft.title, draft.worldName], [false, "This draft cannot be played yet", null]);
-  assert.equal(openFailure("level", null).heading, "This level could not be opened");
+  assert.deepEqual([draft.retry, draft.title, draft.worldName], [false, "Draft", null]);
+  const unknown = openFailure("level", null, "no-such-level");
+  assert.equal(unknown.heading, "This level could not be opened");
+  assert.equal(unknown.title, "no-such-level", "the top bar does not repeat the card's heading");
 });
 
 test("only the last level of a world asks for the world's moment, and a failed request shows none", async () => {
@@ -338,4 +345,41 @@ test("playing a draft again closes the card, reopens the draft and gives the con
     toast: (text) => failed.push(text),
   });
   assert.deepEqual(failed, ["Gone."]);
+});
+
+test("moves pressed before the game is open are played in order once it is, and Back leaves at once", () => {
+  const played = [];
+  const held = [];
+  let left = 0;
+  const early = new EarlyIntents({ onBack: () => (left += 1), onHeld: (count) => held.push(count), limit: 3 });
+  early.take({ intent: "step", direction: "right" });
+  early.take({ intent: "step", direction: "right" }, { repeat: true }); // a held key's repeat: not kept
+  early.take({ intent: "undo" });
+  early.take({ intent: "back" });
+  early.take({ intent: "wait" });
+  early.take({ intent: "step", direction: "up" }); // past the limit
+  assert.equal(left, 1);
+  assert.deepEqual(held, [1, 2, 3]);
+  assert.deepEqual(played, []);
+
+  early.release((intent, options) => played.push([intent, options]));
+  assert.deepEqual(
+    played.map(([intent]) => intent),
+    [{ intent: "step", direction: "right" }, { intent: "undo" }, { intent: "wait" }],
+  );
+  assert.ok(played.every(([, options]) => options.repeat === false));
+  assert.equal(held.at(-1), 0);
+
+  early.take({ intent: "back" }, { repeat: false });
+  assert.equal(left, 1, "once open, Back goes to the game's own route");
+  assert.deepEqual(played.at(-1)[0], { intent: "back" });
+});
+
+test("moves held for a level that cannot be played are forgotten", () => {
+  const played = [];
+  const early = new EarlyIntents({ onBack: () => {} });
+  early.take({ intent: "step", direction: "left" });
+  early.discard();
+  early.release((intent) => played.push(intent));
+  assert.deepEqual(played, []);
 });

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
@@ -58,6 +58,7 @@ __all__ = [
     "level_locks",
     "level_properties",
     "library_world_entry",
+    "naming_levels",
     "next_in_pack",
     "world_json",
 ]
@@ -107,22 +108,32 @@ def level_locks(levels: Iterable[PackLevel], won_ids: Collection[str]) -> list[L
             locks.append(required_lock)
         else:
             unwon = [each for each in required if each.id not in won_ids]
-            locks.append(
-                LevelLock(True, "Win every required level of this world first")
-                if unwon
-                else LevelLock(False, None)
-            )
+            locks.append(_lock_waiting_for(unwon))
     return locks
+
+
+NAMED_AT_MOST = 3
+"""How many levels a lock names; past that it counts the rest ("and 2 more")."""
+
+
+def naming_levels(levels: Sequence[PackLevel]) -> str:
+    """The titles of ``levels`` in curly quotes, as a sentence lists them.
+
+    ``“A”``, ``“A” and “B”``, ``“A”, “B” and “C”``, ``“A”, “B”, “C” and 2 more``.
+    """
+    titles = [f"\u201c{level.title}\u201d" for level in levels]
+    if len(titles) > NAMED_AT_MOST:
+        more = len(titles) - NAMED_AT_MOST
+        titles = [*titles[:NAMED_AT_MOST], f"{more} more"]
+    if len(titles) == 1:
+        return titles[0]
+    return f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
 def _lock_waiting_for(unwon: list[PackLevel]) -> LevelLock:
     if not unwon:
         return LevelLock(False, None)
-    first = f"\u201c{unwon[0].title}\u201d"
-    if len(unwon) == 1:
-        return LevelLock(True, f"Win {first} first")
-    more = len(unwon) - 1
-    return LevelLock(True, f"Win {first} and {more} more level{'s' if more > 1 else ''} first")
+    return LevelLock(True, f"Win {naming_levels(unwon)} first")
 
 
 TIER1_GLOSSARY: Final = {
@@ -428,9 +439,16 @@ class Worlds:
         if index == 0:
             return None
         prerequisite = self._packs.get(OPENS_AFTER.get(pack_id, "")) or packs[index - 1]
-        if _all_required_won(prerequisite, won):
+        unwon = [
+            level
+            for level in prerequisite.levels
+            if level.tier == "required" and (prerequisite.manifest.id, level.id) not in won
+        ]
+        if not unwon:
             return None
-        return f"Win every required level of {prerequisite.manifest.name} first"
+        if len(unwon) > NAMED_AT_MOST:
+            return f"Win every required level of {prerequisite.manifest.name} first"
+        return f"Win {naming_levels(unwon)} in {prerequisite.manifest.name} first"
 
     def world_detail(self, pack: Pack, best_moves: dict[tuple[str, str], int]) -> dict[str, Any]:
         """``GET /api/worlds/{pack}`` for a shipped world: its palette, glossary and levels' state."""
@@ -469,9 +487,3 @@ class Worlds:
             if later.levels:
                 return {"pack": later.manifest.id, "level": later.levels[0].id}
         return None
-
-
-def _all_required_won(pack: Pack, won: Won) -> bool:
-    return all(
-        (pack.manifest.id, level.id) in won for level in pack.levels if level.tier == "required"
-    )

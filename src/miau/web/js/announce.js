@@ -61,7 +61,9 @@ export function namesText(entities) {
       if (!words.includes(entity.text)) words.push(entity.text);
     } else things.set(entity.noun, (things.get(entity.noun) || 0) + 1);
   }
-  const parts = [...things].map(([noun, count]) => (count === 1 ? noun : `${count} ${noun}`));
+  // Beside a counted noun every noun gets its count: "2 MIAU and 1 MOUSE", never "2 MIAU and MOUSE".
+  const counting = things.size > 1 && [...things.values()].some((count) => count > 1);
+  const parts = [...things].map(([noun, count]) => (count === 1 && !counting ? noun : `${count} ${noun}`));
   if (words.length === 1) parts.push(`the word ${words[0]}`);
   else if (words.length) parts.push(`the words ${listText(words)}`);
   return listText(parts);
@@ -105,8 +107,20 @@ function destructionVerb(cause) {
   return DESTRUCTION_VERBS[cause] ?? `is gone (${String(cause).toUpperCase()})`;
 }
 
-function destroyedName(record) {
-  return record.noun ?? `the word ${record.text}`;
+/** What was destroyed, counted and said as a sentence: "ROCK sank.", "The word SINK sank.", "2 words WIN melted." */
+function destroyedLines(records) {
+  const counts = new Map();
+  for (const record of records) {
+    const key = JSON.stringify([record.noun ?? null, record.noun == null ? record.text : null, record.cause]);
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return [...counts].map(([key, count]) => {
+    const [noun, text, cause] = JSON.parse(key);
+    const one = destructionVerb(cause);
+    const verb = count === 1 ? one : one.replace(/^was /, "were ").replace(/^is /, "are ");
+    if (noun !== null) return count === 1 ? `${noun} ${verb}.` : `${count} ${noun} ${verb}.`;
+    return count === 1 ? `The word ${text} ${verb}.` : `${count} words ${text} ${verb}.`;
+  });
 }
 
 function directionOf(entry) {
@@ -189,11 +203,7 @@ export function describeTurn(event, state, previous = null, intent = null) {
   for (const rule of event.rulesAdded || []) lines.push(`Rule formed: ${ruleText(rule)}.`);
   for (const rule of event.rulesRemoved || []) lines.push(`Rule broken: ${ruleText(rule)}.`);
   lines.push(...counted((event.transformed || []).map((record) => `${record.from} became ${record.to}.`)));
-  lines.push(
-    ...counted(
-      (event.destroyed || []).map((record) => `${destroyedName(record)} ${destructionVerb(record.cause)}.`),
-    ),
-  );
+  lines.push(...destroyedLines(event.destroyed || []));
   lines.push(
     ...counted((event.spawned || []).map((record) => `Left behind: ${record.noun ?? `the word ${record.text}`}.`)),
   );

@@ -18,6 +18,8 @@ export const MIN_WORD_TEXT_PX = 11;
 // of TEXT_CAP and TEXT_WIDTH over the letters on its longest line.
 const TEXT_CAP = 0.34;
 const TEXT_WIDTH = 0.98;
+/** How much smaller a member of a stack is drawn (its text too, so the tile size allows for it). */
+const STACK_SCALE = 0.74;
 
 /** A word's letters on its longest line: all of them, or half (rounded up) when drawn in two lines. */
 export function lineLetters(text, twoLines) {
@@ -33,6 +35,18 @@ export function tileForText(words, twoLines, minText = MIN_WORD_TEXT_PX) {
     tile = Math.max(tile, Math.ceil(minText / share));
   }
   return tile;
+}
+
+/** The words of `entities` that share their cell with another entity (drawn smaller, in a stack). */
+export function stackedWords(entities) {
+  const counts = new Map();
+  for (const entity of entities) {
+    const key = `${entity.x},${entity.y}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return entities
+    .filter((entity) => entity.kind === "word" && counts.get(`${entity.x},${entity.y}`) > 1)
+    .map((entity) => entity.text);
 }
 
 const reducedMotionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -110,8 +124,12 @@ export class Board {
     const words = new Set(
       this.state.entities.filter((entity) => entity.kind === "word").map((entity) => entity.text),
     );
+    // A word in a stack is drawn at STACK_SCALE: its text must still reach MIN_WORD_TEXT_PX.
+    const stacked = new Set(stackedWords(this.state.entities));
+    this.stackedTexts = stacked;
     const fitted = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
-    const tile = Math.min(MAX_TILE_PX, Math.max(fitted, tileForText(words, true)));
+    const readable = Math.max(tileForText(words, true), tileForText(stacked, true, MIN_WORD_TEXT_PX / STACK_SCALE));
+    const tile = Math.min(MAX_TILE_PX, Math.max(fitted, readable));
     if (tile === this.tile && this.element.style.width) return;
     this.finishAnimations();
     this.tile = tile;
@@ -127,7 +145,8 @@ export class Board {
     if (root.dataset.kind !== "word") return;
     const share = Math.min(TEXT_CAP, TEXT_WIDTH / lineLetters(root.dataset.text, false));
     const text = root.dataset.text;
-    const twoLines = this.tile * share < MIN_WORD_TEXT_PX && lineLetters(text, true) < lineLetters(text, false);
+    const minText = this.stackedTexts?.has(text) ? MIN_WORD_TEXT_PX / STACK_SCALE : MIN_WORD_TEXT_PX;
+    const twoLines = this.tile * share < minText && lineLetters(text, true) < lineLetters(text, false);
     root.dataset.lines = twoLines ? "2" : "1";
   }
 
@@ -563,9 +582,9 @@ export function stackPlacements(stack, tile) {
     return Math.round((index - (count - 1) / 2) * step);
   };
   if (!words.length || !things.length) {
-    return stack.map((entity, index) => ({ x: entity.x, y: entity.y, offset: fan(stack.length, index), scale: 0.74 }));
+    return stack.map((entity, index) => ({ x: entity.x, y: entity.y, offset: fan(stack.length, index), scale: STACK_SCALE }));
   }
-  const wordScale = words.length === 1 ? 0.84 : 0.74;
+  const wordScale = words.length === 1 ? 0.84 : STACK_SCALE;
   return stack.map((entity) => {
     if (entity.kind === "word") {
       return { x: entity.x, y: entity.y, offset: fan(words.length, words.indexOf(entity)), scale: wordScale, dx: -0.06, dy: -0.06 };

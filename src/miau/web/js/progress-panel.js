@@ -4,6 +4,7 @@
 // reads for `miau play`'s database, so progress moves between browsers and
 // to and from the server.
 
+import { plural } from "./announce.js";
 import { h } from "./dom.js";
 import { siteRequest } from "./engine-port-pyodide.js";
 
@@ -63,7 +64,8 @@ export function progressPanel() {
       return;
     }
     say(
-      `Imported ${body.progress} levels won, ${body.games} games in progress and ${body.library} library packs.`,
+      `Imported ${plural(body.progress, "level")} won, ${plural(body.games, "game")} in progress and ` +
+        `${plural(body.library, "library pack")}.`,
       "imported",
     );
   });

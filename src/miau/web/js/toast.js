@@ -5,9 +5,17 @@ import { h } from "./dom.js";
 
 const TOAST_MS = 6500;
 
+// A scene may offer a shelf of its own (`data-toasts`), which its style turns
+// on (`--toasts-here: 1`) where the page's corner would cover the game.
+function shelfInUse() {
+  const local = document.querySelector("[data-toasts]");
+  if (local && getComputedStyle(local).getPropertyValue("--toasts-here").trim() === "1") return local;
+  return document.getElementById("toasts");
+}
+
 /** Shows `content` (nodes or text) as a toast; returns a function that hides it. */
 export function toast(content, { tone = "info", duration = TOAST_MS } = {}) {
-  const shelf = document.getElementById("toasts");
+  const shelf = shelfInUse();
   if (!shelf) return () => {};
   const card = h("div", { class: "toast", dataset: { tone } }, content);
   shelf.append(card);
@@ -26,4 +34,5 @@ export function toast(content, { tone = "info", duration = TOAST_MS } = {}) {
 /** Removes every toast at once (leaving a scene). */
 export function clearToasts() {
   document.getElementById("toasts")?.replaceChildren();
+  for (const shelf of document.querySelectorAll("[data-toasts]")) shelf.replaceChildren();
 }

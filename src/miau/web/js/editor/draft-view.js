@@ -3,8 +3,7 @@
 // when its words or things changed), the forms, the stored solution and the
 // page around them.
 
-import { CORE_PROPERTY_WORDS } from "../vocabulary.js";
-import { Vocabulary } from "../words.js";
+import { CORE_PROPERTIES, Vocabulary } from "../words.js";
 import { VOCABULARY_1, declaredWords, usesVocabulary1 } from "./draft.js";
 
 /**
@@ -23,8 +22,8 @@ export function draftWords(pack, level, builtInWords) {
     {
       automata: level.automata || [],
       pairs: level.pairs || [],
-      // The level's property list replaces the core six (words.js), so it names them too.
-      properties: [...CORE_PROPERTY_WORDS, ...(tier1?.properties || [])],
+      // The core six are properties in every level, as the game draws them; the Tier-1 ones when used.
+      properties: [...CORE_PROPERTIES, ...(tier1?.properties || [])],
       operators: tier1 ? ["IS", "AND", ...tier1.operators] : undefined,
     },
     { glossary: { ...(tier1?.glossary || {}), ...(pack.properties || {}) } },

@@ -166,7 +166,14 @@ export function normalisePack(raw) {
   if (typeof source.solution === "string" && source.solution) level.solution = source.solution.toUpperCase();
   if (Number.isInteger(source.solverMax)) level.solverMax = source.solverMax;
   const manifest = raw.manifest && typeof raw.manifest === "object" ? raw.manifest : {};
+  const saved = raw.savedAs;
+  // Where the level was saved (the editor's own note, never sent): its id stays fixed from then on.
+  const savedAs =
+    saved && isPackId(saved.pack) && isLevelId(saved.level)
+      ? { pack: saved.pack, level: saved.level, text: typeof saved.text === "string" ? saved.text : "" }
+      : null;
   return {
+    ...(savedAs ? { savedAs } : {}),
     manifest: {
       id: isPackId(manifest.id) ? manifest.id : "draft",
       name: typeof manifest.name === "string" && manifest.name.trim() ? manifest.name : "Draft",
@@ -240,6 +247,12 @@ export function exportPack(pack, manifestOverrides = {}) {
   if (Object.keys(properties).length) result.properties = properties;
   result.levels = [level];
   return result;
+}
+
+// The level as a save sends it, with the palette and glossary it uses: what "unchanged since the save" compares.
+function savedLevelText(pack) {
+  const { palette = {}, properties = {}, levels } = exportPack(pack);
+  return JSON.stringify([levels[0], palette, properties]);
 }
 
 /** Reads the stored draft, or null when there is none (or it is unreadable). */
@@ -357,6 +370,22 @@ export class Draft {
   }
 
   /** Replaces the whole document as one undoable edit (a level opened for editing). */
+  /** Notes that the level was saved as `levelId` in the library pack `packId`, as it is now (no undoable edit). */
+  markSaved(packId, levelId) {
+    this.pack.savedAs = { pack: packId, level: levelId, text: savedLevelText(this.pack) };
+    this.save();
+  }
+
+  /**
+   * The library level this draft is, unchanged since it was saved there:
+   * `{pack, level}`, or null (never saved, or edited since).
+   */
+  savedUnchanged() {
+    const saved = this.pack.savedAs;
+    if (!saved?.text || saved.text !== savedLevelText(this.pack)) return null;
+    return { pack: saved.pack, level: saved.level };
+  }
+
   replace(pack) {
     const next = normalisePack(pack);
     this.pushUndo(this.snapshot());
@@ -444,12 +473,14 @@ export class Draft {
 
   /**
    * Retitles the level; its id follows the new title while it still
-   * followed the old one (a new level's `my-level` follows "My level").
+   * followed the old one (a new level's `my-level` follows "My level")
+   * and the level was never saved: a saved level keeps its id, so saving
+   * it again renames it in its pack instead of adding a second level.
    */
   setTitle(title) {
     return this.edit((pack) => {
       const level = pack.levels[0];
-      if (idFollowsTitle(level)) level.id = levelIdFromTitle(title);
+      if (idFollowsTitle(level) && !pack.savedAs) level.id = levelIdFromTitle(title);
       level.title = title;
     }, "title");
   }

@@ -1,6 +1,9 @@
 // `#/edit/PACK/LEVEL`: a copy of that level becomes the draft, as one
 // undoable edit, and the address becomes `#/edit` (a reload then resumes
-// the copy instead of copying the level again).
+// the copy instead of copying the level again). A level of the author's own
+// pack is not a copy: it keeps its id and saves back into its pack.
+
+import { isOwnPack } from "../own-packs.js";
 
 /** The manifest a copied level gets: saving it must not aim at the shipped or imported pack it came from. */
 export function copyManifest(onePack) {
@@ -20,7 +23,13 @@ export async function openLevelCopy({ pack, level }, { api, draft, cameFrom, toa
     const onePack = await api.levelPack(pack, level);
     if (signal.aborted) return;
     draft.replace({ ...onePack, manifest: copyManifest(onePack) });
-    toast(`Editing a copy of “${onePack.levels[0].title}”. Saving puts it in your library.`);
+    if (isOwnPack(pack)) {
+      // The author's own level: it keeps its id (a new title renames it) and saving puts it back.
+      draft.markSaved(pack, level);
+      toast(`Editing “${onePack.levels[0].title}” of your pack ${pack}.`);
+    } else {
+      toast(`Editing a copy of “${onePack.levels[0].title}”. Saving puts it in your library.`);
+    }
   } catch (error) {
     if (signal.aborted) return;
     toast(error?.message || "That level could not be opened.", { tone: "error" });

@@ -3,7 +3,8 @@
 
 /**
  * Switches `page` (EditorPage) between editing and `testPlay` (TestPlay).
- * `game()` gives what test-play needs now: `{pack, vocabulary, palette}`;
+ * `game()` gives what test-play needs now: `{pack, vocabulary, palette,
+ * stored}` (`stored`: the library level the draft is, unchanged, or null);
  * `draft` ends its stroke first; `onEdit()` runs once editing is back
  * (redraw, focus the grid, say so).
  */
@@ -21,8 +22,8 @@ export class EditorModes {
     if (this.page.playing) this.testPlay.stop();
     this.draft.endStroke();
     this.page.showPlay(true);
-    const { pack, vocabulary, palette } = this.game();
-    this.testPlay.start(pack, vocabulary, palette, { replay });
+    const { pack, vocabulary, palette, stored = null } = this.game();
+    this.testPlay.start(pack, vocabulary, palette, { replay, stored });
   }
 
   /** Back to editing (nothing happens while editing). */

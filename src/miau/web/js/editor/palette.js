@@ -201,7 +201,8 @@ export class Palette {
         ? h("span", { class: "tool-glyph", "aria-hidden": "true" }, glyph)
         : h("span", { class: "tool-noun-box", "aria-hidden": "true" }, tool.noun);
     } else {
-      face = wordTile(tool.text, vocabulary, { lit: true });
+      // A chip as wide as its word: readable text (never shrunk to fit a square), in its class's colours.
+      face = wordTile(tool.text, vocabulary, { lit: true, chip: true });
       face.setAttribute("aria-hidden", "true");
     }
     const title = key ? `${tool.label} (${key})` : tool.label;

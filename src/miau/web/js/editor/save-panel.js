@@ -13,6 +13,8 @@ import { isPackId } from "./draft.js";
 
 const TARGET_KEY = "miau.editor.target";
 const NEW_PACK = "__new__";
+/** The new pack a first save suggests, filled in as real values. */
+export const DEFAULT_PACK = Object.freeze({ id: "my-levels", name: "My levels" });
 /** How many saves "Undo save" can take back, newest first. */
 export const SAVE_UNDO_LIMIT = 5;
 
@@ -102,13 +104,15 @@ export function existingLevel(packText, levelId) {
 /**
  * The panel drawn into `root`. `pack(manifest)` gives the one-level pack to
  * send (with the manifest fields given), `levelId()` the level's id,
- * `onPlace(place)` shows a problem's place.
+ * `onPlace(place)` shows a problem's place, `onSaved(packId, levelId)` runs
+ * after each save.
  */
 export class SavePanel {
-  constructor(root, { pack, levelId, onPlace, signal = undefined }) {
+  constructor(root, { pack, levelId, onPlace, signal = undefined, onSaved = () => {} }) {
     this.root = root;
     this.pack = pack;
     this.levelId = levelId;
+    this.onSaved = onSaved;
     this.onPlace = onPlace;
     this.signal = signal;
     this.library = [];
@@ -120,7 +124,6 @@ export class SavePanel {
     this.newId = h("input", {
       class: "input",
       name: "new-pack-id",
-      placeholder: "my-levels",
       maxlength: "64",
       autocomplete: "off",
       spellcheck: "false",
@@ -128,7 +131,6 @@ export class SavePanel {
     this.newName = h("input", {
       class: "input",
       name: "new-pack-name",
-      placeholder: "My levels",
       maxlength: "80",
       autocomplete: "off",
     });
@@ -144,11 +146,10 @@ export class SavePanel {
       this.choice = this.select.value;
       this.syncNewFields();
     });
+    // Real values, ready to save with (an author may change them): never grey examples.
     const remembered = rememberedTarget();
-    if (remembered?.id) {
-      this.newId.value = remembered.id;
-      this.newName.value = remembered.name || "";
-    }
+    this.newId.value = remembered?.id || DEFAULT_PACK.id;
+    this.newName.value = remembered?.name || DEFAULT_PACK.name;
     root.append(
       h("h3", {}, "Save to your library"),
       h("label", { class: "field" }, h("span", { class: "form-label" }, "Library pack"), this.select),
@@ -289,6 +290,7 @@ export class SavePanel {
       return;
     }
     rememberTarget({ id: target.id, name: target.name });
+    this.onSaved(target.id, level);
     this.choice = target.id;
     this.undoable.push({ packId: target.id, level, before });
     if (this.undoable.length > SAVE_UNDO_LIMIT) this.undoable.shift();

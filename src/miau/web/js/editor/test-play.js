@@ -13,6 +13,7 @@ import { dpad } from "../pad.js";
 import { sound } from "../sound.js";
 import { toast } from "../toast.js";
 import { WinnableCheck } from "../play/winnable-check.js";
+import { keysOrTouch } from "../touch.js";
 
 const REPLAY_PAUSE_MS = 110;
 
@@ -73,8 +74,11 @@ export class TestPlay {
   /**
    * Opens `pack` (a one-level pack) as a draft game and plays it; with
    * `replay` (a move string) the moves play themselves, one after another.
+   * `stored` (`{pack, level}`): the draft is that library level, unchanged
+   * since it was saved, so that level's own game is played from its start
+   * instead, and a win counts as a win of it.
    */
-  async start(pack, vocabulary, palette, { replay = null } = {}) {
+  async start(pack, vocabulary, palette, { replay = null, stored = null } = {}) {
     this.stop();
     const board = new Board(this.boardArea, { vocabulary, palette });
     const session = { closed: false, replay, board, input: null };
@@ -100,7 +104,8 @@ export class TestPlay {
     this.root.dataset.pending = "0";
     this.root.dataset.won = "false";
     this.root.dataset.replay = replay ? "running" : "none";
-    this.status.textContent = replay ? "Replay" : "Test-play";
+    this.status.textContent = `${replay ? "Replay" : "Test-play"}${stored ? " · wins count" : ""}`;
+    this.root.dataset.counts = String(Boolean(stored));
     this.banner.hidden = true;
     this.moveCount.textContent = "0";
     // "Can I still win?" while this draft is played; its key goes with the session.
@@ -119,7 +124,7 @@ export class TestPlay {
     if (replay) session.input.setEnabled(false);
     let opened;
     try {
-      opened = await port.open({ draft: pack });
+      opened = await port.open(stored ?? { draft: pack });
     } catch (error) {
       if (session.closed) return;
       this.banner.hidden = false;
@@ -133,6 +138,15 @@ export class TestPlay {
     }
     if (session.closed) return;
     session.controller.start(opened.state, { title: "Test-play" });
+    // The library level's game resumes where the player left it: test-play starts from the beginning.
+    if (stored && (opened.state.moveCount > 0 || opened.state.won)) {
+      try {
+        await session.controller.send({ intent: "reset" });
+      } catch {
+        if (session.closed) return;
+      }
+      if (session.closed) return;
+    }
     this.root.dataset.ready = "true";
     if (replay) this.runReplay(session, replay);
   }
@@ -162,7 +176,11 @@ export class TestPlay {
       this.banner.dataset.tone = "win";
       this.banner.replaceChildren(
         h("p", { class: "loss-title" }, `Won in ${state.moveCount} move${state.moveCount === 1 ? "" : "s"}`),
-        h("p", { class: "loss-text" }, "Press T to go back to editing, R to play again."),
+        h(
+          "p",
+          { class: "loss-text" },
+          keysOrTouch("Press T to go back to editing, R to play again.", "Edit goes back to editing, Restart plays again."),
+        ),
       );
     } else if (!state.won) {
       session.won = false;
@@ -172,7 +190,7 @@ export class TestPlay {
         this.banner.dataset.tone = "loss";
         this.banner.replaceChildren(
           h("p", { class: "loss-title" }, "Nothing is YOU"),
-          h("p", { class: "loss-text" }, "Undo (Z) or restart (R)."),
+          h("p", { class: "loss-text" }, keysOrTouch("Undo (Z) or restart (R).", "Undo or restart.")),
         );
       }
     }

@@ -8,10 +8,11 @@ const MAX_PROBLEMS_SHOWN = 8;
 
 /**
  * The words and choices of the card for `error`, which refused opening a
- * level of `kind`: a shared link the server refused (4xx) is the link's
- * fault and offers no retry; a draft cannot be retried either.
+ * level of `kind` (`levelId`, the route's level, names it in the top bar): a
+ * shared link the server refused (4xx) is the link's fault and offers no
+ * retry; a draft cannot be retried either.
  */
-export function openFailure(kind, error) {
+export function openFailure(kind, error, levelId = null) {
   const refusedLink = kind === "shared" && error?.status >= 400 && error?.status < 500;
   const heading = refusedLink
     ? "This link does not open a level"
@@ -21,7 +22,8 @@ export function openFailure(kind, error) {
   return {
     refusedLink,
     heading,
-    title: kind === "shared" ? "A shared link" : heading,
+    // The top bar names what was asked for; the card's heading says what went wrong (never both the same).
+    title: kind === "shared" ? "A shared link" : kind === "level" ? levelId || "Unknown level" : "Draft",
     worldName: kind === "shared" ? "Shared level" : null,
     retry: !(refusedLink || kind === "draft"),
     failure: refusedLink ? "link" : "open",
@@ -58,8 +60,8 @@ export function showLocked(page, world, level, { routes, signal }) {
 }
 
 /** Shows on `page` why the level could not be opened (`error`), with a retry where one can help. */
-export function showOpenError(page, error, { kind, routes, retry, signal }) {
-  const failure = openFailure(kind, error);
+export function showOpenError(page, error, { kind, routes, retry, signal, levelId = null }) {
+  const failure = openFailure(kind, error, levelId);
   page.header.showTitles(null, failure.title);
   page.root.dataset.failed = "true";
   const problems = failure.problems;

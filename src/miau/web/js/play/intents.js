@@ -48,3 +48,49 @@ export function restartQuestion({ controller, controls, confirm, signal }) {
     if (yes) controller.request(intent, { repeat: false });
   };
 }
+
+/**
+ * Holds the intents a player sends before the level's game is open (the
+ * page is drawn, the engine is still starting), so that none is lost: once
+ * `release(route)` is called, every held intent goes to `route` in the order
+ * it came, and later ones go straight to it. Back is never held: it leaves at
+ * once through `onBack()`. Repeats of a held key are not held (they would
+ * only pile up), and at most `limit` intents are kept, the earliest first.
+ */
+export class EarlyIntents {
+  constructor({ onBack, onHeld = () => {}, limit = 5 }) {
+    this.onBack = onBack;
+    this.onHeld = onHeld;
+    this.limit = limit;
+    this.held = [];
+    this.route = null;
+  }
+
+  /** The `onIntent` of input.js: passes the intent on, or holds it until the game is open. */
+  take(intent, options = { repeat: false }) {
+    if (this.route) {
+      this.route(intent, options);
+      return;
+    }
+    if (intent.intent === "back") {
+      this.onBack();
+      return;
+    }
+    if (options.repeat || this.held.length >= this.limit) return;
+    this.held.push(intent);
+    this.onHeld(this.held.length);
+  }
+
+  /** The game is open: plays the held intents through `route` in order, and every later one. */
+  release(route) {
+    this.route = route;
+    for (const intent of this.held.splice(0)) route(intent, { repeat: false });
+    this.onHeld(0);
+  }
+
+  /** Forgets the held intents (the level could not be played). */
+  discard() {
+    this.held.length = 0;
+    this.onHeld(0);
+  }
+}

@@ -1,6 +1,8 @@
 // Opening the level a play scene shows: its world and level as the API
 // serves them (or as a draft makes them) and the engine port's game.
 
+import { isOwnPack } from "../own-packs.js";
+import { isTouchScreen, keysOrTouch } from "../touch.js";
 import { CORE_PROPERTIES } from "../words.js";
 
 /**
@@ -79,7 +81,10 @@ export async function openLevel(kind, params, { api, port, signal, storage = nul
     [world, level] = await Promise.all([api.world(params.pack), api.level(params.pack, params.level)]);
     if (signal.aborted) return null;
     // A locked level opened by its address says what opens it, and no game starts.
-    if (level.locked && !unlockedEverywhere(storage)) return { world, level, locked: true };
+    // The author's own pack never locks for them (own-packs.js).
+    if (level.locked && !unlockedEverywhere(storage) && !isOwnPack(params.pack, storage)) {
+      return { world, level, locked: true };
+    }
     opened = await port.open({ pack: params.pack, level: params.level });
   }
   return { world, level, opened };
@@ -87,13 +92,14 @@ export async function openLevel(kind, params, { api, port, signal, storage = nul
 
 /**
  * The notes a just-opened game gets, as `[text, toastOptions]` pairs: where
- * a resumed game stands, and the server's notice when the saved game could
+ * a resumed game stands (in touch words on a touch screen), and the server's notice when the saved game could
  * not be resumed and was set aside (docs/protocol.md, "opened").
  */
-export function openingNotes(opened) {
+export function openingNotes(opened, { touchScreen = isTouchScreen() } = {}) {
   const notes = [];
   if (opened.resumed && opened.state.moveCount > 0) {
-    notes.push([`Resumed at move ${opened.state.moveCount}. Restart with R.`, { duration: 3500 }]);
+    const restart = keysOrTouch("Restart with R.", "Restart is in the top bar.", touchScreen);
+    notes.push([`Resumed at move ${opened.state.moveCount}. ${restart}`, { duration: 3500 }]);
   }
   if (typeof opened.notice === "string") notes.push([opened.notice, { tone: "error", duration: 10000 }]);
   return notes;

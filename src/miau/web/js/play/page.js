@@ -22,7 +22,9 @@ export class PlayPage {
     root.dataset.ready = "false";
     root.dataset.kind = kind;
     this.header = new PlayHeader(header);
-    this.boardArea = h("div", { class: "board-area" });
+    // Until the game is open the board's place says so (moves pressed meanwhile wait their turn).
+    this.startingNote = h("p", { class: "board-starting", role: "status" }, "Starting the game…");
+    this.boardArea = h("div", { class: "board-area" }, this.startingNote);
     this.lossBanner = new LossBanner();
     this.ledgerList = h("ol", { class: "ledger", "aria-label": "Active rules" });
     this.wordsPanel = wordsPanel;
@@ -32,10 +34,16 @@ export class PlayPage {
       h(
         "main",
         { class: "play-main" },
-        h("div", { class: "board-wrap" }, this.boardArea, this.lossBanner.element),
+        h("div", { class: "board-wrap" }, this.boardArea),
         // Under the board, before the rules: on a phone the rules follow in the
         // page, so the pad stays where it is however many rules there are.
         dpad(),
+        // Beside the board, never over it (miau.css): above the rules on a wide
+        // screen, in the pad's place on a phone (with nothing YOU the pad has
+        // nothing to move).
+        this.lossBanner.element,
+        // A narrow screen's notices come here, under the pad, clear of the board and the top bar.
+        h("div", { class: "scene-toasts", dataset: { toasts: "" }, "aria-hidden": "true" }),
         h(
           "aside",
           { class: "side", "aria-label": "Rules and hints" },
@@ -47,8 +55,17 @@ export class PlayPage {
     );
   }
 
+  /** Says the game is still starting, and how many moves pressed meanwhile wait for it. */
+  showStarting(waiting) {
+    this.root.dataset.held = String(waiting);
+    if (!this.startingNote.isConnected) return;
+    const moves = waiting === 1 ? "1 move waits" : `${waiting} moves wait`;
+    this.startingNote.textContent = waiting ? `Starting the game… ${moves} for it.` : "Starting the game…";
+  }
+
   /** Shows the opened level: the page's title, the names, the board's shape and the hint. */
   showLevel(world, level) {
+    this.startingNote.remove();
     document.title = `${level.title} · Miau`;
     this.header.showTitles(worldLabel(this.kind, world), level.title);
     // A phone gives the board a height from the level's shape alone (miau.css), never from the rules.
@@ -58,6 +75,10 @@ export class PlayPage {
 
   /** Shows a drawn state: the move count and the loss banner. */
   showState(state) {
+    // A board larger than its area pans: a finger drag then scrolls it (the pad moves), see miau.css.
+    const area = this.boardArea;
+    const pans = area.scrollWidth > area.clientWidth + 1 || area.scrollHeight > area.clientHeight + 1;
+    area.dataset.pans = String(pans);
     this.header.showMoves(state.moveCount);
     this.lossBanner.update(state);
     this.root.dataset.controlLost = String(Boolean(state.controlLost));

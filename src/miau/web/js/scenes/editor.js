@@ -16,7 +16,10 @@ import { CheckPanel } from "../editor/check-panel.js";
 import { DepthPanel } from "../editor/depth-panel.js";
 import { packWithLevel } from "../editor/depth-words.js";
 import { Draft, declaredWords, emptyPack, exportPack, loadStoredPack } from "../editor/draft.js";
+import { DraftRules } from "../editor/draft-rules.js";
 import { DraftView } from "../editor/draft-view.js";
+import * as port from "../engine-port.js";
+import { markOwnPack } from "../own-packs.js";
 import { Forms } from "../editor/forms.js";
 import { EditorGrid } from "../editor/grid.js";
 import { bindEditorKeys } from "../editor/keys.js";
@@ -45,8 +48,17 @@ export async function mount(root, params, { signal, navigate }) {
       grid.showDeadSquares([]);
       panels.depthPanel.markStale();
       view.render();
+      showRules();
     },
   });
+  // The rules in force, under the grid, after every edit (the engine says which).
+  const rules = new DraftRules({
+    port,
+    isPlaying: () => page.playing,
+    highlight: (ids) => grid.board?.highlight(ids),
+  });
+  page.editStage.insertBefore(rules.element, page.editStage.lastElementChild);
+  const showRules = () => rules.refresh(packToSend(), view.vocabulary);
   const grid = new EditorGrid(page.boardArea, {
     draft,
     tool: () => palette.tool,
@@ -65,9 +77,15 @@ export async function mount(root, params, { signal, navigate }) {
     page,
     draft,
     testPlay: new TestPlay(page.playRoot, { onExit: () => modes.exitPlay() }),
-    game: () => ({ pack: packToSend(), vocabulary: view.vocabulary, palette: draft.pack.palette }),
+    game: () => ({
+      pack: packToSend(),
+      vocabulary: view.vocabulary,
+      palette: draft.pack.palette,
+      stored: draft.savedUnchanged(),
+    }),
     onEdit: () => {
       view.render();
+      showRules();
       focusGrid();
       say("Back to editing.");
     },
@@ -94,6 +112,7 @@ export async function mount(root, params, { signal, navigate }) {
     signal,
   );
   signal.addEventListener("abort", () => {
+    rules.stop();
     modes.testPlay.stop();
     grid.destroy();
     draft.endStroke();
@@ -101,7 +120,8 @@ export async function mount(root, params, { signal, navigate }) {
 
   selectTab("level", { focus: false });
   view.render();
-  loadBuiltInWords(view, signal);
+  showRules();
+  loadBuiltInWords(view, signal, showRules);
   palette.pick(palette.tools.find((tool) => tool.kind === "object") || palette.tools[0]);
   root.dataset.ready = "true";
   if (params?.pack && params?.level) {
@@ -158,6 +178,10 @@ function editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal
     savePanel: new SavePanel(page.tabs.panel("save"), {
       pack: (manifest) => packToSend(manifest),
       levelId: () => draft.level.id,
+      onSaved: (packId, levelId) => {
+        draft.markSaved(packId, levelId);
+        markOwnPack(packId);
+      },
       onPlace: showPlace,
       signal,
     }),
@@ -190,13 +214,14 @@ function topbarActions({ draft, modes, panels, selectTab, undo, redo }) {
 }
 
 /** Fetches the words each vocabulary feature adds and redraws with them; offline, the core words still work. */
-function loadBuiltInWords(view, signal) {
+function loadBuiltInWords(view, signal, afterRender) {
   api
     .vocabularies()
     .then((words) => {
       if (signal.aborted) return;
       view.builtInWords = words;
       view.render();
+      afterRender();
     })
     .catch(() => {
       // Offline: the core words still work; the Tier-1 ones appear with the next visit.

@@ -6,6 +6,7 @@ import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
 import { toast } from "../toast.js";
 import { errorCard, exportLink, loadingCard, onEscape, removeButton, removeLibraryPack } from "./common.js";
+import { isOwnPack } from "../own-packs.js";
 
 const TIERS = {
   required: { mark: "●", label: "Required" },
@@ -43,8 +44,12 @@ export async function mount(root, { pack }, { navigate, signal }) {
   heading.textContent = world.name;
   const required = world.levels.filter((level) => level.tier === "required");
   const wonRequired = required.filter((level) => level.won).length;
-  summary.textContent = `${world.description} · ${wonRequired} of ${required.length} required levels solved`;
-  grid.replaceChildren(...world.levels.map((level, index) => levelCard(pack, level, index, world.imported)));
+  const solved = `${wonRequired} of ${required.length} required level${required.length === 1 ? "" : "s"} solved`;
+  summary.textContent = world.description ? `${world.description} · ${solved}` : solved;
+  // The author's own pack locks nothing for them (own-packs.js).
+  const own = world.imported && isOwnPack(pack);
+  const levels = own ? world.levels.map((level) => ({ ...level, locked: false })) : world.levels;
+  grid.replaceChildren(...levels.map((level, index) => levelCard(pack, level, index, world.imported)));
   if (world.imported) tools.replaceChildren(...libraryTools(world, { navigate, signal }));
   arrowFocus(grid, ".level-card", signal);
   // Back from editing one of these levels: that level has the focus, not the first one.

@@ -17,7 +17,7 @@
 import * as api from "../api.js";
 import { TurnAnnouncer } from "../announce.js";
 import { Board, prefersReducedMotion, SLIDE_MS } from "../board.js";
-import { GameController } from "../controller.js";
+import { GameController, MAX_WAITING_INTENTS } from "../controller.js";
 import { confirmDialog, shareDialog } from "../dialog.js";
 import * as port from "../engine-port.js";
 import { createInput } from "../input.js";
@@ -27,7 +27,7 @@ import { soundControl } from "../sound-control.js";
 import { clearToasts, toast } from "../toast.js";
 import { Vocabulary } from "../words.js";
 import { showLocked, showOpenError } from "../play/failure-cards.js";
-import { intentRouter, restartQuestion } from "../play/intents.js";
+import { EarlyIntents, intentRouter, restartQuestion } from "../play/intents.js";
 import { openLevel, openingNotes } from "../play/level-source.js";
 import { PlayPage } from "../play/page.js";
 import { playKind, playRoutes } from "../play/routes.js";
@@ -52,19 +52,42 @@ export async function mount(root, params, context) {
   const header = { backWord: routes.backWord, shareKey: SHARE_KEY, soundSwitch };
   const page = new PlayPage(root, { kind, header, wordsPanel });
 
-  signal.addEventListener("abort", () => port.close());
+  // The input listens from the first frame: what the player presses while the
+  // engine starts is held and played once the game is open, never dropped.
+  const early = new EarlyIntents({
+    onBack: routes.backToMap,
+    onHeld: (count) => page.showStarting(count),
+    limit: MAX_WAITING_INTENTS + 1,
+  });
+  const input = createInput({
+    onIntent: (intent, options) => early.take(intent, options),
+    swipeSurface: page.boardArea,
+    buttonRoot: root,
+  });
+  signal.addEventListener("abort", () => {
+    input.destroy();
+    port.close();
+  });
+  const giveUp = () => {
+    early.discard();
+    input.destroy();
+  };
   let found;
   try {
     found = await openLevel(kind, params, { api, port, signal });
   } catch (error) {
     const retry = () => navigate(location.hash.slice(1));
-    if (!signal.aborted) showOpenError(page, error, { kind, routes, retry, signal });
+    giveUp();
+    if (!signal.aborted) showOpenError(page, error, { kind, routes, retry, signal, levelId: params.level });
     return;
   }
   if (!found || signal.aborted) return;
   const { world, level, opened } = found;
-  if (found.locked) return showLocked(page, world, level, { routes, signal });
-  return playLevel(page, world, level, opened, { kind, params, routes, signal });
+  if (found.locked) {
+    giveUp();
+    return showLocked(page, world, level, { routes, signal });
+  }
+  return playLevel(page, world, level, opened, { kind, params, routes, signal, input, early });
 }
 
 /**
@@ -72,7 +95,7 @@ export async function mount(root, params, context) {
  * controller, the input, the win, Share and the engine port's news, until
  * `signal` aborts. Returns mount's `{send(intent)}`.
  */
-function playLevel(page, world, level, opened, { kind, params, routes, signal }) {
+function playLevel(page, world, level, opened, { kind, params, routes, signal, input, early }) {
   const root = page.root;
   page.showLevel(world, level);
   const vocabulary = new Vocabulary(level, world);
@@ -119,7 +142,6 @@ function playLevel(page, world, level, opened, { kind, params, routes, signal })
   const askThenRestart = restartQuestion({ controller, controls, confirm: confirmDialog, signal });
   const isWon = () => win.won;
   const onIntent = intentRouter({ controller, isWon, backToMap: routes.backToMap, askThenRestart });
-  const input = createInput({ onIntent, swipeSurface: page.boardArea, buttonRoot: root });
   shareFromPage(page, level, { kind, params, controls, win, signal });
   const stopReopened = port.onReopened((next) => {
     page.countReopened();
@@ -128,7 +150,6 @@ function playLevel(page, world, level, opened, { kind, params, routes, signal })
   const stopStatus = port.onStatus((status) => page.showConnection(status));
   signal.addEventListener("abort", () => {
     controller.close();
-    input.destroy();
     board.destroy();
     stopReopened();
     stopStatus();
@@ -138,6 +159,7 @@ function playLevel(page, world, level, opened, { kind, params, routes, signal })
   controller.start(opened.state, { title: level.title });
   page.wordsPanel.show(opened.state.entities, vocabulary);
   root.dataset.ready = "true";
+  early.release(onIntent);
   root.dataset.resumed = String(opened.resumed);
   for (const [text, options] of openingNotes(opened)) toast(text, options);
 

@@ -7,6 +7,7 @@ import { arrowFocus, h, keyLabel } from "../dom.js";
 import { overallProgress } from "../progress.js";
 import { toast } from "../toast.js";
 import { errorCard, loadingCard, onEscape } from "./common.js";
+import { isOwnPack } from "../own-packs.js";
 
 /** Draws the world select scene into `root`. */
 export async function mount(root, _params, { navigate, signal }) {
@@ -105,7 +106,11 @@ function worldCard(world, index) {
       "span",
       { class: "world-meta" },
       `${world.levels} level${world.levels === 1 ? "" : "s"} · ${world.won} solved`,
-      world.imported ? h("span", { class: "badge imported" }, "Imported") : null,
+      world.imported
+        ? isOwnPack(world.id)
+          ? h("span", { class: "badge imported own" }, "Yours")
+          : h("span", { class: "badge imported" }, "Imported")
+        : null,
       done ? h("span", { class: "badge done" }, "✓ Complete") : null,
     ),
     progress,
