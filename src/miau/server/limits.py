@@ -65,8 +65,10 @@ class ConnectionLimits:
     level of more than :data:`ENTITIES_PER_TOKEN` entities) and every draft
     opened also draws from: it bounds the event-loop time all heavy levels
     together take each second, however many connections (or reconnections)
-    ask; None turns it off. ``clock`` and ``sleep`` are injectable for
-    tests.
+    ask; None turns it off. ``engine_clock`` times each turn and replay
+    (the CPU time of the thread that runs it, :mod:`miau.server.costs`),
+    whose cost is charged to the rate limit and the heavy budget. ``clock``,
+    ``sleep`` and ``engine_clock`` are injectable for tests.
     """
 
     frames_per_second: float | None = 30.0
@@ -80,6 +82,7 @@ class ConnectionLimits:
     heavy_burst: int = 64
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+    engine_clock: Callable[[], float] = time.thread_time
 
 
 PLAY_LIMITS = ConnectionLimits()

@@ -31,9 +31,12 @@ on every open.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import logging
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -48,11 +51,12 @@ from miau.play import log as play_log
 from miau.play import service
 from miau.play.log import (
     COMPACT_AT,
+    RESTORE,
     LogEntry,
     UnreplayableGameError,
     compacted_log,
-    play_intent,
     replay_log,
+    restore_state,
 )
 from miau.play.protocol import (
     ErrorCode,
@@ -67,6 +71,15 @@ from miau.play.protocol import (
 )
 from miau.play.service import UNREPLAYABLE_NOTICE
 from miau.play.worlds import Worlds
+from miau.server.costs import (
+    HEAVY_LOG_SECONDS,
+    HEAVY_TURN_SECONDS,
+    MAX_REPLY_BYTES,
+    TimedTurn,
+    timed_replay,
+    timed_turn,
+    tokens_of,
+)
 from miau.server.library import Library
 from miau.server.limits import (
     DRAFT_MAX_ENTITIES,
@@ -79,7 +92,12 @@ from miau.server.limits import (
     TokenBucket,
 )
 from miau.server.long_logs import LongLogs, StoredForPlay
-from miau.server.replays import default_long_logs, query_limiter, replay_limiter
+from miau.server.replays import (
+    default_long_logs,
+    heavy_turn_limiter,
+    query_limiter,
+    replay_limiter,
+)
 from miau.server.store import (
     StaleGameError,
     StoredGame,
@@ -87,7 +105,7 @@ from miau.server.store import (
     StoreRunner,
 )
 
-__all__ = ["UNREPLAYABLE_NOTICE", "OpenGame", "PlaySession"]
+__all__ = ["UNREPLAYABLE_NOTICE", "GameLocks", "OpenGame", "PlaySession", "player_tag"]
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +114,40 @@ LOG_READ_PART = 4096
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
+
+
+def player_tag(token: str) -> str:
+    """How a player is named in the log: a digest of their token, never the token itself.
+
+    The token is the player's only credential; whoever reads the log must not
+    be able to play as them. The digest still tells one player's lines apart.
+    """
+    return "player " + hashlib.sha256(token.encode("utf-8")).hexdigest()[:12]
+
+
+class GameLocks:
+    """One lock per player and level, shared by a server's sessions.
+
+    Pages of one player on one level take turns to play and store an
+    intent, so each catches up with the others' moves before its own and
+    never runs out of attempts (four pages at once used to end in
+    ``server-error``). Locks no page holds are forgotten.
+    """
+
+    def __init__(self) -> None:
+        """No locks yet."""
+        self._locks: weakref.WeakValueDictionary[tuple[str, str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def of(self, player: str, pack_id: str, level_id: str) -> asyncio.Lock:
+        """The lock of ``player``'s game on one level."""
+        key = (player, pack_id, level_id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
 
 
 @dataclass(slots=True)
@@ -115,6 +167,8 @@ class OpenGame:
     pack_id: str | None
     game_id: int | None = None
     log: list[LogEntry] = field(default_factory=list)
+    replay_seconds: float = 0.0
+    """Engine time the stored log takes to replay, as measured (turns since the last restart)."""
     notice: str | None = None
     """Said to the player with ``opened`` when their stored game could not be resumed."""
 
@@ -136,6 +190,7 @@ class PlaySession:
         library: Library | None = None,
         long_logs: LongLogs | None = None,
         heavy: HeavyWork | None = None,
+        locks: GameLocks | None = None,
     ) -> None:
         """A session for ``player`` on ``worlds`` and the player's ``library``, within ``limits``.
 
@@ -145,6 +200,8 @@ class PlaySession:
         (default: one per event loop, shortening on a worker thread).
         ``heavy`` is the server's budget for heavy levels, shared by all its
         sessions (default: one of this session's own, from ``limits``).
+        ``locks`` make pages of one player on one level take turns (default:
+        this session's own).
         """
         self.player = player
         self.worlds = worlds
@@ -161,6 +218,11 @@ class PlaySession:
         """Tokens a frame takes: more on the open level the more entities it has."""
         self.drops = DropCounter(self.limits.clock)
         self.heavy = heavy or HeavyWork(self.limits)
+        self.locks = locks or GameLocks()
+        self.heavy_level = False
+        """Whether the open level's turns run off the event loop (big, or measured heavy)."""
+        self._replayed_seconds = 0.0
+        """The engine time the last heavy replay took."""
 
     @property
     def long_logs(self) -> LongLogs:
@@ -218,8 +280,18 @@ class PlaySession:
                 "move was not kept. Try again later.",
                 seq,
             ).reply()
+        except StaleGameError:
+            # Pages of this player on other servers kept moving the game on (on one server they
+            # take turns): nothing was stored; the page opens the level again and catches up.
+            self.current = None
+            return ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                "Another page of yours moved this game on at the same moment; this move was "
+                "not kept. Open the level again.",
+                seq,
+            ).reply()
         except Exception:
-            logger.exception("play session of %s failed", self.player)
+            logger.exception("play session of %s failed", player_tag(self.player))
             # The live game may be ahead of the store now: drop it; the client re-opens.
             self.current = None
             return ProtocolError(
@@ -250,12 +322,14 @@ class PlaySession:
                     # The transport aborts a socket whose application ends with unsent
                     # replies (miau.server.serving), so the socket goes now.
                     logger.info(
-                        "play session of %s: the client stopped reading; closed", self.player
+                        "play session of %s: the client stopped reading; closed",
+                        player_tag(self.player),
                     )
                     return
                 if self.flooding:
                     logger.info(
-                        "play session of %s: past its rate limit for good; closed", self.player
+                        "play session of %s: past its rate limit for good; closed",
+                        player_tag(self.player),
                     )
                     await websocket.close(code=1008, reason="too many messages")
                     return
@@ -264,7 +338,9 @@ class PlaySession:
         except RuntimeError:
             # The server closed the socket meanwhile (its keepalive ping went unanswered):
             # the reply has nowhere to go. This is a departure, not a failure.
-            logger.info("play session of %s: the connection was closed under it", self.player)
+            logger.info(
+                "play session of %s: the connection was closed under it", player_tag(self.player)
+            )
             return
 
     def _refuse_heavy(self, seq: int | None) -> NoReturn:
@@ -307,9 +383,12 @@ class PlaySession:
                 f"a test-play takes at most {DRAFT_MAX_ENTITIES:,}.",
                 message.seq,
             )
-        opened = await self._load(pack, level, pack_id)
-        self.current = opened
+        self.heavy_level = entities > ENTITIES_PER_TOKEN
         self.frame_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
+        self._replayed_seconds = 0.0
+        opened = await self._load(pack, level, pack_id)
+        opened.replay_seconds = self._replayed_seconds
+        self.current = opened
         return service.opened_reply(
             message,
             pack_id,
@@ -418,13 +497,15 @@ class PlaySession:
             pack_id,
             level.id,
             game_id,
-            self.player,
+            player_tag(self.player),
             problem,
         )
         await self.store.abandon_game(game_id, self.player)
 
     async def _replay(self, level: PackLevel, intents: Sequence[LogEntry]) -> Game:
         """:func:`replay_log` of a log under :data:`COMPACT_AT` entries: here, or on a thread."""
+        if self.heavy_level:
+            return await self._heavy_replay(level, intents)
         if len(intents) <= self.limits.replay_chunk:
             return replay_log(level, intents)
         rate = self.limits.replay_entries_per_second
@@ -441,15 +522,87 @@ class PlaySession:
         )
         return game
 
+    async def _heavy_replay(self, level: PackLevel, intents: Sequence[LogEntry]) -> Game:
+        """A replay on a heavy level: off the loop, timed, capped, charged to the heavy budget.
+
+        :raises UnreplayableGameError: past its cap of engine time too
+            (:func:`~miau.server.costs.timed_replay`).
+        """
+        if not self.heavy.take(self.frame_cost):
+            self._refuse_heavy(None)
+        game, seconds = await anyio.to_thread.run_sync(
+            timed_replay, level, intents, self.limits.engine_clock, limiter=heavy_turn_limiter()
+        )
+        self.heavy.settle(self.frame_cost, tokens_of(seconds))
+        self._replayed_seconds = seconds
+        return game
+
     async def intent(self, message: Intent) -> dict[str, Any]:
-        """Apply one intent to the open game; store it if the engine accepted it."""
-        current, entry, event = play_intent(self.current, message)
+        """Apply one intent to the open game; store it if the engine accepted it.
+
+        The turn is timed and its cost charged (:meth:`_charge`); on a heavy
+        level it runs off the event loop. Pages of this player on this
+        level take turns (:class:`GameLocks`).
+        """
+        current = self.current
+        if current is None or current.pack_id is None:
+            return await self._play(message)
+        async with self.locks.of(self.player, current.pack_id, current.level.id):
+            return await self._play(message)
+
+    async def _play(self, message: Intent) -> dict[str, Any]:
+        """:meth:`intent` once the turn is this page's."""
+        current = self.current
+        turn = await self._timed_turn(message)
+        self._charge(turn.seconds)
+        if turn.too_big is not None:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"This move would make the board too big to send ({turn.too_big / 1024:,.0f} "
+                f"KiB; a reply holds at most {MAX_REPLY_BYTES // 1024:,} KiB), so it was "
+                "taken back.",
+                message.seq,
+            )
+        assert current is not None  # a turn without an open game raised no-game
+        event, entry = turn.event, turn.entry
+        if entry is None:
+            return turn.reply
+        current.replay_seconds = (
+            turn.seconds if entry.starts_afresh else current.replay_seconds + turn.seconds
+        )
+        committed, event = await self._commit(current, entry, event)
         progress: dict[str, Any] | None = None
-        if entry is not None:
-            current, event = await self._commit(current, entry, event)
-            if service.is_a_win(event, entry):
-                progress = await self._record_win(current)
-        return service.result_reply(message, event, current.game, progress)
+        if service.is_a_win(event, entry):
+            progress = await self._record_win(committed)
+        if committed is current and event is turn.event and progress is None:
+            return turn.reply
+        return service.result_reply(message, event, committed.game, progress)
+
+    async def _timed_turn(self, message: Intent) -> TimedTurn:
+        """Play one intent, timed: on the event loop, or on a worker thread on a heavy level."""
+        clock = self.limits.engine_clock
+        if not self.heavy_level:
+            return timed_turn(self.current, message, clock)
+        turn: TimedTurn = await anyio.to_thread.run_sync(
+            timed_turn, self.current, message, clock, limiter=heavy_turn_limiter()
+        )
+        return turn
+
+    def _charge(self, seconds: float) -> None:
+        """Charge a turn's measured engine time to this connection and, if heavy, to the server.
+
+        The frame already took :attr:`frame_cost` tokens (from the server's
+        budget too when over one); the difference is settled, into debt if
+        the turn cost more, and the next frame costs what this one did.
+        """
+        if seconds <= HEAVY_TURN_SECONDS:
+            return
+        tokens = tokens_of(seconds)
+        self.heavy_level = True
+        self.heavy.settle(self.frame_cost if self.frame_cost > 1 else 0.0, tokens)
+        if self.bucket is not None:
+            self.bucket.settle(tokens - self.frame_cost)
+        self.frame_cost = float(math.ceil(tokens))
 
     async def _commit(
         self, current: OpenGame, entry: LogEntry, event: Event
@@ -529,6 +682,32 @@ class PlaySession:
         current.log.append(entry)
         if len(current.log) >= COMPACT_AT:
             await self._compact_or_log(current)
+        elif current.replay_seconds > HEAVY_LOG_SECONDS:
+            await self._restart_from_board(current)
+
+    async def _restart_from_board(self, current: OpenGame) -> None:
+        """Store a costly log as one restore of the present board, so a resume stays cheap.
+
+        The board and move count stay exact; undo on a later resume (and
+        here, for the live game is replayed from it too) starts from this
+        board. Nothing changes if another page moved the stored game on.
+        """
+        if current.game_id is None or current.pack_id is None:
+            return
+        state = restore_state(current.game.state.to_json())
+        log = [LogEntry(RESTORE, json.dumps(state, separators=(",", ":")))]
+        game = await self._heavy_replay(current.level, log)
+        new_id = await self.store.compact_game(
+            self.player,
+            current.pack_id,
+            current.level.id,
+            current.game_id,
+            len(current.log),
+            tuple(log),
+        )
+        if new_id is not None:
+            current.game_id, current.log, current.game = new_id, log, game
+            current.replay_seconds = self._replayed_seconds
 
     async def _compact_or_log(self, current: OpenGame) -> None:
         """:meth:`_compact`, with a failure logged: it only saves later resumes time."""
@@ -536,7 +715,9 @@ class PlaySession:
             await self._compact(current)
         except Exception:
             # The game and its stored log are as they were: nothing is lost.
-            logger.exception("compacting game %s of %s failed", current.game_id, self.player)
+            logger.exception(
+                "compacting game %s of %s failed", current.game_id, player_tag(self.player)
+            )
 
     async def _compact(self, current: OpenGame) -> None:
         """Store a shorter log that replays to the same game (:func:`~miau.play.log.compacted_log`).
