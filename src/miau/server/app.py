@@ -70,7 +70,7 @@ from miau.server.session import GameLocks, PlaySession
 from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
 from miau.server.studio import StudioJobs
-from miau.server.web_security import SecurityHeaders, WriteGuard
+from miau.server.web_security import CONTENT_SECURITY_POLICY, SecurityHeaders, WriteGuard
 
 __all__ = [
     "COOKIE_NAME",
@@ -107,6 +107,7 @@ def create_app(
     studio: StudioJobs | None = None,
     served: ServedAddresses | None = None,
     long_logs: LongLogs | None = None,
+    content_security_policy: str = CONTENT_SECURITY_POLICY,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -123,7 +124,8 @@ def create_app(
     WebSocket handshakes from another origin are closed with 1008 either way
     (``miau.server.addresses``). ``long_logs`` shortens stored logs written
     before the cap (default: in a :class:`LogShortenerProcess`, started with
-    the first such log; ``miau.server.long_logs``).
+    the first such log; ``miau.server.long_logs``). ``content_security_policy``
+    is the policy every response carries (``miau.server.web_security``).
     """
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path)
@@ -171,7 +173,7 @@ def create_app(
         routes=routes,
         # The guard answers before the cookie middleware: a refusal never sets a cookie.
         middleware=[
-            Middleware(SecurityHeaders),
+            Middleware(SecurityHeaders, policy=content_security_policy),
             Middleware(AddressGuard, served=served),
             Middleware(WriteGuard),
             Middleware(PlayerCookieMiddleware),
