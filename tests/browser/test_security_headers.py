@@ -30,9 +30,9 @@ def violations_on(page: Page) -> list[str]:
     seen: list[str] = []
     page.on(
         "console",
-        lambda message: seen.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            seen.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     return seen
 

@@ -64,7 +64,7 @@ from miau.server.library import (
     UnicodeSafeJSONResponse,
     refusal_response,
 )
-from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork
+from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork, ServerFrames
 from miau.server.long_logs import LogShortenerProcess, LongLogs
 from miau.server.session import GameLocks, PlaySession
 from miau.server.shared import SharedEndpoints
@@ -353,6 +353,7 @@ class _Api:
         self.long_logs = long_logs
         self.heavy = HeavyWork(limits)
         self.locks = GameLocks()
+        self.server_frames = ServerFrames(limits)
 
     async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
         progress = await self.store.progress(player)
@@ -449,5 +450,6 @@ class _Api:
             self.long_logs,
             self.heavy,
             self.locks,
+            self.server_frames,
         )
         await session.serve(websocket)

@@ -89,6 +89,7 @@ from miau.server.limits import (
     ConnectionLimits,
     DropCounter,
     HeavyWork,
+    ServerFrames,
     TokenBucket,
 )
 from miau.server.long_logs import LongLogs, StoredForPlay
@@ -111,6 +112,20 @@ logger = logging.getLogger(__name__)
 
 LOG_READ_PART = 4096
 """How many entries of an over-long stored log one store call reads (about 6 ms in SQLite)."""
+
+_STANDING_SECONDS = 10.0
+"""How long a refused frame keeps a connection out of good standing (``ServerFrames``)."""
+
+_REFUSALS_OF_STANDING = frozenset(
+    {
+        ErrorCode.BAD_JSON,
+        ErrorCode.BAD_MESSAGE,
+        ErrorCode.UNKNOWN_TYPE,
+        ErrorCode.TOO_LARGE,
+        ErrorCode.RATE_LIMITED,
+    }
+)
+"""Refusals that take a connection out of good standing: what a flood gets, not a player."""
 
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
@@ -191,6 +206,7 @@ class PlaySession:
         long_logs: LongLogs | None = None,
         heavy: HeavyWork | None = None,
         locks: GameLocks | None = None,
+        server_frames: ServerFrames | None = None,
     ) -> None:
         """A session for ``player`` on ``worlds`` and the player's ``library``, within ``limits``.
 
@@ -201,7 +217,8 @@ class PlaySession:
         ``heavy`` is the server's budget for heavy levels, shared by all its
         sessions (default: one of this session's own, from ``limits``).
         ``locks`` make pages of one player on one level take turns (default:
-        this session's own).
+        this session's own). ``server_frames`` is the server's frame budget,
+        shared by all its sessions (default: this session's own).
         """
         self.player = player
         self.worlds = worlds
@@ -219,6 +236,9 @@ class PlaySession:
         self.drops = DropCounter(self.limits.clock)
         self.heavy = heavy or HeavyWork(self.limits)
         self.locks = locks or GameLocks()
+        self.server_frames = server_frames or ServerFrames(self.limits)
+        self.refused_at: float | None = None
+        """When a frame of this connection was last refused (it is not in good standing)."""
         self.heavy_level = False
         """Whether the open level's turns run off the event loop (big, or measured heavy)."""
         self._replayed_seconds = 0.0
@@ -242,6 +262,14 @@ class PlaySession:
         """The reply to one client frame; never raises for anything the client sends."""
         seq: int | None = None
         try:
+            if not self.server_frames.take(self._in_good_standing()):
+                self.drops.count()
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    "The server is answering as many messages as it can right now; this one "
+                    "was dropped. Try again in a moment.",
+                    _seq_of(frame),
+                )
             if self.bucket is not None and not self.bucket.take(self.frame_cost):
                 self.drops.count()
                 heavy = (
@@ -270,6 +298,8 @@ class PlaySession:
                 return reply
             return await self.open(message)
         except ProtocolError as error:
+            if error.code in _REFUSALS_OF_STANDING:
+                self.refused_at = self.limits.clock()
             return error.reply()
         except StoreQuotaError:
             # Nothing was stored; the live game may be ahead of the store: drop it.
@@ -304,12 +334,17 @@ class PlaySession:
         """Answer every frame of an accepted play WebSocket, one reply each, until it goes.
 
         The next frame is read only once a reply is out; a client that does
-        not read its replies within the send timeout, or that floods past
-        its rate limit for good, is cut off.
+        not read its replies within the send timeout, that floods past its
+        rate limit for good, or that sends nothing for the idle timeout, is
+        cut off.
         """
         try:
             while True:
-                message = await websocket.receive()
+                with anyio.move_on_after(self.limits.idle_timeout or math.inf) as idle:
+                    message = await websocket.receive()
+                if idle.cancelled_caught:
+                    await websocket.close(code=1001, reason="idle")
+                    return
                 if message["type"] == "websocket.disconnect":
                     return
                 frame = message.get("text")
@@ -342,6 +377,12 @@ class PlaySession:
                 "play session of %s: the connection was closed under it", player_tag(self.player)
             )
             return
+
+    def _in_good_standing(self) -> bool:
+        """Whether this connection plays a level and had no frame refused for 10 s."""
+        if self.current is None:
+            return False
+        return self.refused_at is None or self.limits.clock() - self.refused_at > _STANDING_SECONDS
 
     def _refuse_heavy(self, seq: int | None) -> NoReturn:
         """:raises ProtocolError: ``rate-limited``: the server's heavy-level budget is spent."""

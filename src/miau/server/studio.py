@@ -12,7 +12,10 @@ blocks on the pipe: it waits for it to become readable.
 
 Limits, server-wide and per connection:
 
-- one job per connection at a time (another is ``busy``);
+- one job per connection at a time (another is ``busy``), and one per
+  player and per address, whatever their number of pages: three sockets
+  of one client held the only worker of a 2-core machine while an
+  author's tiny solve waited 41 s;
 - at most :data:`STUDIO_WORKERS` workers in the whole server (a semaphore;
   more jobs wait, not yet ``started``);
 - each job is killed after :data:`STUDIO_JOB_SECONDS` (``error`` ``failed``),
@@ -41,6 +44,7 @@ import multiprocessing
 import os
 import resource
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -116,6 +120,9 @@ a check every few seconds at most."""
 
 STUDIO_BURST: Final = 10
 
+
+STUDIO_JOBS_PER_OWNER: Final = 1
+"""Jobs (running or waiting for a worker) one player, or one address, may have at once."""
 
 STUDIO_FLOOD_CLOSE: Final = 100
 """Frames the rate limit may drop within a second before the connection is closed (1008)."""
@@ -317,6 +324,8 @@ class _Job:
     """The loader's warnings about the pack, sent back with a check's report."""
     left_out: int
     """How many more warnings the loader found than ``issues`` lists."""
+    owners: tuple[tuple[str, str], ...] = ()
+    """Who the job counts against (``StudioJobs.claim``)."""
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     finished: anyio.Event = field(default_factory=anyio.Event)
 
@@ -330,7 +339,9 @@ class StudioJobs:
     make them smaller. ``send_timeout``
     is how long a frame may wait for a client that does not read.
     ``frames_per_second`` and ``burst`` make each connection's token bucket
-    (None: no rate limit); ``clock`` is injectable for tests.
+    (None: no rate limit); ``jobs_per_owner`` is how many jobs one player,
+    or one address, may have at once (None: any number); ``clock`` is
+    injectable for tests.
     """
 
     def __init__(
@@ -343,6 +354,7 @@ class StudioJobs:
         send_timeout: float = 10.0,
         frames_per_second: float | None = STUDIO_FRAMES_PER_SECOND,
         burst: int = STUDIO_BURST,
+        jobs_per_owner: int | None = STUDIO_JOBS_PER_OWNER,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """A studio with ``workers`` slots and no job yet."""
@@ -350,6 +362,7 @@ class StudioJobs:
             raise ValueError("a studio needs at least one worker slot")
         self.frames_per_second = frames_per_second
         self.burst = burst
+        self.jobs_per_owner = jobs_per_owner
         self.clock = clock
         self.loader = PackLoaderProcess(memory_bytes)
         self.workers = workers
@@ -363,6 +376,31 @@ class StudioJobs:
         self._stopping: dict[BaseProcess, anyio.Event] = {}
         """Workers being stopped now, and the event set when each is reaped."""
         self._context = multiprocessing.get_context("spawn")
+        self._jobs_of: Counter[tuple[str, str]] = Counter()
+        """Jobs running or waiting, by owner: ``("player", token)`` and ``("address", host)``."""
+
+    def owners_of(self, websocket: WebSocket) -> tuple[tuple[str, str], ...]:
+        """Who a connection's jobs count against: its player and its address."""
+        client = websocket.scope.get("client")
+        address = str(client[0]) if client else "?"
+        player = str(websocket.scope.get("miau.player", ""))
+        return (("address", address),) + ((("player", player),) if player else ())
+
+    def claim(self, owners: tuple[tuple[str, str], ...]) -> bool:
+        """Count one more job for ``owners`` if none has its share yet; whether it was counted."""
+        cap = self.jobs_per_owner
+        if cap is not None and any(self._jobs_of[owner] >= cap for owner in owners):
+            return False
+        for owner in owners:
+            self._jobs_of[owner] += 1
+        return True
+
+    def release(self, owners: tuple[tuple[str, str], ...]) -> None:
+        """Count a finished job out."""
+        for owner in owners:
+            self._jobs_of[owner] -= 1
+            if self._jobs_of[owner] <= 0:
+                del self._jobs_of[owner]
 
     def worker_pids(self) -> list[int]:
         """The process ids of the workers alive now (for tests and diagnostics)."""
@@ -616,7 +654,15 @@ class _Connection:
                 request.job,
             )
         budget = min(spec.budget(request.max_expansions), STUDIO_MAX_EXPANSIONS)
-        job = _Job(request, spec, budget, loaded.issues, loaded.left_out)
+        owners = self.studio.owners_of(self.websocket)
+        if not self.studio.claim(owners):
+            raise StudioError(
+                StudioErrorCode.BUSY,
+                "You have a job running in another page: wait for its answer or cancel it "
+                "first (one job at a time for each player and each address).",
+                request.job,
+            )
+        job = _Job(request, spec, budget, loaded.issues, loaded.left_out, owners)
         self.job = job
         assert self.tasks is not None  # set by StudioJobs.serve before any frame is read
         self.tasks.start_soon(self._run_job, job)
@@ -655,6 +701,7 @@ class _Connection:
             # as soon as it reads it.
             if self.job is job:
                 self.job = None
+            self.studio.release(job.owners)
             job.finished.set()
         if last is not None:
             await self.send(last)
