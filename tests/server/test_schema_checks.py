@@ -91,3 +91,28 @@ def test_miau_play_refuses_a_broken_schema_in_one_line(
     assert status == 2
     assert len(err.strip().splitlines()) == 1, err
     assert "lacks the table intents" in err and "Traceback" not in err
+
+
+def test_a_players_games_are_counted_through_an_index_not_a_scan(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    with sqlite3.connect(path) as db:
+        plan = " ".join(
+            str(row[-1])
+            for row in db.execute(
+                "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM games WHERE player = ?", ("someone",)
+            )
+        )
+    assert "USING COVERING INDEX games_player" in plan, plan
+
+
+def test_a_database_made_before_the_index_gains_it_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP INDEX games_player")
+    SqliteStore(path).close()
+    with sqlite3.connect(path) as db:
+        names = {
+            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
+    assert "games_player" in names

@@ -201,6 +201,10 @@ _SUMMARY_SCHEMA = (
 )
 """Schema version 3: a library pack's size in bytes and the summary its listings show."""
 
+_INDEXES = ("CREATE INDEX IF NOT EXISTS games_player ON games(player)",)
+"""Indexes made on every open if missing (no schema version needed): a player's games, which
+every new game counts and prunes, were found by scanning all games (33 ms at 85,000)."""
+
 
 EXPECTED_COLUMNS: dict[str, frozenset[str]] = {
     "schema_version": frozenset({"version"}),
@@ -470,6 +474,7 @@ class SqlStore:
                 for statement in statements.summary_schema:
                     db.execute(statement, ())
                 db.execute(statements.insert_version, (SCHEMA_VERSION,))
+                self._ensure_indexes(db)
                 return
             row = db.execute(statements.schema_version, ()).fetchone()
             version = row[0] if row else None
@@ -483,6 +488,7 @@ class SqlStore:
                 db.execute(statements.prune_old_games, ())
                 db.execute(statements.update_version, (SCHEMA_VERSION,))
                 self._check_schema(db)
+                self._ensure_indexes(db)
                 return
             if version != SCHEMA_VERSION:
                 raise StoreError(
@@ -490,6 +496,12 @@ class SqlStore:
                     f"version {SCHEMA_VERSION} (a newer Miau made it?)"
                 )
             self._check_schema(db)
+            self._ensure_indexes(db)
+
+    @staticmethod
+    def _ensure_indexes(db: Database) -> None:
+        for statement in _INDEXES:
+            db.execute(statement, ())
 
     @staticmethod
     def _execute_many(db: Database, sql: str, rows: Sequence[Sequence[Any]]) -> None:
