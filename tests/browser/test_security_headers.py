@@ -7,13 +7,18 @@ deployed, and drives the page with selectors and key presses only.
 
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.support.local import PlayProcess, start_miau_play
+from tests.support.static_site import StaticSite
 
 
 @pytest.fixture
@@ -66,3 +71,47 @@ def test_another_page_cannot_frame_the_game(browser: Browser, deployed: PlayProc
     framed = frame.url.startswith(base) and frame.query_selector("body *") is not None
     context.close()
     assert not framed
+
+
+class HeadersFileHost(http.server.SimpleHTTPRequestHandler):
+    """A static host that reads the site's ``_headers`` as Netlify does (its ``/*`` block)."""
+
+    extra: list[tuple[str, str]] = []
+
+    def end_headers(self) -> None:
+        for name, value in self.extra:
+            self.send_header(name, value)
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def headers_of(folder: Path) -> list[tuple[str, str]]:
+    lines = (folder / "_headers").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "/*"
+    return [tuple(line.strip().split(": ", 1)) for line in lines[1:]]  # type: ignore[misc]
+
+
+def test_the_static_site_plays_under_the_policy_its_build_writes(
+    browser: Browser, site: StaticSite
+) -> None:
+    handler = type("Host", (HeadersFileHost,), {"extra": headers_of(site.folder)})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(site.folder))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        seen = violations_on(page)
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        page.goto(f"{base}/#/play/tutorial/first-steps")
+        page.wait_for_selector(".play-scene[data-ready='true'] .board > .entity", timeout=120_000)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#move-count:text('1')")
+        context.close()
+    finally:
+        server.shutdown()
+    assert seen == []

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from miau.engine import Event, Game
 from miau.packs import PackLevel
@@ -38,6 +38,7 @@ __all__ = [
     "REPLY_CHECKED_PAST",
     "TimedTurn",
     "reply_bytes",
+    "timed",
     "timed_replay",
     "timed_turn",
     "tokens_of",
@@ -67,6 +68,19 @@ REPLAY_SECONDS_CAP: Final = 5.0
 def tokens_of(seconds: float) -> float:
     """The rate-limit tokens ``seconds`` of engine time cost (at least one)."""
     return max(1.0, seconds / ENGINE_SECONDS_PER_TOKEN)
+
+
+Result = TypeVar("Result")
+
+
+def timed(clock: Callable[[], float], work: Callable[[], Result]) -> tuple[Result, float]:
+    """``work()`` and the time of ``clock`` it took.
+
+    On a heavy level: building the board, or the ``opened`` reply.
+    """
+    began = clock()
+    result = work()
+    return result, clock() - began
 
 
 def reply_bytes(state: dict[str, Any]) -> int:

@@ -37,9 +37,9 @@ import json
 import logging
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -76,6 +76,7 @@ from miau.server.costs import (
     HEAVY_TURN_SECONDS,
     MAX_REPLY_BYTES,
     TimedTurn,
+    timed,
     timed_replay,
     timed_turn,
     tokens_of,
@@ -109,6 +110,8 @@ from miau.server.store import (
 __all__ = ["UNREPLAYABLE_NOTICE", "GameLocks", "OpenGame", "PlaySession", "player_tag"]
 
 logger = logging.getLogger(__name__)
+
+Result = TypeVar("Result")
 
 LOG_READ_PART = 4096
 """How many entries of an over-long stored log one store call reads (about 6 ms in SQLite)."""
@@ -426,18 +429,39 @@ class PlaySession:
             )
         self.heavy_level = entities > ENTITIES_PER_TOKEN
         self.frame_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
+        if self.heavy_level and pack_id is not None and not self.heavy.take(self.frame_cost):
+            # A big shared or library level: building its board is heavy work of its own.
+            self._refuse_heavy(message.seq)
         self._replayed_seconds = 0.0
         opened = await self._load(pack, level, pack_id)
         opened.replay_seconds = self._replayed_seconds
         self.current = opened
-        return service.opened_reply(
-            message,
-            pack_id,
-            level,
-            opened.game,
-            resumed=opened.game_id is not None,
-            notice=opened.notice,
+
+        def reply() -> dict[str, Any]:
+            return service.opened_reply(
+                message,
+                pack_id,
+                level,
+                opened.game,
+                resumed=opened.game_id is not None,
+                notice=opened.notice,
+            )
+
+        return await self._heavy_work(reply) if self.heavy_level else reply()
+
+    async def _heavy_work(self, work: Callable[[], Result]) -> Result:
+        """``work()`` on the heavy-level thread, its engine time charged to the heavy budget."""
+        result, seconds = await anyio.to_thread.run_sync(
+            timed, self.limits.engine_clock, work, limiter=heavy_turn_limiter()
         )
+        self.heavy.settle(0.0, tokens_of(seconds))
+        return result
+
+    async def _new_game(self, level: PackLevel) -> Game:
+        """A fresh game on ``level``: built off the event loop on a heavy level."""
+        if not self.heavy_level:
+            return Game(level.data)
+        return await self._heavy_work(lambda: Game(level.data))
 
     async def _world_level(self, message: OpenLevel) -> tuple[Pack, PackLevel]:
         """The level of a shipped world or of the player's library that ``message`` names."""
@@ -455,7 +479,7 @@ class PlaySession:
         the level starts fresh with :data:`UNREPLAYABLE_NOTICE` for the
         player: a level is never stuck on a log that cannot come back.
         """
-        opened = OpenGame(pack, level, Game(level.data), pack_id)
+        opened = OpenGame(pack, level, await self._new_game(level), pack_id)
         if pack_id is None:
             return opened
         key = (self.player, pack_id, level.id)
@@ -476,7 +500,7 @@ class PlaySession:
             # A winning step was stored but the win not recorded (the server stopped in
             # between): record it now. A board restored as won is no win of the player's.
             await self._record_win(opened)
-            return OpenGame(pack, level, Game(level.data), pack_id)
+            return OpenGame(pack, level, await self._new_game(level), pack_id)
         return opened
 
     async def _read_stored(self, pack_id: str, level: PackLevel) -> StoredForPlay:

@@ -17,9 +17,10 @@ Two ASGI middlewares, outermost first in :func:`miau.server.app.create_app`:
   POST, which needs no preflight. Clients that are no browser page send
   neither header and are served.
 
-The static site cannot set headers itself: :data:`STATIC_SITE_HEADERS` is
-written as ``_headers`` by the site build (Netlify, Cloudflare Pages) and
-``docs/static-site.md`` says how to set it elsewhere.
+The policies themselves are :mod:`miau.play.web_policy`'s, shared with the
+static site, which cannot set headers itself: its build writes them as
+``_headers`` (Netlify, Cloudflare Pages), and ``docs/static-site.md`` says
+how to set them elsewhere.
 """
 
 from __future__ import annotations
@@ -29,6 +30,13 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from miau.play.web_policy import (
+    CONTENT_SECURITY_POLICY,
+    SECURITY_HEADERS,
+    STATIC_SITE_CONTENT_SECURITY_POLICY,
+    STATIC_SITE_HEADERS,
+    static_site_headers_file,
+)
 from miau.server.addresses import same_origin
 
 __all__ = [
@@ -41,55 +49,8 @@ __all__ = [
     "static_site_headers_file",
 ]
 
-CONTENT_SECURITY_POLICY: Final = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data: blob:",
-        "media-src 'self' data: blob:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "worker-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    )
-)
-"""The server's policy: everything from the page's own origin, no inline script or style,
-no plugin, no frame around it."""
-
-STATIC_SITE_CONTENT_SECURITY_POLICY: Final = CONTENT_SECURITY_POLICY.replace(
-    "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"
-)
-"""The static site's policy: the same, and WebAssembly compiled (the Pyodide runtime)."""
-
-SECURITY_HEADERS: Final = (
-    ("content-security-policy", CONTENT_SECURITY_POLICY),
-    ("x-content-type-options", "nosniff"),
-    ("x-frame-options", "DENY"),
-    ("referrer-policy", "no-referrer"),
-)
-"""The headers every HTTP response of the server carries (``X-Frame-Options`` for browsers
-that predate ``frame-ancestors``)."""
-
-STATIC_SITE_HEADERS: Final = (
-    ("Content-Security-Policy", STATIC_SITE_CONTENT_SECURITY_POLICY),
-    ("X-Content-Type-Options", "nosniff"),
-    ("X-Frame-Options", "DENY"),
-    ("Referrer-Policy", "no-referrer"),
-)
-"""The headers a static host should send with every file of the site."""
-
 _READS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 _SAME_SITE_FETCHES: Final = frozenset({b"same-origin", b"none"})
-
-
-def static_site_headers_file() -> str:
-    """The ``_headers`` file (Netlify, Cloudflare Pages) that sends :data:`STATIC_SITE_HEADERS`."""
-    lines = ["/*", *(f"  {name}: {value}" for name, value in STATIC_SITE_HEADERS)]
-    return "\n".join(lines) + "\n"
 
 
 class SecurityHeaders:
