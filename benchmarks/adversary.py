@@ -978,8 +978,8 @@ async def attack_idle_websockets(
             await asyncio.sleep(0.5)
 
     try:
-        await asyncio.gather(*(hold(f"127.0.0.{10 + index}") for index in range(addresses)))
-        await visit()
+        holding = asyncio.gather(*(hold(f"127.0.0.{10 + index}") for index in range(addresses)))
+        await asyncio.gather(holding, visit())
         alive = sum(ws.state is websockets.protocol.State.OPEN for ws in held)
         tally.notes.append(
             f"{len(held)} idle sockets opened, {alive} still open at the end; new visitor "
