@@ -15,7 +15,7 @@ connection the server closes (1008 past its rate limit, or closed at
 accept) is opened again at once, uploads and restores take a new player
 each round and delete what they stored, and every repeat is bounded in
 count (:data:`MAX_RECONNECTS`, :data:`ROUNDS`). The whole run takes about
-145 s and prints its time and the load average. Every connection is on
+240 s and prints its time and the load average. Every connection is on
 loopback; nothing leaves the machine.
 
 For each attack it prints the player's reply latency p50/p95/p99 and max
@@ -25,7 +25,10 @@ a reply later than 5 s or a dropped socket), what the attack was refused
 closed), the server's peak resident memory (RSS, MiB, sampled every
 0.1 s), the peak RSS of its helper processes together (the studio's loader
 and workers, the log shortener: each capped at 2 GiB of address space) and
-the tracebacks the server logged meanwhile. The attacks:
+the tracebacks the server logged meanwhile. Each line's verdict: "held" (p99 under 50 ms),
+"held against the baseline" (the same run's ``idle`` p99 was over 50 ms, a loaded machine,
+and this attack's is within 3 times it), "OVER the line", or why it was not judged. The
+attacks:
 
 - ``idle``: a quiet baseline (no attack);
 - ``garbage``: 4 sockets sending malformed frames (bad JSON, binary, wrong types);
@@ -1289,12 +1292,24 @@ async def run_attacks(target: Target, names: Sequence[str], log: Path) -> list[O
     return outcomes
 
 
-def verdict(outcome: Outcome, window: Sequence[tuple[float, float, bool]], min_replies: int) -> str:
+LOADED_FACTOR = 3.0
+"""On a loaded machine the line is the same run's idle baseline times this (issue 39)."""
+
+
+def verdict(
+    outcome: Outcome,
+    window: Sequence[tuple[float, float, bool]],
+    min_replies: int,
+    baseline_p99: float | None = None,
+) -> str:
     """Whether the player's line held under one attack, or why it cannot be judged.
 
     The line: p99 under 50 ms, no reply refused to the player, the server's
     RSS under :data:`MEMORY_BOUND_MIB`. A p99 of fewer than ``min_replies``
-    replies proves nothing either way; a start-up attack is not judged.
+    replies proves nothing either way; a start-up attack is not judged. When
+    the same run's ``idle`` baseline was itself over 50 ms (the machine was
+    loaded), a p99 within :data:`LOADED_FACTOR` times it holds "against the
+    baseline", said so.
     """
     latencies = [each[1] * 1000 for each in window if each[2]]
     refused = sum(not each[2] for each in window)
@@ -1304,7 +1319,12 @@ def verdict(outcome: Outcome, window: Sequence[tuple[float, float, bool]], min_r
         return "OVER the line"
     if len(window) < min_replies:
         return f"too few replies to judge (< {min_replies})"
-    return "held" if percentile(latencies, 0.99) < 50 else "OVER the line"
+    p99 = percentile(latencies, 0.99)
+    if p99 < 50:
+        return "held"
+    if baseline_p99 is not None and baseline_p99 >= 50 and p99 <= LOADED_FACTOR * baseline_p99:
+        return f"held against the baseline (<= {LOADED_FACTOR:g} x {baseline_p99:.0f} ms)"
+    return "OVER the line"
 
 
 def report(
@@ -1317,12 +1337,18 @@ def report(
         f"{'helpers':>8} {'tracebacks':>10} {'seconds':>7}  verdict"
     )
     held = True
+    baseline_p99 = None
+    for outcome in outcomes:
+        if outcome.name == "idle":
+            window = [each for each in samples if outcome.start <= each[0] < outcome.end]
+            baseline_p99 = percentile([each[1] * 1000 for each in window if each[2]], 0.99)
+            break
     for outcome in outcomes:
         window = [each for each in samples if outcome.start <= each[0] < outcome.end]
         latencies = [each[1] * 1000 for each in window if each[2]]
         failed = sum(not each[2] for each in window)
-        judged = verdict(outcome, window, min_replies)
-        held = held and judged in ("held", "start-up only: not judged")
+        judged = verdict(outcome, window, min_replies, baseline_p99)
+        held = held and (judged.startswith("held") or judged == "start-up only: not judged")
         print(
             f"{outcome.name:<17} {len(window):>5} {percentile(latencies, 0.50):>6.1f} "
             f"{percentile(latencies, 0.95):>6.1f} {percentile(latencies, 0.99):>6.1f} "
@@ -1337,7 +1363,8 @@ def report(
             print(f"{outcome.name}: {'; '.join(outcome.tally.notes)}")
     print(
         f"\nThe line: p99 < 50 ms over at least {min_replies} player replies, no reply refused "
-        f"to the player, server RSS < {MEMORY_BOUND_MIB} MiB: "
+        f"to the player, server RSS < {MEMORY_BOUND_MIB} MiB (on a loaded machine: p99 within "
+        f"{LOADED_FACTOR:g} x the idle baseline's): "
         f"{'held under every attack' if held else 'NOT held (or not judged) everywhere'}."
     )
     return held
