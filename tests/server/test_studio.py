@@ -687,3 +687,30 @@ def test_one_client_gets_one_job_at_a_time_however_many_pages_it_opens(
         second.send({"type": "solve", "job": "second", "pack": one_level_pack("walls")})
         _, answer = second.until({"solved", "unsolvable", "limit", "error"})
         assert answer["type"] == "solved", answer
+
+
+def test_a_long_job_gives_its_worker_up_after_its_slice_to_a_job_that_waits(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    # One worker; the long search would hold it for its whole time cap. Past the slice,
+    # with another job waiting, it is stopped with a sentence and the waiting job runs.
+    server = start_server(workers=1, jobs_per_owner=None, shared_slice=1.0)
+    with server.connect() as first, server.connect() as second:
+        start_open_room(first, "long")
+        second.send({"type": "solve", "job": "tiny", "pack": one_level_pack("walls")})
+        _, stopped = first.until({"failed", "solved", "unsolvable", "limit", "error"}, 60)
+        assert stopped["type"] == "error" and stopped["code"] == "failed", stopped
+        assert "so that another author's job could run" in stopped["message"]
+        _, answer = second.until({"solved", "unsolvable", "limit", "error"}, 60)
+        assert answer["type"] == "solved", answer
+
+
+def test_a_long_job_alone_is_not_stopped_at_its_slice(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    server = start_server(workers=1, shared_slice=0.5)
+    with server.connect() as first:
+        start_open_room(first, "long")
+        with pytest.raises(TimeoutError):
+            first.until({"error"}, 2.0)
+        assert first.request({"type": "cancel", "job": "long"})["type"] == "cancelled"

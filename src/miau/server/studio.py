@@ -121,6 +121,10 @@ a check every few seconds at most."""
 STUDIO_BURST: Final = 10
 
 
+STUDIO_SHARED_SLICE: Final = 15.0
+"""Seconds a job runs before it gives its worker up to a job that waits for one (the waiting
+job's author gets an answer in about this long, whatever runs before it)."""
+
 STUDIO_JOBS_PER_OWNER: Final = 1
 """Jobs (running or waiting for a worker) one player, or one address, may have at once."""
 
@@ -340,7 +344,9 @@ class StudioJobs:
     is how long a frame may wait for a client that does not read.
     ``frames_per_second`` and ``burst`` make each connection's token bucket
     (None: no rate limit); ``jobs_per_owner`` is how many jobs one player,
-    or one address, may have at once (None: any number); ``clock`` is
+    or one address, may have at once (None: any number); a job that has run
+    ``shared_slice`` seconds while another waits for a worker is stopped
+    (answered ``failed``, saying why) so the waiting one starts; ``clock`` is
     injectable for tests.
     """
 
@@ -355,6 +361,7 @@ class StudioJobs:
         frames_per_second: float | None = STUDIO_FRAMES_PER_SECOND,
         burst: int = STUDIO_BURST,
         jobs_per_owner: int | None = STUDIO_JOBS_PER_OWNER,
+        shared_slice: float = STUDIO_SHARED_SLICE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """A studio with ``workers`` slots and no job yet."""
@@ -363,6 +370,9 @@ class StudioJobs:
         self.frames_per_second = frames_per_second
         self.burst = burst
         self.jobs_per_owner = jobs_per_owner
+        self.shared_slice = shared_slice
+        self._waiting = 0
+        """Jobs waiting for a worker slot now."""
         self.clock = clock
         self.loader = PackLoaderProcess(memory_bytes)
         self.workers = workers
@@ -436,57 +446,89 @@ class StudioJobs:
 
         The worker is gone and the slot free when this returns or is cancelled.
         """
+        self._waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            return await self._run_in_slot(job, connection)
+        finally:
+            self._slots.release()
+
+    async def _run_in_slot(self, job: _Job, connection: _Connection) -> dict[str, Any]:
+        """:meth:`_run` once the job holds a worker slot."""
         request = job.request
-        async with self._slots:
-            reader, writer = self._context.Pipe(duplex=False)
-            process = self._context.Process(
-                target=run_job,
-                args=(
-                    request.kind,
-                    job.spec,
-                    job.budget,
-                    writer,
-                    self.memory_bytes,
-                    STUDIO_NICENESS,
-                    request.suggest,
-                ),
-                name=f"miau-studio-{request.kind}",
-                daemon=True,
-            )
-            answered = started = registered = False
+        reader, writer = self._context.Pipe(duplex=False)
+        process = self._context.Process(
+            target=run_job,
+            args=(
+                request.kind,
+                job.spec,
+                job.budget,
+                writer,
+                self.memory_bytes,
+                STUDIO_NICENESS,
+                request.suggest,
+            ),
+            name=f"miau-studio-{request.kind}",
+            daemon=True,
+        )
+        answered = started = registered = False
 
-            def start() -> None:
-                nonlocal started
-                process.start()
-                started = True
+        def start() -> None:
+            nonlocal started
+            process.start()
+            started = True
 
-            try:
-                # Starting writes the pickled level into the new interpreter's pipe,
-                # which can wait for it to start reading: not on the event loop. A cancel
-                # waits for the thread, so ``started`` is known in ``finally``.
-                await anyio.to_thread.run_sync(start)
-                self._processes.add(process)
-                registered = True
-                # Only the worker may hold the writing end, so its death reads as end of file.
-                writer.close()
-                with anyio.move_on_after(self.job_seconds):
+        try:
+            # Starting writes the pickled level into the new interpreter's pipe,
+            # which can wait for it to start reading: not on the event loop. A cancel
+            # waits for the thread, so ``started`` is known in ``finally``.
+            await anyio.to_thread.run_sync(start)
+            self._processes.add(process)
+            registered = True
+            # Only the worker may hold the writing end, so its death reads as end of file.
+            writer.close()
+            yielded = False
+            with anyio.move_on_after(self.job_seconds):
+                async with anyio.create_task_group() as running:
+
+                    async def share() -> None:
+                        nonlocal yielded
+                        began = self.clock()
+                        while not (self._waiting and self.clock() - began >= self.shared_slice):
+                            await anyio.sleep(0.25)
+                        yielded = True
+                        running.cancel_scope.cancel()
+
+                    running.start_soon(share)
                     last = await self._pump(job, reader, connection)
                     answered = True
-                if not answered:
-                    last = StudioError(
-                        StudioErrorCode.FAILED,
-                        f"The {request.kind} job ran for more than {self.job_seconds:g} "
-                        "seconds and was stopped; try a smaller max.",
-                        request.job,
-                    ).reply()
-            finally:
-                with anyio.CancelScope(shield=True):
-                    if started and not registered:
-                        self._processes.add(process)  # cancelled as it started
-                    # A worker that answered is on its way out: give it the grace period.
-                    await self._stop(process, polite=answered)
-                    writer.close()
-                    reader.close()
+                    running.cancel_scope.cancel()
+            if yielded and not answered:
+                last = StudioError(
+                    StudioErrorCode.FAILED,
+                    f"The {request.kind} job was stopped after {self.shared_slice:g} "
+                    "seconds so that another author's job could run (the server's "
+                    "workers are shared); start it again, or try a smaller max.",
+                    request.job,
+                ).reply()
+            elif not answered:
+                last = StudioError(
+                    StudioErrorCode.FAILED,
+                    f"The {request.kind} job ran for more than {self.job_seconds:g} "
+                    "seconds and was stopped; try a smaller max.",
+                    request.job,
+                ).reply()
+        finally:
+            with anyio.CancelScope(shield=True):
+                if started and not registered:
+                    self._processes.add(process)  # cancelled as it started
+                # A worker that answered is on its way out: give it the grace period.
+                await self._stop(process, polite=answered)
+                writer.close()
+                reader.close()
         return last
 
     async def _pump(self, job: _Job, reader: Connection, connection: _Connection) -> dict[str, Any]:
