@@ -15,7 +15,8 @@ Limits, server-wide and per connection:
 - one job per connection at a time (another is ``busy``), and one per
   player and per address, whatever their number of pages: three sockets
   of one client held the only worker of a 2-core machine while an
-  author's tiny solve waited 41 s;
+  author's tiny solve waited 41 s; and a job that has run
+  ``shared_slice`` (15 s) while another waits for a worker gives it up;
 - at most :data:`STUDIO_WORKERS` workers in the whole server (a semaphore;
   more jobs wait, not yet ``started``);
 - each job is killed after :data:`STUDIO_JOB_SECONDS` (``error`` ``failed``),
