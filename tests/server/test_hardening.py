@@ -69,7 +69,9 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def limited_client(db_path: Path, clock: FakeClock) -> Iterator[TestClient]:
-    app = create_app(db_path=db_path, limits=dataclasses.replace(PLAY_LIMITS, clock=clock))
+    # Turns measured as free: a slow turn on a loaded machine would cost more than one token.
+    limits = dataclasses.replace(PLAY_LIMITS, clock=clock, engine_clock=lambda: 0.0)
+    app = create_app(db_path=db_path, limits=limits)
     with TestClient(app) as client:
         client.get("/api/worlds")
         yield client
