@@ -587,18 +587,25 @@ class PlaySession:
         )
         return game
 
-    async def _heavy_replay(self, level: PackLevel, intents: Sequence[LogEntry]) -> Game:
+    async def _heavy_replay(
+        self, level: PackLevel, intents: Sequence[LogEntry], *, may_refuse: bool = True
+    ) -> Game:
         """A replay on a heavy level: off the loop, timed, capped, charged to the heavy budget.
+
+        ``may_refuse`` False: work already promised (a move stored), charged
+        into debt rather than refused.
 
         :raises UnreplayableGameError: past its cap of engine time too
             (:func:`~miau.server.costs.timed_replay`).
+        :raises ProtocolError: ``rate-limited`` when the heavy budget is spent.
         """
-        if not self.heavy.take(self.frame_cost):
+        taken = self.heavy.take(self.frame_cost)
+        if not taken and may_refuse:
             self._refuse_heavy(None)
         game, seconds = await anyio.to_thread.run_sync(
             timed_replay, level, intents, self.limits.engine_clock, limiter=heavy_turn_limiter()
         )
-        self.heavy.settle(self.frame_cost, tokens_of(seconds))
+        self.heavy.settle(self.frame_cost if taken else 0.0, tokens_of(seconds))
         self._replayed_seconds = seconds
         return game
 
@@ -684,9 +691,14 @@ class PlaySession:
                 return current, event
             except StaleGameError:
                 if not await self._catch_up(current, entry):
-                    current = self.current = await self._load(
-                        current.pack, current.level, current.pack_id
-                    )
+                    try:
+                        current = self.current = await self._load(
+                            current.pack, current.level, current.pack_id
+                        )
+                    except ProtocolError:
+                        # Refused (the heavy budget): the live game is ahead of the store.
+                        self.current = None
+                        raise
                 event = current.apply(entry)
                 if not event.accepted:
                     return current, event
@@ -748,7 +760,15 @@ class PlaySession:
         if len(current.log) >= COMPACT_AT:
             await self._compact_or_log(current)
         elif current.replay_seconds > HEAVY_LOG_SECONDS:
-            await self._restart_from_board(current)
+            try:
+                await self._restart_from_board(current)
+            except Exception:
+                # The entry is stored and the game as it was: only later resumes cost more.
+                logger.exception(
+                    "storing game %s of %s as a restore failed",
+                    current.game_id,
+                    player_tag(self.player),
+                )
 
     async def _restart_from_board(self, current: OpenGame) -> None:
         """Store a costly log as one restore of the present board, so a resume stays cheap.
@@ -761,7 +781,7 @@ class PlaySession:
             return
         state = restore_state(current.game.state.to_json())
         log = [LogEntry(RESTORE, json.dumps(state, separators=(",", ":")))]
-        game = await self._heavy_replay(current.level, log)
+        game = await self._heavy_replay(current.level, log, may_refuse=False)
         new_id = await self.store.compact_game(
             self.player,
             current.pack_id,
