@@ -15,7 +15,7 @@ connection the server closes (1008 past its rate limit, or closed at
 accept) is opened again at once, uploads and restores take a new player
 each round and delete what they stored, and every repeat is bounded in
 count (:data:`MAX_RECONNECTS`, :data:`ROUNDS`). The whole run takes about
-145 s and prints its time and the load average. Every connection is on
+240 s and prints its time and the load average. Every connection is on
 loopback; nothing leaves the machine.
 
 For each attack it prints the player's reply latency p50/p95/p99 and max
@@ -25,7 +25,10 @@ a reply later than 5 s or a dropped socket), what the attack was refused
 closed), the server's peak resident memory (RSS, MiB, sampled every
 0.1 s), the peak RSS of its helper processes together (the studio's loader
 and workers, the log shortener: each capped at 2 GiB of address space) and
-the tracebacks the server logged meanwhile. The attacks:
+the tracebacks the server logged meanwhile. Each line's verdict: "held" (p99 under 50 ms),
+"held against the baseline" (the same run's ``idle`` p99 was over 50 ms, a loaded machine,
+and this attack's is within 3 times it), "OVER the line", or why it was not judged. The
+attacks:
 
 - ``idle``: a quiet baseline (no attack);
 - ``garbage``: 4 sockets sending malformed frames (bad JSON, binary, wrong types);
@@ -43,6 +46,19 @@ the tracebacks the server logged meanwhile. The attacks:
 - ``surrogates``: a lone surrogate (the escape ``u+d800``) in every JSON endpoint's body (5xx counted);
 - ``cross-site``: share-link page loads from another site, cross-site and
   wrong-scheme WebSocket handshakes, and requests for a rebound host name;
+- ``heavy-share``: 4 sockets opening a 468-character share link of 4,000 word tiles under
+  ``TEXT IS MOVE`` (refused), then the same level at the 1,024-entity bound, waiting flat
+  out and resuming it again and again;
+- ``idle-websockets``: 64 idle WebSockets from each of 8 addresses (pings answered), while a
+  new visitor from a ninth address loads the page and opens a socket every half second;
+- ``header-flood``: 8 clients sending requests of 10,000 header lines;
+- ``csrf``: ``no-cors``-style writes from a page on another port (``text/plain`` POSTs,
+  DELETEs with a foreign ``Origin``, ``Sec-Fetch-Site: same-site``);
+- ``studio-monopoly``: 3 ``/studio`` sockets of one address starting long solves while an
+  author from another address starts a tiny solve every 2 s (the author's wait printed);
+- ``reconnect-storm``: 32 addresses opening a play socket, opening a level and closing, flat out;
+- ``concurrent-pages``: 4 pages of one player stepping on one level at once (their
+  ``server-error`` replies printed);
 - ``damaged-db``: ``miau play`` started on a truncated copy of a database
   (its exit status and how many lines it printed); about start-up, not a
   running server: run once and not judged.
@@ -57,6 +73,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import json
 import multiprocessing
 import os
@@ -80,6 +97,7 @@ from tests.support.local import PlayProcess, start_miau_play
 from websockets.asyncio.client import connect
 
 from miau.engine import Game
+from miau.packs.share import encode_share_code
 from miau.play.worlds import Worlds
 from miau.server.store import LogEntry, SqliteStore
 
@@ -844,6 +862,358 @@ async def attack_damaged_db(target: Target, tally: Tally) -> None:
     )
 
 
+def word_flood(words: int, side: int = 64) -> dict[str, Any]:
+    """A vocabulary-1 level: TEXT IS MOVE, MIAU IS YOU, a cat and ``words`` MIAU words."""
+    rows = [["."] * side for _ in range(side)]
+    rows[0][0:3] = ["T", "=", "V"]
+    rows[1][0:3] = ["M", "=", "Y"]
+    rows[1][4] = "c"
+    cells = [(x, y) for y in range(3, side) for x in range(side)]
+    for x, y in cells[:words]:
+        rows[y][x] = "w"
+    legend = {
+        "T": {"word": "TEXT"},
+        "=": {"word": "IS"},
+        "V": {"word": "MOVE"},
+        "M": {"word": "MIAU"},
+        "Y": {"word": "YOU"},
+        "c": "MIAU",
+        "w": {"word": "MIAU"},
+    }
+    return {
+        "manifest": {
+            "id": "flood",
+            "name": "Flood",
+            "version": "1.0.0",
+            "engine": 1,
+            "features": ["vocabulary-1"],
+        },
+        "levels": [
+            {
+                "id": "flood",
+                "title": "Flood",
+                "width": side,
+                "height": side,
+                "map": ["".join(row) for row in rows],
+                "legend": legend,
+            }
+        ],
+    }
+
+
+async def attack_heavy_share(target: Target, tally: Tally, sockets: int = 4) -> None:
+    """Open the over-bound share link (refused), then the one at the bound: wait, resume, repeat."""
+    over = encode_share_code(word_flood(3993))
+    at_bound = encode_share_code(word_flood(1017))
+    counts = {"opened": 0, "waits": 0, "largest": 0, "refused-open": 0}
+
+    async def one() -> None:
+        headers = attacker_cookie()
+        while time.monotonic() < target.deadline:
+            async with connect(
+                target.ws, max_size=2**24, compression=None, additional_headers=headers
+            ) as ws:
+                await ws.send(json.dumps({"type": "open", "share": over}))
+                tally.sent += 1
+                if json.loads(await ws.recv()).get("type") != "opened":
+                    tally.refused += 1
+                await ws.send(json.dumps({"type": "open", "share": at_bound}))
+                tally.sent += 1
+                if json.loads(await ws.recv()).get("type") != "opened":
+                    counts["refused-open"] += 1
+                    tally.refused += 1
+                    continue
+                counts["opened"] += 1
+                for seq in range(1, 4):
+                    await ws.send(json.dumps({"type": "intent", "seq": seq, "intent": "wait"}))
+                    text = await ws.recv()
+                    tally.sent += 1
+                    counts["waits"] += 1
+                    counts["largest"] = max(counts["largest"], len(text))
+                    if json.loads(text).get("type") != "result":
+                        tally.refused += 1
+
+    await keep_up(tally, target, sockets, one)
+    tally.notes.append(
+        f"links of {len(over)} and {len(at_bound)} characters; {counts['opened']} opens "
+        f"(resumes) at the bound, {counts['refused-open']} refused; {counts['waits']} waits "
+        f"answered (granted or refused); largest reply {counts['largest'] / 1024:.0f} KiB"
+    )
+
+
+async def attack_idle_websockets(
+    target: Target, tally: Tally, addresses: int = 8, per_address: int = 64
+) -> None:
+    """Fill the server with idle sockets from 8 addresses; a new visitor keeps trying to come in."""
+    held: list[Any] = []
+    visitors = [0, 0]  # served, refused
+
+    async def hold(address: str) -> None:
+        for _ in range(per_address):
+            try:
+                ws = await connect(
+                    target.ws, local_addr=(address, 0), open_timeout=10, compression=None
+                )
+            except (OSError, TimeoutError, websockets.InvalidHandshake):
+                tally.refused += 1
+                continue
+            held.append(ws)
+            tally.sent += 1
+
+    async def visit() -> None:
+        while time.monotonic() < target.deadline:
+            try:
+                async with httpx.AsyncClient(
+                    base_url=target.base,
+                    timeout=5,
+                    transport=httpx.AsyncHTTPTransport(local_address="127.0.0.99"),
+                ) as client:
+                    page = await client.get("/")
+                    ok = page.status_code == 200
+                async with connect(target.ws, local_addr=("127.0.0.99", 0), open_timeout=5) as ws:
+                    await ws.send(
+                        json.dumps({"type": "open", "pack": "tutorial", "level": "rocks"})
+                    )
+                    ok = ok and json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "opened"
+            except (OSError, TimeoutError, httpx.TransportError, websockets.WebSocketException):
+                ok = False
+            visitors[0 if ok else 1] += 1
+            await asyncio.sleep(0.5)
+
+    try:
+        holding = asyncio.gather(*(hold(f"127.0.0.{10 + index}") for index in range(addresses)))
+        await asyncio.gather(holding, visit())
+        alive = sum(ws.state is websockets.protocol.State.OPEN for ws in held)
+        tally.notes.append(
+            f"{len(held)} idle sockets opened, {alive} still open at the end; new visitor "
+            f"served {visitors[0]} times, refused {visitors[1]}"
+        )
+        tally.refused += len(held) - alive
+    finally:
+        await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
+
+
+async def attack_header_flood(target: Target, tally: Tally, clients: int = 8) -> None:
+    """Requests of 10,000 header lines, each on a fresh connection, flat out."""
+    request = (
+        f"GET /api/worlds HTTP/1.1\r\nHost: 127.0.0.1:{target.port}\r\n".encode()
+        + b"".join(b"x-%d: 1\r\n" % index for index in range(10_000))
+        + b"\r\n"
+    )
+    statuses: dict[str, int] = {}
+
+    def one_request(address: str) -> str:
+        with socket.create_connection(
+            ("127.0.0.1", target.port), timeout=10, source_address=(address, 0)
+        ) as sock:
+            with contextlib.suppress(OSError):  # the server may answer and close mid-send
+                sock.sendall(request)
+            answer = sock.recv(64)
+        return answer.split(b" ", 2)[1].decode() if answer.count(b" ") >= 2 else "closed"
+
+    async def worker(address: str) -> None:
+        while time.monotonic() < target.deadline:
+            try:
+                status = await asyncio.to_thread(one_request, address)
+            except OSError:
+                status = "closed"
+            tally.sent += 1
+            statuses[status] = statuses.get(status, 0) + 1
+            tally.refused += status != "200"
+
+    await asyncio.gather(*(worker(f"127.0.0.{30 + index}") for index in range(clients)))
+    tally.notes.append(", ".join(f"{count} {status}" for status, count in sorted(statuses.items())))
+
+
+async def attack_csrf(target: Target, tally: Tally) -> None:
+    """Writes from a page on another port: every one refused, the victim's pack untouched."""
+    victim = attacker_cookie()
+    other_port = f"http://127.0.0.1:{target.port + 1}"
+    pack = (ROOT / "packs" / "tutorial.json").read_text(encoding="utf-8")
+    mine = json.loads(pack)
+    mine["manifest"]["id"] = "victims-pack"
+    body = json.dumps({"text": json.dumps(mine)})
+    wrong = 0
+    async with httpx.AsyncClient(base_url=target.base, timeout=30, headers=victim) as client:
+        stored = await client.post(
+            "/api/library", content=body, headers={"content-type": "application/json"}
+        )
+        assert stored.status_code in (200, 201), stored.text
+        for _ in range(ROUNDS):
+            if time.monotonic() >= target.deadline:
+                break
+            attempts = [
+                client.post(
+                    "/api/library",
+                    content=body,
+                    headers={
+                        "content-type": "text/plain",
+                        "origin": other_port,
+                        "sec-fetch-site": "same-site",
+                    },
+                ),
+                client.post("/api/library", content=body, headers={"content-type": "text/plain"}),
+                client.delete(
+                    "/api/library/victims-pack",
+                    headers={"origin": other_port, "sec-fetch-site": "same-site"},
+                ),
+            ]
+            for answer in await asyncio.gather(*attempts, return_exceptions=True):
+                tally.sent += 1
+                if isinstance(answer, BaseException):
+                    tally.closed += 1
+                    continue
+                tally.refused += answer.status_code in (403, 415)
+                wrong += answer.status_code < 400
+        listed = (await client.get("/api/library")).json()["packs"]
+    kept = [each["id"] for each in listed] == ["victims-pack"]
+    tally.notes.append(f"{wrong} writes taken; the victim's pack {'kept' if kept else 'LOST'}")
+
+
+def studio_room(rocks: int) -> dict[str, Any]:
+    """A tutorial-style level: a cat in a room of ``rocks`` pushable rocks, its flag walled off."""
+    side = 12
+    rows = [["#"] * side] + [["#"] + ["."] * (side - 2) + ["#"] for _ in range(side - 2)]
+    rows.append(["#"] * side)
+    rows[1][1:4] = ["M", "=", "Y"]
+    rows[2][1:4] = ["R", "=", "P"]
+    rows[3][1:4] = ["F", "=", "W"]
+    rows[4][1:4] = ["L", "=", "S"]
+    rows[6][2] = "c"
+    spots = [(x, y) for y in range(7, side - 1) for x in range(1, side - 1)]
+    for x, y in spots[:rocks]:
+        rows[y][x] = "r"
+    pack: dict[str, Any] = json.loads((ROOT / "packs" / "tutorial.json").read_text("utf-8"))
+    pack["levels"] = [
+        {
+            "id": "room",
+            "title": "Room",
+            "width": side,
+            "height": side,
+            "map": ["".join(row) for row in rows],
+            "legend": {
+                "M": {"word": "MIAU"},
+                "=": {"word": "IS"},
+                "Y": {"word": "YOU"},
+                "R": {"word": "ROCK"},
+                "P": {"word": "PUSH"},
+                "F": {"word": "FLAG"},
+                "W": {"word": "WIN"},
+                "L": {"word": "WALL"},
+                "S": {"word": "STOP"},
+                "c": "MIAU",
+                "r": "ROCK",
+                "#": "WALL",
+            },
+        }
+    ]
+    return pack
+
+
+async def attack_studio_monopoly(target: Target, tally: Tally, sockets: int = 3) -> None:
+    """Three sockets of one address keep long solves going; an author times a tiny one."""
+    url = f"ws://127.0.0.1:{target.port}/studio"
+    long_job = json.dumps({"type": "solve", "job": "long", "pack": studio_room(24)})
+    tiny = one_tutorial_level("first-steps")
+    waits: list[float] = []
+
+    async def hog() -> None:
+        async with connect(url, local_addr=("127.0.0.50", 0), max_size=2**24) as ws:
+            while time.monotonic() < target.deadline:
+                await ws.send(long_job)
+                tally.sent += 1
+                while time.monotonic() < target.deadline:
+                    try:
+                        reply = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                    except TimeoutError:
+                        continue
+                    if reply.get("type") == "error":
+                        tally.refused += 1
+                        await asyncio.sleep(0.5)
+                        break
+                    if reply.get("type") in ("solved", "unsolvable", "limit", "failed"):
+                        break
+
+    async def author() -> None:
+        await asyncio.sleep(1.0)  # the hogs' jobs start first
+        async with connect(url, local_addr=("127.0.0.51", 0), max_size=2**24) as ws:
+            while time.monotonic() < target.deadline:
+                began = time.monotonic()
+                await ws.send(json.dumps({"type": "solve", "job": "tiny", "pack": tiny}))
+                while True:
+                    reply = json.loads(await asyncio.wait_for(ws.recv(), 180))
+                    if reply.get("type") in ("solved", "unsolvable", "limit", "failed", "error"):
+                        break
+                waits.append(time.monotonic() - began)
+                await asyncio.sleep(2.0)
+
+    await asyncio.gather(keep_up(tally, target, sockets, hog), author())
+    shown = ", ".join(f"{each:.1f}" for each in waits)
+    tally.notes.append(f"the author's tiny solves answered in {shown} s")
+
+
+def one_tutorial_level(level_id: str) -> dict[str, Any]:
+    """The tutorial pack with one level."""
+    pack: dict[str, Any] = json.loads((ROOT / "packs" / "tutorial.json").read_text("utf-8"))
+    pack["levels"] = [each for each in pack["levels"] if each["id"] == level_id]
+    return pack
+
+
+async def attack_reconnect_storm(target: Target, tally: Tally, addresses: int = 32) -> None:
+    """32 addresses opening a play socket, opening a level and closing, again and again."""
+
+    async def one(address: str) -> None:
+        while time.monotonic() < target.deadline:
+            try:
+                async with connect(
+                    target.ws, local_addr=(address, 0), open_timeout=5, compression=None
+                ) as ws:
+                    await ws.send(json.dumps(OPEN_ROCKS))
+                    reply = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    tally.sent += 1
+                    tally.refused += reply.get("type") != "opened"
+            except (OSError, TimeoutError, websockets.WebSocketException):
+                tally.refused += 1
+                tally.closed += 1
+                await asyncio.sleep(0.01)
+
+    await asyncio.gather(*(one(f"127.0.1.{index + 1}") for index in range(addresses)))
+    tally.notes.append(f"{tally.closed} connections refused or dropped")
+
+
+async def attack_concurrent_pages(target: Target, tally: Tally, pages: int = 4) -> None:
+    """Four pages of one player stepping on one level at once; ``server-error`` counted."""
+    headers = attacker_cookie()
+    codes: dict[str, int] = {}
+
+    async def page() -> None:
+        async with connect(target.ws, additional_headers=headers, compression=None) as ws:
+            await ws.send(json.dumps(OPEN_ROCKS))
+            await ws.recv()
+            seq = 0
+            while time.monotonic() < target.deadline:
+                seq += 1
+                direction = "right" if seq % 2 else "left"
+                await ws.send(
+                    json.dumps(
+                        {"type": "intent", "seq": seq, "intent": "step", "direction": direction}
+                    )
+                )
+                reply = json.loads(await ws.recv())
+                tally.sent += 1
+                kind = reply.get("code", reply.get("type", "?"))
+                codes[kind] = codes.get(kind, 0) + 1
+                if reply.get("type") != "result":
+                    tally.refused += 1
+                    if reply.get("code") != "server-error":
+                        await ws.send(json.dumps(OPEN_ROCKS))
+                        await ws.recv()
+                await asyncio.sleep(0.02)
+
+    await asyncio.gather(*(page() for _ in range(pages)))
+    tally.notes.append(", ".join(f"{count} {kind}" for kind, count in sorted(codes.items())))
+
+
 START_UP_ONLY = frozenset({"damaged-db"})
 """Attacks on ``miau play``'s start, not on a running server: run once, never judged by the
 player's line (the player's replies meanwhile only show that the running server is unmoved)."""
@@ -861,6 +1231,13 @@ ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
     "overflow-restore": attack_overflow_restore,
     "surrogates": attack_surrogates,
     "cross-site": attack_cross_site,
+    "heavy-share": attack_heavy_share,
+    "idle-websockets": attack_idle_websockets,
+    "header-flood": attack_header_flood,
+    "csrf": attack_csrf,
+    "studio-monopoly": attack_studio_monopoly,
+    "reconnect-storm": attack_reconnect_storm,
+    "concurrent-pages": attack_concurrent_pages,
     "damaged-db": attack_damaged_db,
 }
 
@@ -915,12 +1292,24 @@ async def run_attacks(target: Target, names: Sequence[str], log: Path) -> list[O
     return outcomes
 
 
-def verdict(outcome: Outcome, window: Sequence[tuple[float, float, bool]], min_replies: int) -> str:
+LOADED_FACTOR = 3.0
+"""On a loaded machine the line is the same run's idle baseline times this (issue 39)."""
+
+
+def verdict(
+    outcome: Outcome,
+    window: Sequence[tuple[float, float, bool]],
+    min_replies: int,
+    baseline_p99: float | None = None,
+) -> str:
     """Whether the player's line held under one attack, or why it cannot be judged.
 
     The line: p99 under 50 ms, no reply refused to the player, the server's
     RSS under :data:`MEMORY_BOUND_MIB`. A p99 of fewer than ``min_replies``
-    replies proves nothing either way; a start-up attack is not judged.
+    replies proves nothing either way; a start-up attack is not judged. When
+    the same run's ``idle`` baseline was itself over 50 ms (the machine was
+    loaded), a p99 within :data:`LOADED_FACTOR` times it holds "against the
+    baseline", said so.
     """
     latencies = [each[1] * 1000 for each in window if each[2]]
     refused = sum(not each[2] for each in window)
@@ -930,7 +1319,12 @@ def verdict(outcome: Outcome, window: Sequence[tuple[float, float, bool]], min_r
         return "OVER the line"
     if len(window) < min_replies:
         return f"too few replies to judge (< {min_replies})"
-    return "held" if percentile(latencies, 0.99) < 50 else "OVER the line"
+    p99 = percentile(latencies, 0.99)
+    if p99 < 50:
+        return "held"
+    if baseline_p99 is not None and baseline_p99 >= 50 and p99 <= LOADED_FACTOR * baseline_p99:
+        return f"held against the baseline (<= {LOADED_FACTOR:g} x {baseline_p99:.0f} ms)"
+    return "OVER the line"
 
 
 def report(
@@ -943,12 +1337,18 @@ def report(
         f"{'helpers':>8} {'tracebacks':>10} {'seconds':>7}  verdict"
     )
     held = True
+    baseline_p99 = None
+    for outcome in outcomes:
+        if outcome.name == "idle":
+            window = [each for each in samples if outcome.start <= each[0] < outcome.end]
+            baseline_p99 = percentile([each[1] * 1000 for each in window if each[2]], 0.99)
+            break
     for outcome in outcomes:
         window = [each for each in samples if outcome.start <= each[0] < outcome.end]
         latencies = [each[1] * 1000 for each in window if each[2]]
         failed = sum(not each[2] for each in window)
-        judged = verdict(outcome, window, min_replies)
-        held = held and judged in ("held", "start-up only: not judged")
+        judged = verdict(outcome, window, min_replies, baseline_p99)
+        held = held and (judged.startswith("held") or judged == "start-up only: not judged")
         print(
             f"{outcome.name:<17} {len(window):>5} {percentile(latencies, 0.50):>6.1f} "
             f"{percentile(latencies, 0.95):>6.1f} {percentile(latencies, 0.99):>6.1f} "
@@ -963,7 +1363,8 @@ def report(
             print(f"{outcome.name}: {'; '.join(outcome.tally.notes)}")
     print(
         f"\nThe line: p99 < 50 ms over at least {min_replies} player replies, no reply refused "
-        f"to the player, server RSS < {MEMORY_BOUND_MIB} MiB: "
+        f"to the player, server RSS < {MEMORY_BOUND_MIB} MiB (on a loaded machine: p99 within "
+        f"{LOADED_FACTOR:g} x the idle baseline's): "
         f"{'held under every attack' if held else 'NOT held (or not judged) everywhere'}."
     )
     return held

@@ -20,7 +20,7 @@ import pytest
 
 from miau.server.app import create_app
 from miau.server.limits import UNTHROTTLED
-from miau.server.serving import ConnectionGate
+from miau.server.serving import MAX_HEAD_BYTES, MAX_HEADER_LINES, ConnectionGate
 from tests.server.wire import RawSocket, masked_frame
 from tests.support.local import LocalServer
 from tests.support.loops import run_alone
@@ -218,14 +218,18 @@ def test_connections_past_the_per_address_cap_are_closed_and_players_keep_playin
             player.close()
 
 
-def test_connections_past_the_total_cap_are_closed_whatever_their_address(
+def test_a_full_server_is_shared_by_address_and_players_keep_playing(
     tmp_path: Path,
 ) -> None:
     with served(tmp_path, per_address=2, total=4) as server:
         player = playing(server.port)
         sockets = []
         try:
-            # Loopback answers every 127.x.y.z: four addresses, two sockets each.
+            # Loopback answers every 127.x.y.z: four addresses, two sockets each. The first
+            # three fill the server (with the player); a newcomer from an address holding at
+            # least two fewer than the biggest holder takes the place of that holder's idle
+            # socket, any other is refused: .4 takes one of .2's places, and then every address
+            # holds one, so the rest are refused (no place moves between equal holders).
             for host in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"):
                 for _ in range(2):
                     sockets.append(
@@ -233,7 +237,10 @@ def test_connections_past_the_total_cap_are_closed_whatever_their_address(
                             ("127.0.0.1", server.port), source_address=(host, 0)
                         )
                     )
-            assert wait_until(lambda: server.gate is not None and server.gate.refused == 5)
+            gate = server.gate
+            assert gate is not None
+            assert wait_until(lambda: gate.refused == 4 and gate.evicted == 1)
+            assert gate.open_connections == 4
             assert still_served(player)
         finally:
             for each in sockets:
@@ -332,6 +339,10 @@ class FakeTransport:
 
     def __init__(self, address: str) -> None:
         self.address = address
+        self.aborted = False
+
+    def abort(self) -> None:
+        self.aborted = True
 
     def get_extra_info(self, name: str) -> Any:
         return (self.address, 40000) if name == "peername" else None
@@ -373,3 +384,49 @@ def test_a_websocket_upgrade_takes_no_second_new_connection() -> None:
     first = FakeTransport("203.0.113.7")
     assert gate.admit(first) and gate.admit(first)  # type: ignore[arg-type]
     assert gate.admit(FakeTransport("203.0.113.7"))  # type: ignore[arg-type]
+
+
+def test_on_a_full_server_a_newcomer_takes_the_longest_idle_place_of_the_biggest_holder() -> None:
+    now = [1000.0]
+    gate = ConnectionGate(per_address=64, total=8, clock=lambda: now[0])
+    hoarded = [FakeTransport("203.0.113.7") for _ in range(7)]
+    for each in hoarded:
+        assert gate.admit(each)  # type: ignore[arg-type]
+        now[0] += 1.0
+    player = FakeTransport("198.51.100.2")
+    assert gate.admit(player)  # type: ignore[arg-type]
+    gate.touch(hoarded[0])  # type: ignore[arg-type]  # the oldest one just sent a message
+    visitors = [FakeTransport(f"192.0.2.{index}") for index in range(1, 7)]
+    assert all(gate.admit(each) for each in visitors)  # type: ignore[arg-type]
+    assert gate.evicted == 6 and gate.open_connections == 8
+    # The hoarder lost its idle sockets, the one that spoke last was kept; nobody else lost one.
+    assert [each.aborted for each in hoarded] == [False, True, True, True, True, True, True]
+    assert not player.aborted and not any(each.aborted for each in visitors)
+    # Now every address holds one place: the next newcomer is refused, nobody is evicted.
+    assert not gate.admit(FakeTransport("192.0.2.99"))  # type: ignore[arg-type]
+    assert gate.evicted == 6
+
+
+def test_a_request_head_past_its_caps_is_431_before_it_is_parsed(tmp_path: Path) -> None:
+    with served(tmp_path) as server:
+        many = b"".join(b"x-%d: 1\r\n" % index for index in range(MAX_HEADER_LINES + 1))
+        big = b"x-big: " + b"a" * (MAX_HEAD_BYTES + 1) + b"\r\n"
+        for headers in (many, big):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(b"GET /api/worlds HTTP/1.1\r\nhost: 127.0.0.1\r\n" + headers + b"\r\n")
+                sock.settimeout(DEADLINE)
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 431 "), answer[:80]
+            assert b"at most 100 lines" in answer
+        assert server.gate is not None and server.gate.too_large == 2
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            fine = b"".join(b"x-%d: 1\r\n" % index for index in range(MAX_HEADER_LINES - 5))
+            sock.sendall(
+                b"GET /api/worlds HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n"
+                + fine
+                + b"\r\n"
+            )
+            sock.settimeout(DEADLINE)
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")

@@ -32,7 +32,7 @@ from tests.server.wire import RawSocket
 from tests.support.local import PlayProcess, start_miau_play
 
 SEED = 20261203
-KILLS = 22
+KILLS = 40
 PLAYER = "crash-test-player-0123456789"
 PACK, LEVEL = "tutorial", "rocks"
 DIRECTIONS = {"up": "U", "down": "D", "left": "L", "right": "R"}

@@ -100,7 +100,10 @@ class FrozenClock:
 @pytest.fixture
 def limited(db_path: Path) -> Iterator[TestClient]:
     clock = FrozenClock()
-    app = create_app(db_path=db_path, limits=dataclasses.replace(PLAY_LIMITS, clock=clock))
+    # Turns measured as free: these tests pin the cost a level's size sets before any turn
+    # (what turns are measured to cost is tests/server/test_costs.py's).
+    limits = dataclasses.replace(PLAY_LIMITS, clock=clock, engine_clock=lambda: 0.0)
+    app = create_app(db_path=db_path, limits=limits)
     with TestClient(app) as client:
         client.get("/api/worlds")
         yield client

@@ -110,6 +110,7 @@ def test_a_new_browser_gets_a_long_lived_lax_cookie_and_keeps_it(app: Starlette)
 
 
 def test_a_malformed_cookie_is_replaced(client: TestClient) -> None:
+    client.cookies.clear()
     client.cookies.set(COOKIE_NAME, "x")
     response = client.get("/api/progress")
     assert response.headers["set-cookie"].startswith(f"{COOKIE_NAME}=")

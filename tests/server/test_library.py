@@ -513,7 +513,9 @@ def test_garbage_bodies_are_400_with_a_sentence_and_change_nothing(client: TestC
         ("/api/shared/encode", "POST"),
     ):
         for body in bodies:
-            reply = client.request(method, path, content=body)
+            reply = client.request(
+                method, path, content=body, headers={"content-type": "application/json"}
+            )
             assert reply.status_code == 400, (path, body[:20], reply.text)
             error = reply.json()["error"]
             assert error.endswith((".", "}.")) and error[0].isupper(), error

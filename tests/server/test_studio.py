@@ -386,8 +386,10 @@ def test_a_second_job_on_one_connection_is_busy_and_the_first_goes_on(
 
 @pytest.mark.slow
 def test_jobs_past_the_worker_cap_wait_unstarted_until_a_slot_frees(
-    server: StudioServer,
+    start_server: Callable[..., StudioServer],
 ) -> None:
+    # Both sockets come from one address: the share of one job per address is lifted here.
+    server = start_server(workers=1, jobs_per_owner=None)
     with server.connect() as first, server.connect() as second:
         start_open_room(first, "first")
         second.send({"type": "solve", "job": "second", "pack": one_level_pack("walls")})
@@ -401,7 +403,10 @@ def test_jobs_past_the_worker_cap_wait_unstarted_until_a_slot_frees(
         assert solved["result"]["outcome"] == "solved"
 
 
-def test_a_queued_job_can_be_cancelled_before_it_starts(server: StudioServer) -> None:
+def test_a_queued_job_can_be_cancelled_before_it_starts(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    server = start_server(workers=1, jobs_per_owner=None)
     with server.connect() as first, server.connect() as second:
         start_open_room(first, "first")
         second.send({"type": "solve", "job": "queued", "pack": one_level_pack("walls")})
@@ -665,3 +670,47 @@ def test_a_studio_socket_that_keeps_flooding_is_closed_with_1008(
             studio.receive()
     assert closed.value.rcvd is not None
     assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "too many messages")
+
+
+def test_one_client_gets_one_job_at_a_time_however_many_pages_it_opens(
+    server: StudioServer,
+) -> None:
+    # Three sockets of one address (each a new player: no cookie) used to queue three jobs
+    # before anyone else's; now the second and third are busy while the first runs.
+    with server.connect() as first, server.connect() as second, server.connect() as third:
+        start_open_room(first, "first")
+        for socket, job in ((second, "second"), (third, "third")):
+            refused = socket.request({"type": "solve", "job": job, "pack": one_level_pack("walls")})
+            assert refused["type"] == "error" and refused["code"] == "busy", refused
+            assert "one job at a time for each player and each address" in refused["message"]
+        assert first.request({"type": "cancel", "job": "first"})["type"] == "cancelled"
+        second.send({"type": "solve", "job": "second", "pack": one_level_pack("walls")})
+        _, answer = second.until({"solved", "unsolvable", "limit", "error"})
+        assert answer["type"] == "solved", answer
+
+
+def test_a_long_job_gives_its_worker_up_after_its_slice_to_a_job_that_waits(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    # One worker; the long search would hold it for its whole time cap. Past the slice,
+    # with another job waiting, it is stopped with a sentence and the waiting job runs.
+    server = start_server(workers=1, jobs_per_owner=None, shared_slice=1.0)
+    with server.connect() as first, server.connect() as second:
+        start_open_room(first, "long")
+        second.send({"type": "solve", "job": "tiny", "pack": one_level_pack("walls")})
+        _, stopped = first.until({"failed", "solved", "unsolvable", "limit", "error"}, 60)
+        assert stopped["type"] == "error" and stopped["code"] == "failed", stopped
+        assert "so that another author's job could run" in stopped["message"]
+        _, answer = second.until({"solved", "unsolvable", "limit", "error"}, 60)
+        assert answer["type"] == "solved", answer
+
+
+def test_a_long_job_alone_is_not_stopped_at_its_slice(
+    start_server: Callable[..., StudioServer],
+) -> None:
+    server = start_server(workers=1, shared_slice=0.5)
+    with server.connect() as first:
+        start_open_room(first, "long")
+        with pytest.raises(TimeoutError):
+            first.until({"error"}, 2.0)
+        assert first.request({"type": "cancel", "job": "long"})["type"] == "cancelled"

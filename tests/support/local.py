@@ -35,6 +35,7 @@ from miau.server.app import create_app
 from miau.server.limits import ConnectionLimits
 from miau.server.serving import ConnectionGate, uvicorn_config
 from miau.server.studio import StudioJobs
+from miau.server.web_security import CONTENT_SECURITY_POLICY
 from miau.worlds import shipped_packs_dir
 
 PACKS: Final = shipped_packs_dir()
@@ -70,6 +71,13 @@ def shipped_solution(pack: str, level: str) -> str:
     raise KeyError(f"{pack} has no level {level!r} with a stored solution")
 
 
+HARNESS_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self'", "script-src 'self' 'unsafe-eval'"
+)
+"""The server's policy with ``'unsafe-eval'``: Playwright's ``wait_for_function`` evaluates its
+string predicates in the page. ``tests/browser/test_security_headers.py`` serves the real one."""
+
+
 class LocalServer:
     """The game server in a thread on one port and one database; it can be restarted."""
 
@@ -101,7 +109,12 @@ class LocalServer:
     def start(self) -> None:
         """Start a new app on the database and port; return once it accepts connections."""
         config = uvicorn_config(
-            create_app(db_path=self.db_path, limits=self.limits, studio=self.studio),
+            create_app(
+                db_path=self.db_path,
+                limits=self.limits,
+                studio=self.studio,
+                content_security_policy=HARNESS_POLICY,
+            ),
             host="127.0.0.1",
             port=self.port,
             gate=self.gate,

@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_SHARE_BASE",
     "MAX_CODE_LENGTH",
     "MAX_INFLATED_BYTES",
+    "MAX_SHARED_ENTITIES",
     "SHARE_FORMAT_VERSION",
     "SHARE_ROUTE",
     "TOO_BIG_TO_SHARE",
@@ -64,6 +65,11 @@ SHARE_ROUTE: Final = "#/shared/"
 
 DEFAULT_SHARE_BASE: Final = "http://127.0.0.1:8765/"
 """Where ``miau play`` serves the game, the default origin of a printed link."""
+
+MAX_SHARED_ENTITIES: Final = 1024
+"""The most things and words a shared level may start with: the bound the editor's drafts
+have on the server. Deflate makes a link of a few hundred characters out of a board of
+4,000 word tiles, whose every turn cost the server about 200 ms."""
 
 _MAX_LINK_PREFIX: Final = 2048
 """Room for an origin and route in front of a code in a whole link."""
@@ -316,6 +322,12 @@ def decode_share_code(code: str) -> Pack:
     if len(pack.levels) != 1:
         raise ShareLinkError(
             f"This link holds {len(pack.levels)} levels, and a shared level link holds exactly one."
+        )
+    entities = len(pack.levels[0].data.get("objects", ()))
+    if entities > MAX_SHARED_ENTITIES:
+        raise ShareLinkError(
+            f"This shared level is too big to play: it has {entities:,} things and words, "
+            f"and a shared level holds at most {MAX_SHARED_ENTITIES:,}."
         )
     return pack
 

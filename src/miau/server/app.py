@@ -10,9 +10,14 @@ Routes (``docs/protocol.md`` describes each exactly):
 - ``/studio``: the editor's solve and check jobs (``miau.server.studio``);
 - everything else: the files of ``src/miau/web/`` (``/`` is ``index.html``).
 
-Every player is a random token in the ``miau_player`` cookie, set on the
-first response to a browser that lacks it, unless the request comes from
-another site (a browser holding the cookie may not have sent it then).
+Every player is a random token in the ``miau_player`` cookie (``__Host-miau_player``,
+``Secure``, when the page is served over HTTPS), set on the first response
+to a browser that lacks it, unless the request comes from another site (a
+browser holding the cookie may not have sent it then). A cookie sent twice
+counts by its first value (the browser sends the older one first).
+
+Every HTTP response carries the security headers, and writes are taken only
+from the server's own pages, as JSON (``miau.server.web_security``).
 
 Each play connection is kept in bounds (``ConnectionLimits``): frames over
 64 KiB are refused, a rate limit drops frames past it (when the limits set
@@ -29,7 +34,6 @@ import os
 import re
 import secrets
 from collections.abc import AsyncIterator
-from http.cookies import SimpleCookie
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -60,16 +64,26 @@ from miau.server.library import (
     UnicodeSafeJSONResponse,
     refusal_response,
 )
-from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork
+from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork, ServerFrames
 from miau.server.long_logs import LogShortenerProcess, LongLogs
-from miau.server.session import PlaySession
+from miau.server.session import GameLocks, PlaySession
 from miau.server.shared import SharedEndpoints
 from miau.server.store import StoreRunner, open_store
 from miau.server.studio import StudioJobs
+from miau.server.web_security import CONTENT_SECURITY_POLICY, SecurityHeaders, WriteGuard
 
-__all__ = ["COOKIE_NAME", "DEFAULT_WEB_DIR", "PlayerCookieMiddleware", "create_app"]
+__all__ = [
+    "COOKIE_NAME",
+    "DEFAULT_WEB_DIR",
+    "SECURE_COOKIE_NAME",
+    "PlayerCookieMiddleware",
+    "create_app",
+]
 
 COOKIE_NAME = "miau_player"
+SECURE_COOKIE_NAME = "__Host-miau_player"
+"""The cookie's name over HTTPS: the ``__Host-`` prefix makes the browser refuse it unless it
+is ``Secure``, for ``/`` and set by this host itself, so no sibling host can plant one."""
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
 """Ten years: progress should outlive any browser session."""
 
@@ -93,6 +107,7 @@ def create_app(
     studio: StudioJobs | None = None,
     served: ServedAddresses | None = None,
     long_logs: LongLogs | None = None,
+    content_security_policy: str = CONTENT_SECURITY_POLICY,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -109,7 +124,8 @@ def create_app(
     WebSocket handshakes from another origin are closed with 1008 either way
     (``miau.server.addresses``). ``long_logs`` shortens stored logs written
     before the cap (default: in a :class:`LogShortenerProcess`, started with
-    the first such log; ``miau.server.long_logs``).
+    the first such log; ``miau.server.long_logs``). ``content_security_policy``
+    is the policy every response carries (``miau.server.web_security``).
     """
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path)
@@ -156,7 +172,12 @@ def create_app(
     app = Starlette(
         routes=routes,
         # The guard answers before the cookie middleware: a refusal never sets a cookie.
-        middleware=[Middleware(AddressGuard, served=served), Middleware(PlayerCookieMiddleware)],
+        middleware=[
+            Middleware(SecurityHeaders, policy=content_security_policy),
+            Middleware(AddressGuard, served=served),
+            Middleware(WriteGuard),
+            Middleware(PlayerCookieMiddleware),
+        ],
         exception_handlers={HTTPException: _http_error},
         lifespan=lifespan,
     )
@@ -224,8 +245,11 @@ class PlayerCookieMiddleware:
             # is answered for a passer-by; the next one from Miau's own page sets the cookie.
             await self.app(scope, receive, send)
             return
+        secure = _over_https(scope)
+        name = SECURE_COOKIE_NAME if secure else COOKIE_NAME
         cookie = (
-            f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; SameSite=Lax; HttpOnly"
+            f"{name}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; SameSite=Lax; HttpOnly"
+            + ("; Secure" if secure else "")
         ).encode("latin-1")
 
         async def send_with_cookie(message: Message) -> None:
@@ -257,18 +281,29 @@ def _from_another_site(scope: Scope) -> bool:
     )
 
 
+def _over_https(scope: Scope) -> bool:
+    """Whether the page is served over HTTPS (directly, or by a proxy uvicorn trusts)."""
+    return scope.get("scheme") in ("https", "wss")
+
+
 def _cookie_token(scope: Scope) -> str | None:
-    """The well-formed ``miau_player`` token the request carries, or None."""
-    for name, value in scope.get("headers", []):
-        if name != b"cookie":
+    """The well-formed player token the request carries, or None.
+
+    Over HTTPS the ``__Host-`` cookie comes first. Of a name sent twice the
+    first well-formed value counts: a browser sends the cookie it has held longest first,
+    and a cookie planted later (by a sibling host) must not replace it.
+    """
+    names = (SECURE_COOKIE_NAME, COOKIE_NAME) if _over_https(scope) else (COOKIE_NAME,)
+    found: dict[str, str] = {}
+    for header, value in scope.get("headers", []):
+        if header != b"cookie":
             continue
-        cookies: SimpleCookie = SimpleCookie()
-        with contextlib.suppress(Exception):
-            cookies.load(value.decode("latin-1"))
-        morsel = cookies.get(COOKIE_NAME)
-        if morsel is not None and _TOKEN.fullmatch(morsel.value):
-            return morsel.value
-    return None
+        for pair in value.decode("latin-1").split(";"):
+            name, _, cookie = pair.strip().partition("=")
+            token = cookie.strip().strip('"')
+            if name in names and name not in found and _TOKEN.fullmatch(token):
+                found[name] = token
+    return next((found[name] for name in names if name in found), None)
 
 
 def player_of(scope: Scope) -> str:
@@ -317,6 +352,8 @@ class _Api:
         self.library = library
         self.long_logs = long_logs
         self.heavy = HeavyWork(limits)
+        self.locks = GameLocks()
+        self.server_frames = ServerFrames(limits)
 
     async def _best_moves(self, player: str) -> dict[tuple[str, str], int]:
         progress = await self.store.progress(player)
@@ -405,6 +442,14 @@ class _Api:
         # No player row yet: it is made with the player's first stored move (or pack), so a
         # visitor who stores nothing costs the database nothing (docs/security.md).
         session = PlaySession(
-            player, self.worlds, self.store, self.limits, self.library, self.long_logs, self.heavy
+            player,
+            self.worlds,
+            self.store,
+            self.limits,
+            self.library,
+            self.long_logs,
+            self.heavy,
+            self.locks,
+            self.server_frames,
         )
         await session.serve(websocket)

@@ -25,6 +25,7 @@ __all__ = [
     "ConnectionLimits",
     "DropCounter",
     "HeavyWork",
+    "ServerFrames",
     "TokenBucket",
 ]
 
@@ -65,8 +66,17 @@ class ConnectionLimits:
     level of more than :data:`ENTITIES_PER_TOKEN` entities) and every draft
     opened also draws from: it bounds the event-loop time all heavy levels
     together take each second, however many connections (or reconnections)
-    ask; None turns it off. ``clock`` and ``sleep`` are injectable for
-    tests.
+    ask; None turns it off. ``idle_timeout`` is how long a socket may send
+    nothing before it is closed (1001; the page reconnects when it next
+    needs the server): keepalive pings answered keep a connection open, not
+    a place on the server; None keeps idle sockets.
+    ``server_frames_per_second`` and ``server_frames_burst`` bound the
+    frames all play sockets together are answered each second
+    (:class:`ServerFrames`); the last ``server_frames_reserve`` of it is
+    kept for players in good standing; None turns it off. ``engine_clock`` times each turn and replay
+    (the CPU time of the thread that runs it, :mod:`miau.server.costs`),
+    whose cost is charged to the rate limit and the heavy budget. ``clock``,
+    ``sleep`` and ``engine_clock`` are injectable for tests.
     """
 
     frames_per_second: float | None = 30.0
@@ -80,6 +90,11 @@ class ConnectionLimits:
     heavy_burst: int = 64
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+    engine_clock: Callable[[], float] = time.thread_time
+    idle_timeout: float | None = 300.0
+    server_frames_per_second: float | None = 600.0
+    server_frames_burst: int = 600
+    server_frames_reserve: float = 0.25
 
 
 PLAY_LIMITS = ConnectionLimits()
@@ -88,7 +103,10 @@ resumes replay at most 4,096 stored entries a second (a whole capped log at once
 levels take at most 64 tokens a second of the whole server (about 20 ms of its event loop)."""
 
 UNTHROTTLED = ConnectionLimits(
-    frames_per_second=None, replay_entries_per_second=None, heavy_tokens_per_second=None
+    frames_per_second=None,
+    replay_entries_per_second=None,
+    heavy_tokens_per_second=None,
+    server_frames_per_second=None,
 )
 """No rate limit (scripted clients, tests); the send timeout and replay chunks still hold."""
 
@@ -177,3 +195,36 @@ class DropCounter:
         if now - self.window_start >= 1.0:
             self.window_start, self.in_the_last_second = now, 0
         self.in_the_last_second += 1
+
+
+class ServerFrames:
+    """The frames all play connections together are answered each second, with headroom.
+
+    Each connection's own rate limit bounds one socket; a flood from many
+    sockets and addresses (garbage, reconnect storms) is bounded here. The
+    last ``reserve`` share of the bucket is kept for players in good
+    standing (a level open, no frame refused lately): when the flood has
+    spent the rest, their frames still pass and the flood's are refused.
+    """
+
+    def __init__(self, limits: ConnectionLimits) -> None:
+        """The budget ``limits`` sets (none when its ``server_frames_per_second`` is None)."""
+        rate = limits.server_frames_per_second
+        self.bucket = (
+            None if rate is None else TokenBucket(rate, limits.server_frames_burst, limits.clock)
+        )
+        self.floor = limits.server_frames_reserve * limits.server_frames_burst
+        self.refused = 0
+
+    def take(self, in_good_standing: bool) -> bool:
+        """Take one frame's place if there is one for a sender of this standing; whether there was."""
+        bucket = self.bucket
+        if bucket is None:
+            return True
+        bucket.settle(0.0)  # refill to now
+        floor = 0.0 if in_good_standing else self.floor
+        if bucket.tokens - 1.0 >= floor:
+            bucket.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False

@@ -23,6 +23,7 @@ from miau.server.long_logs import LongLogs
 __all__ = [
     "REPLAY_SWITCH_INTERVAL",
     "default_long_logs",
+    "heavy_turn_limiter",
     "query_limiter",
     "replay_limiter",
     "shorten_on_a_thread",
@@ -34,6 +35,10 @@ _REPLAY_THREADS = 2
 _QUERY_THREADS = 1
 """How many play queries (such as "can I still win?", up to 2 s of solver each) run at once,
 server-wide; more wait their turn, so many sockets asking at once take one thread's share."""
+
+_HEAVY_TURN_THREADS = 1
+"""How many turns on heavy levels run at once, server-wide (each on a worker thread): heavy
+levels together take one thread's share of the interpreter, whoever plays them."""
 
 REPLAY_SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval (s) once a long replay runs beside the event loop.
@@ -47,6 +52,7 @@ _Limiters = weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityL
 
 _replay_limiters: _Limiters = weakref.WeakKeyDictionary()
 _query_limiters: _Limiters = weakref.WeakKeyDictionary()
+_heavy_turn_limiters: _Limiters = weakref.WeakKeyDictionary()
 
 
 def replay_limiter() -> anyio.CapacityLimiter:
@@ -61,6 +67,11 @@ def replay_limiter() -> anyio.CapacityLimiter:
 def query_limiter() -> anyio.CapacityLimiter:
     """The limiter of play queries' worker threads on the running event loop, as for replays."""
     return _limiter_on_this_loop(_query_limiters, _QUERY_THREADS)
+
+
+def heavy_turn_limiter() -> anyio.CapacityLimiter:
+    """The limiter of turns on heavy levels (``miau.server.costs``) on the running event loop."""
+    return _limiter_on_this_loop(_heavy_turn_limiters, _HEAVY_TURN_THREADS)
 
 
 def _limiter_on_this_loop(limiters: _Limiters, threads: int) -> anyio.CapacityLimiter:

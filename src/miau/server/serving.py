@@ -4,10 +4,17 @@ Besides uvicorn's own settings, every connection passes a :class:`ConnectionGate
 (``docs/security.md``, "Connections"):
 
 - a connection may hold at most ``per_address`` connections from its peer's
-  address and the server at most ``total`` in all; one past either is closed
-  as soon as it is accepted, so the file descriptors of the process never
-  run out and the connections already open (players already playing) keep
-  being served;
+  address and the server at most ``total`` in all; one past the address's
+  cap is closed as soon as it is accepted, so the file descriptors of the
+  process never run out and the connections already open (players already
+  playing) keep being served. A full server is shared fairly: a newcomer
+  from an address holding fewer connections than the biggest holder takes
+  the place of that holder's longest-idle connection (idle: no request or
+  WebSocket message from it for the longest), so 64 idle sockets from each
+  of 8 addresses no longer lock every new visitor out;
+- a request's head (request line and headers) may hold at most
+  :data:`MAX_HEAD_BYTES` bytes and :data:`MAX_HEADER_LINES` lines: past
+  either it is answered 431 and the socket closed, before it is parsed;
 - an address may open ``new_burst`` connections at once (``per_address``,
   at least 64) and then a quarter of that a second (16 by default), however
   many it has closed meanwhile: a client cut off for flooding
@@ -48,6 +55,8 @@ __all__ = [
     "BODY_TIMEOUT",
     "MAX_CONNECTIONS",
     "MAX_CONNECTIONS_PER_ADDRESS",
+    "MAX_HEADER_LINES",
+    "MAX_HEAD_BYTES",
     "MAX_WEBSOCKET_FRAME",
     "REQUEST_TIMEOUT",
     "ConnectionGate",
@@ -63,6 +72,26 @@ MAX_CONNECTIONS_PER_ADDRESS: Final = 64
 
 MAX_CONNECTIONS: Final = 512
 """Open connections in all (fewer when the process may open fewer files: see ConnectionGate)."""
+
+MAX_HEAD_BYTES: Final = 16 * 1024
+"""The largest request head (request line and headers) read: a browser's is about 1 KiB."""
+
+MAX_HEADER_LINES: Final = 100
+"""The most header lines a request may have (10,000 of them cost 40 requests' time)."""
+
+_HEADERS_TOO_LARGE: Final = json.dumps(
+    {
+        "error": f"The request's headers are too large: at most {MAX_HEADER_LINES} lines "
+        f"and {MAX_HEAD_BYTES // 1024} KiB."
+    }
+).encode()
+_HEADERS_TOO_LARGE_RESPONSE: Final = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+    b"content-length: "
+    + str(len(_HEADERS_TOO_LARGE)).encode()
+    + b"\r\nconnection: close\r\n\r\n"
+    + _HEADERS_TOO_LARGE
+)
 
 REQUEST_TIMEOUT: Final = 10.0
 """Seconds a request may take to arrive whole, from its first byte or the connection's opening."""
@@ -110,7 +139,9 @@ class ConnectionGate:
     (open connections, or new ones: ``new_burst`` at once from one address,
     refilled over :data:`NEW_CONNECTIONS_REFILL` seconds), and
     ``timed_out`` those closed for a request (head or body) that did not
-    arrive in time (for tests, benchmarks and diagnostics). ``clock`` is
+    arrive in time, ``evicted`` the idle connections closed to make room
+    for a newcomer on a full server, ``too_large`` the requests whose head
+    was past its caps (for tests, benchmarks and diagnostics). ``clock`` is
     injectable for tests.
     """
 
@@ -123,8 +154,13 @@ class ConnectionGate:
     clock: Callable[[], float] = time.monotonic
     refused: int = 0
     timed_out: int = 0
+    evicted: int = 0
+    too_large: int = 0
     _by_address: Counter[str] = field(default_factory=Counter, init=False)
     _open: dict[int, str] = field(default_factory=dict, init=False)
+    _transports: dict[int, asyncio.BaseTransport] = field(default_factory=dict, init=False)
+    _active: dict[int, float] = field(default_factory=dict, init=False)
+    """Per open connection: when it last sent a request or a WebSocket message."""
     _allowance: dict[str, tuple[float, float]] = field(default_factory=dict, init=False)
     """Per address: new connections it may still open, and when that was counted."""
 
@@ -153,14 +189,46 @@ class ConnectionGate:
             return True  # a connection upgraded to a WebSocket is still the same one
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        if len(self._open) >= self.total or self._by_address[address] >= self.per_address:
+        if self._by_address[address] >= self.per_address:
+            self.refused += 1
+            return False
+        if len(self._open) >= self.total and not self._make_room_for(address):
             self.refused += 1
             return False
         if not self._take_new(address):
             self.refused += 1
             return False
         self._open[key] = address
+        self._transports[key] = transport
+        self._active[key] = self.clock()
         self._by_address[address] += 1
+        return True
+
+    def touch(self, transport: asyncio.BaseTransport) -> None:
+        """Note that a connection sent a request or a message (it is not idle)."""
+        key = id(transport)
+        if key in self._active:
+            self._active[key] = self.clock()
+
+    def _make_room_for(self, address: str) -> bool:
+        """Close the longest-idle connection of the biggest holder, if it holds more than ``address``.
+
+        Whether a place was freed. An address holding as many connections as
+        any other gets no place taken for it: the server is then shared.
+        """
+        holder, held = max(self._by_address.items(), key=lambda item: item[1])
+        if held <= self._by_address[address] + 1:
+            return False
+        victim = min(
+            (key for key, owner in self._open.items() if owner == holder),
+            key=lambda key: self._active[key],
+        )
+        transport = self._transports[victim]
+        self.release(transport)
+        self.evicted += 1
+        # Aborted, not closed: an idle holder's unsent buffer is not worth waiting for.
+        abort: Callable[[], object] | None = getattr(transport, "abort", None)
+        (abort or transport.close)()
         return True
 
     def _take_new(self, address: str) -> bool:
@@ -189,6 +257,8 @@ class ConnectionGate:
         address = self._open.pop(id(transport), None)
         if address is None:
             return
+        self._transports.pop(id(transport), None)
+        self._active.pop(id(transport), None)
         self._by_address[address] -= 1
         if self._by_address[address] <= 0:
             del self._by_address[address]
@@ -205,6 +275,8 @@ class _GatedHttpProtocol(H11Protocol):
         self._body_timer: asyncio.TimerHandle | None = None
         self._admitted = False
         self._upgraded = False
+        self._head_bytes = 0
+        self._head_lines = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Admit the connection or close it at once; start the first request's deadline."""
@@ -225,6 +297,13 @@ class _GatedHttpProtocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         """Read; a request still incomplete keeps the deadline it got at its first byte, a body the one it got at its headers."""
+        if not self._upgraded and self._head_too_large(data):
+            self.gate.too_large += 1
+            self.transport.write(_HEADERS_TOO_LARGE_RESPONSE)
+            self.transport.close()
+            return
+        if self._admitted:
+            self.gate.touch(self.transport)
         super().data_received(data)
         if self._upgraded or self.transport.is_closing():
             return
@@ -249,6 +328,24 @@ class _GatedHttpProtocol(H11Protocol):
         self._stop_request_timer()
         self._stop_body_timer()
         super().on_response_complete()
+
+    def _head_too_large(self, data: bytes) -> bool:
+        """Count a request head's bytes and lines as they arrive; whether it passed a cap.
+
+        Counted before the parser sees the bytes: parsing 10,000 headers was
+        the cost to avoid. A head ends at its blank line; the count starts
+        again with the next request.
+        """
+        if not self._awaiting_request():
+            return False
+        end = data.find(b"\r\n\r\n")
+        head = data if end < 0 else data[:end]
+        self._head_bytes += len(head)
+        self._head_lines += head.count(b"\n")
+        too_large = self._head_bytes > MAX_HEAD_BYTES or self._head_lines > MAX_HEADER_LINES
+        if end >= 0:
+            self._head_bytes = self._head_lines = 0
+        return too_large
 
     def _awaiting_request(self) -> bool:
         """Whether no request is being answered: the next one has not arrived whole yet."""
@@ -309,6 +406,11 @@ class _GatedWebSocketProtocol(WebSocketsSansIOProtocol):
         """Count the connection out."""
         self.gate.release(self.transport)
         super().connection_lost(exc)
+
+    def send_receive_event_to_app(self) -> None:
+        """Hand a whole message to the application; the connection is not idle (pings are)."""
+        self.gate.touch(self.transport)
+        super().send_receive_event_to_app()
 
     async def run_asgi(self) -> None:
         """Run the application; if it ended while the client was not reading, abort."""

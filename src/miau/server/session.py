@@ -31,12 +31,15 @@ on every open.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import logging
 import math
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -48,11 +51,12 @@ from miau.play import log as play_log
 from miau.play import service
 from miau.play.log import (
     COMPACT_AT,
+    RESTORE,
     LogEntry,
     UnreplayableGameError,
     compacted_log,
-    play_intent,
     replay_log,
+    restore_state,
 )
 from miau.play.protocol import (
     ErrorCode,
@@ -67,6 +71,16 @@ from miau.play.protocol import (
 )
 from miau.play.service import UNREPLAYABLE_NOTICE
 from miau.play.worlds import Worlds
+from miau.server.costs import (
+    HEAVY_LOG_SECONDS,
+    HEAVY_TURN_SECONDS,
+    MAX_REPLY_BYTES,
+    TimedTurn,
+    timed,
+    timed_replay,
+    timed_turn,
+    tokens_of,
+)
 from miau.server.library import Library
 from miau.server.limits import (
     DRAFT_MAX_ENTITIES,
@@ -76,10 +90,16 @@ from miau.server.limits import (
     ConnectionLimits,
     DropCounter,
     HeavyWork,
+    ServerFrames,
     TokenBucket,
 )
 from miau.server.long_logs import LongLogs, StoredForPlay
-from miau.server.replays import default_long_logs, query_limiter, replay_limiter
+from miau.server.replays import (
+    default_long_logs,
+    heavy_turn_limiter,
+    query_limiter,
+    replay_limiter,
+)
 from miau.server.store import (
     StaleGameError,
     StoredGame,
@@ -87,15 +107,65 @@ from miau.server.store import (
     StoreRunner,
 )
 
-__all__ = ["UNREPLAYABLE_NOTICE", "OpenGame", "PlaySession"]
+__all__ = ["UNREPLAYABLE_NOTICE", "GameLocks", "OpenGame", "PlaySession", "player_tag"]
 
 logger = logging.getLogger(__name__)
+
+Result = TypeVar("Result")
 
 LOG_READ_PART = 4096
 """How many entries of an over-long stored log one store call reads (about 6 ms in SQLite)."""
 
+_STANDING_SECONDS = 10.0
+"""How long a refused frame keeps a connection out of good standing (``ServerFrames``)."""
+
+_REFUSALS_OF_STANDING = frozenset(
+    {
+        ErrorCode.BAD_JSON,
+        ErrorCode.BAD_MESSAGE,
+        ErrorCode.UNKNOWN_TYPE,
+        ErrorCode.TOO_LARGE,
+        ErrorCode.RATE_LIMITED,
+    }
+)
+"""Refusals that take a connection out of good standing: what a flood gets, not a player."""
+
 _COMMIT_ATTEMPTS = 3
 """How often an intent is replayed on a stored game that other pages keep moving on."""
+
+
+def player_tag(token: str) -> str:
+    """How a player is named in the log: a digest of their token, never the token itself.
+
+    The token is the player's only credential; whoever reads the log must not
+    be able to play as them. The digest still tells one player's lines apart.
+    """
+    return "player " + hashlib.sha256(token.encode("utf-8")).hexdigest()[:12]
+
+
+class GameLocks:
+    """One lock per player and level, shared by a server's sessions.
+
+    Pages of one player on one level take turns to play and store an
+    intent, so each catches up with the others' moves before its own and
+    never runs out of attempts (four pages at once used to end in
+    ``server-error``). Locks no page holds are forgotten.
+    """
+
+    def __init__(self) -> None:
+        """No locks yet."""
+        self._locks: weakref.WeakValueDictionary[tuple[str, str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def of(self, player: str, pack_id: str, level_id: str) -> asyncio.Lock:
+        """The lock of ``player``'s game on one level."""
+        key = (player, pack_id, level_id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
 
 
 @dataclass(slots=True)
@@ -115,6 +185,8 @@ class OpenGame:
     pack_id: str | None
     game_id: int | None = None
     log: list[LogEntry] = field(default_factory=list)
+    replay_seconds: float = 0.0
+    """Engine time the stored log takes to replay, as measured (turns since the last restart)."""
     notice: str | None = None
     """Said to the player with ``opened`` when their stored game could not be resumed."""
 
@@ -136,6 +208,8 @@ class PlaySession:
         library: Library | None = None,
         long_logs: LongLogs | None = None,
         heavy: HeavyWork | None = None,
+        locks: GameLocks | None = None,
+        server_frames: ServerFrames | None = None,
     ) -> None:
         """A session for ``player`` on ``worlds`` and the player's ``library``, within ``limits``.
 
@@ -145,6 +219,9 @@ class PlaySession:
         (default: one per event loop, shortening on a worker thread).
         ``heavy`` is the server's budget for heavy levels, shared by all its
         sessions (default: one of this session's own, from ``limits``).
+        ``locks`` make pages of one player on one level take turns (default:
+        this session's own). ``server_frames`` is the server's frame budget,
+        shared by all its sessions (default: this session's own).
         """
         self.player = player
         self.worlds = worlds
@@ -161,6 +238,14 @@ class PlaySession:
         """Tokens a frame takes: more on the open level the more entities it has."""
         self.drops = DropCounter(self.limits.clock)
         self.heavy = heavy or HeavyWork(self.limits)
+        self.locks = locks or GameLocks()
+        self.server_frames = server_frames or ServerFrames(self.limits)
+        self.refused_at: float | None = None
+        """When a frame of this connection was last refused (it is not in good standing)."""
+        self.heavy_level = False
+        """Whether the open level's turns run off the event loop (big, or measured heavy)."""
+        self._replayed_seconds = 0.0
+        """The engine time the last heavy replay took."""
 
     @property
     def long_logs(self) -> LongLogs:
@@ -180,6 +265,14 @@ class PlaySession:
         """The reply to one client frame; never raises for anything the client sends."""
         seq: int | None = None
         try:
+            if not self.server_frames.take(self._in_good_standing()):
+                self.drops.count()
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    "The server is answering as many messages as it can right now; this one "
+                    "was dropped. Try again in a moment.",
+                    _seq_of(frame),
+                )
             if self.bucket is not None and not self.bucket.take(self.frame_cost):
                 self.drops.count()
                 heavy = (
@@ -207,6 +300,8 @@ class PlaySession:
                 return reply
             return await self.open(message)
         except ProtocolError as error:
+            if error.code in _REFUSALS_OF_STANDING:
+                self.refused_at = self.limits.clock()
             return error.reply()
         except StoreQuotaError:
             # Nothing was stored; the live game may be ahead of the store: drop it.
@@ -217,8 +312,18 @@ class PlaySession:
                 "move was not kept. Try again later.",
                 seq,
             ).reply()
+        except StaleGameError:
+            # Pages of this player on other servers kept moving the game on (on one server they
+            # take turns): nothing was stored; the page opens the level again and catches up.
+            self.current = None
+            return ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                "Another page of yours moved this game on at the same moment; this move was "
+                "not kept. Open the level again.",
+                seq,
+            ).reply()
         except Exception:
-            logger.exception("play session of %s failed", self.player)
+            logger.exception("play session of %s failed", player_tag(self.player))
             # The live game may be ahead of the store now: drop it; the client re-opens.
             self.current = None
             return ProtocolError(
@@ -231,12 +336,17 @@ class PlaySession:
         """Answer every frame of an accepted play WebSocket, one reply each, until it goes.
 
         The next frame is read only once a reply is out; a client that does
-        not read its replies within the send timeout, or that floods past
-        its rate limit for good, is cut off.
+        not read its replies within the send timeout, that floods past its
+        rate limit for good, or that sends nothing for the idle timeout, is
+        cut off.
         """
         try:
             while True:
-                message = await websocket.receive()
+                with anyio.move_on_after(self.limits.idle_timeout or math.inf) as idle:
+                    message = await websocket.receive()
+                if idle.cancelled_caught:
+                    await websocket.close(code=1001, reason="idle")
+                    return
                 if message["type"] == "websocket.disconnect":
                     return
                 frame = message.get("text")
@@ -249,12 +359,14 @@ class PlaySession:
                     # The transport aborts a socket whose application ends with unsent
                     # replies (miau.server.serving), so the socket goes now.
                     logger.info(
-                        "play session of %s: the client stopped reading; closed", self.player
+                        "play session of %s: the client stopped reading; closed",
+                        player_tag(self.player),
                     )
                     return
                 if self.flooding:
                     logger.info(
-                        "play session of %s: past its rate limit for good; closed", self.player
+                        "play session of %s: past its rate limit for good; closed",
+                        player_tag(self.player),
                     )
                     await websocket.close(code=1008, reason="too many messages")
                     return
@@ -263,8 +375,16 @@ class PlaySession:
         except RuntimeError:
             # The server closed the socket meanwhile (its keepalive ping went unanswered):
             # the reply has nowhere to go. This is a departure, not a failure.
-            logger.info("play session of %s: the connection was closed under it", self.player)
+            logger.info(
+                "play session of %s: the connection was closed under it", player_tag(self.player)
+            )
             return
+
+    def _in_good_standing(self) -> bool:
+        """Whether this connection plays a level and had no frame refused for 10 s."""
+        if self.current is None:
+            return False
+        return self.refused_at is None or self.limits.clock() - self.refused_at > _STANDING_SECONDS
 
     def _refuse_heavy(self, seq: int | None) -> NoReturn:
         """:raises ProtocolError: ``rate-limited``: the server's heavy-level budget is spent."""
@@ -306,17 +426,41 @@ class PlaySession:
                 f"a test-play takes at most {DRAFT_MAX_ENTITIES:,}.",
                 message.seq,
             )
-        opened = await self._load(pack, level, pack_id)
-        self.current = opened
+        self.heavy_level = entities > ENTITIES_PER_TOKEN
         self.frame_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
-        return service.opened_reply(
-            message,
-            pack_id,
-            level,
-            opened.game,
-            resumed=opened.game_id is not None,
-            notice=opened.notice,
+        if self.heavy_level and pack_id is not None and not self.heavy.take(self.frame_cost):
+            # A big shared or library level: building its board is heavy work of its own.
+            self._refuse_heavy(message.seq)
+        self._replayed_seconds = 0.0
+        opened = await self._load(pack, level, pack_id)
+        opened.replay_seconds = self._replayed_seconds
+        self.current = opened
+
+        def reply() -> dict[str, Any]:
+            return service.opened_reply(
+                message,
+                pack_id,
+                level,
+                opened.game,
+                resumed=opened.game_id is not None,
+                notice=opened.notice,
+            )
+
+        return await self._heavy_work(reply) if self.heavy_level else reply()
+
+    async def _heavy_work(self, work: Callable[[], Result]) -> Result:
+        """``work()`` on the heavy-level thread, its engine time charged to the heavy budget."""
+        result, seconds = await anyio.to_thread.run_sync(
+            timed, self.limits.engine_clock, work, limiter=heavy_turn_limiter()
         )
+        self.heavy.settle(0.0, tokens_of(seconds))
+        return result
+
+    async def _new_game(self, level: PackLevel) -> Game:
+        """A fresh game on ``level``: built off the event loop on a heavy level."""
+        if not self.heavy_level:
+            return Game(level.data)
+        return await self._heavy_work(lambda: Game(level.data))
 
     async def _world_level(self, message: OpenLevel) -> tuple[Pack, PackLevel]:
         """The level of a shipped world or of the player's library that ``message`` names."""
@@ -334,7 +478,7 @@ class PlaySession:
         the level starts fresh with :data:`UNREPLAYABLE_NOTICE` for the
         player: a level is never stuck on a log that cannot come back.
         """
-        opened = OpenGame(pack, level, Game(level.data), pack_id)
+        opened = OpenGame(pack, level, await self._new_game(level), pack_id)
         if pack_id is None:
             return opened
         key = (self.player, pack_id, level.id)
@@ -355,7 +499,7 @@ class PlaySession:
             # A winning step was stored but the win not recorded (the server stopped in
             # between): record it now. A board restored as won is no win of the player's.
             await self._record_win(opened)
-            return OpenGame(pack, level, Game(level.data), pack_id)
+            return OpenGame(pack, level, await self._new_game(level), pack_id)
         return opened
 
     async def _read_stored(self, pack_id: str, level: PackLevel) -> StoredForPlay:
@@ -417,13 +561,15 @@ class PlaySession:
             pack_id,
             level.id,
             game_id,
-            self.player,
+            player_tag(self.player),
             problem,
         )
         await self.store.abandon_game(game_id, self.player)
 
     async def _replay(self, level: PackLevel, intents: Sequence[LogEntry]) -> Game:
         """:func:`replay_log` of a log under :data:`COMPACT_AT` entries: here, or on a thread."""
+        if self.heavy_level:
+            return await self._heavy_replay(level, intents)
         if len(intents) <= self.limits.replay_chunk:
             return replay_log(level, intents)
         rate = self.limits.replay_entries_per_second
@@ -440,15 +586,94 @@ class PlaySession:
         )
         return game
 
+    async def _heavy_replay(
+        self, level: PackLevel, intents: Sequence[LogEntry], *, may_refuse: bool = True
+    ) -> Game:
+        """A replay on a heavy level: off the loop, timed, capped, charged to the heavy budget.
+
+        ``may_refuse`` False: work already promised (a move stored), charged
+        into debt rather than refused.
+
+        :raises UnreplayableGameError: past its cap of engine time too
+            (:func:`~miau.server.costs.timed_replay`).
+        :raises ProtocolError: ``rate-limited`` when the heavy budget is spent.
+        """
+        taken = self.heavy.take(self.frame_cost)
+        if not taken and may_refuse:
+            self._refuse_heavy(None)
+        game, seconds = await anyio.to_thread.run_sync(
+            timed_replay, level, intents, self.limits.engine_clock, limiter=heavy_turn_limiter()
+        )
+        self.heavy.settle(self.frame_cost if taken else 0.0, tokens_of(seconds))
+        self._replayed_seconds = seconds
+        return game
+
     async def intent(self, message: Intent) -> dict[str, Any]:
-        """Apply one intent to the open game; store it if the engine accepted it."""
-        current, entry, event = play_intent(self.current, message)
+        """Apply one intent to the open game; store it if the engine accepted it.
+
+        The turn is timed and its cost charged (:meth:`_charge`); on a heavy
+        level it runs off the event loop. Pages of this player on this
+        level take turns (:class:`GameLocks`).
+        """
+        current = self.current
+        if current is None or current.pack_id is None:
+            return await self._play(message)
+        async with self.locks.of(self.player, current.pack_id, current.level.id):
+            return await self._play(message)
+
+    async def _play(self, message: Intent) -> dict[str, Any]:
+        """:meth:`intent` once the turn is this page's."""
+        current = self.current
+        turn = await self._timed_turn(message)
+        self._charge(turn.seconds)
+        if turn.too_big is not None:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"This move would make the board too big to send ({turn.too_big / 1024:,.0f} "
+                f"KiB; a reply holds at most {MAX_REPLY_BYTES // 1024:,} KiB), so it was "
+                "taken back.",
+                message.seq,
+            )
+        assert current is not None  # a turn without an open game raised no-game
+        event, entry = turn.event, turn.entry
+        if entry is None:
+            return turn.reply
+        current.replay_seconds = (
+            turn.seconds if entry.starts_afresh else current.replay_seconds + turn.seconds
+        )
+        committed, event = await self._commit(current, entry, event)
         progress: dict[str, Any] | None = None
-        if entry is not None:
-            current, event = await self._commit(current, entry, event)
-            if service.is_a_win(event, entry):
-                progress = await self._record_win(current)
-        return service.result_reply(message, event, current.game, progress)
+        if service.is_a_win(event, entry):
+            progress = await self._record_win(committed)
+        if committed is current and event is turn.event and progress is None:
+            return turn.reply
+        return service.result_reply(message, event, committed.game, progress)
+
+    async def _timed_turn(self, message: Intent) -> TimedTurn:
+        """Play one intent, timed: on the event loop, or on a worker thread on a heavy level."""
+        clock = self.limits.engine_clock
+        if not self.heavy_level:
+            return timed_turn(self.current, message, clock)
+        turn: TimedTurn = await anyio.to_thread.run_sync(
+            timed_turn, self.current, message, clock, limiter=heavy_turn_limiter()
+        )
+        return turn
+
+    def _charge(self, seconds: float) -> None:
+        """Charge a turn's measured engine time to this connection and, if heavy, to the server.
+
+        The frame already took :attr:`frame_cost` tokens (from the server's
+        budget too when over one); the difference is settled, into debt if
+        the turn cost more, and the next frame costs what this one did.
+        """
+        if seconds <= HEAVY_TURN_SECONDS:
+            return
+        tokens = tokens_of(seconds)
+        self.heavy_level = True
+        self.heavy.settle(self.frame_cost if self.frame_cost > 1 else 0.0, tokens)
+        if self.bucket is not None:
+            self.bucket.settle(tokens - self.frame_cost)
+        self.frame_cost = float(math.ceil(tokens))
 
     async def _commit(
         self, current: OpenGame, entry: LogEntry, event: Event
@@ -465,9 +690,14 @@ class PlaySession:
                 return current, event
             except StaleGameError:
                 if not await self._catch_up(current, entry):
-                    current = self.current = await self._load(
-                        current.pack, current.level, current.pack_id
-                    )
+                    try:
+                        current = self.current = await self._load(
+                            current.pack, current.level, current.pack_id
+                        )
+                    except ProtocolError:
+                        # Refused (the heavy budget): the live game is ahead of the store.
+                        self.current = None
+                        raise
                 event = current.apply(entry)
                 if not event.accepted:
                     return current, event
@@ -528,6 +758,40 @@ class PlaySession:
         current.log.append(entry)
         if len(current.log) >= COMPACT_AT:
             await self._compact_or_log(current)
+        elif current.replay_seconds > HEAVY_LOG_SECONDS:
+            try:
+                await self._restart_from_board(current)
+            except Exception:
+                # The entry is stored and the game as it was: only later resumes cost more.
+                logger.exception(
+                    "storing game %s of %s as a restore failed",
+                    current.game_id,
+                    player_tag(self.player),
+                )
+
+    async def _restart_from_board(self, current: OpenGame) -> None:
+        """Store a costly log as one restore of the present board, so a resume stays cheap.
+
+        The board and move count stay exact; undo on a later resume (and
+        here, for the live game is replayed from it too) starts from this
+        board. Nothing changes if another page moved the stored game on.
+        """
+        if current.game_id is None or current.pack_id is None:
+            return
+        state = restore_state(current.game.state.to_json())
+        log = [LogEntry(RESTORE, json.dumps(state, separators=(",", ":")))]
+        game = await self._heavy_replay(current.level, log, may_refuse=False)
+        new_id = await self.store.compact_game(
+            self.player,
+            current.pack_id,
+            current.level.id,
+            current.game_id,
+            len(current.log),
+            tuple(log),
+        )
+        if new_id is not None:
+            current.game_id, current.log, current.game = new_id, log, game
+            current.replay_seconds = self._replayed_seconds
 
     async def _compact_or_log(self, current: OpenGame) -> None:
         """:meth:`_compact`, with a failure logged: it only saves later resumes time."""
@@ -535,7 +799,9 @@ class PlaySession:
             await self._compact(current)
         except Exception:
             # The game and its stored log are as they were: nothing is lost.
-            logger.exception("compacting game %s of %s failed", current.game_id, self.player)
+            logger.exception(
+                "compacting game %s of %s failed", current.game_id, player_tag(self.player)
+            )
 
     async def _compact(self, current: OpenGame) -> None:
         """Store a shorter log that replays to the same game (:func:`~miau.play.log.compacted_log`).

@@ -12,7 +12,11 @@ blocks on the pipe: it waits for it to become readable.
 
 Limits, server-wide and per connection:
 
-- one job per connection at a time (another is ``busy``);
+- one job per connection at a time (another is ``busy``), and one per
+  player and per address, whatever their number of pages: three sockets
+  of one client held the only worker of a 2-core machine while an
+  author's tiny solve waited 41 s; and a job that has run
+  ``shared_slice`` (15 s) while another waits for a worker gives it up;
 - at most :data:`STUDIO_WORKERS` workers in the whole server (a semaphore;
   more jobs wait, not yet ``started``);
 - each job is killed after :data:`STUDIO_JOB_SECONDS` (``error`` ``failed``),
@@ -41,6 +45,7 @@ import multiprocessing
 import os
 import resource
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -116,6 +121,13 @@ a check every few seconds at most."""
 
 STUDIO_BURST: Final = 10
 
+
+STUDIO_SHARED_SLICE: Final = 15.0
+"""Seconds a job runs before it gives its worker up to a job that waits for one (the waiting
+job's author gets an answer in about this long, whatever runs before it)."""
+
+STUDIO_JOBS_PER_OWNER: Final = 1
+"""Jobs (running or waiting for a worker) one player, or one address, may have at once."""
 
 STUDIO_FLOOD_CLOSE: Final = 100
 """Frames the rate limit may drop within a second before the connection is closed (1008)."""
@@ -317,6 +329,8 @@ class _Job:
     """The loader's warnings about the pack, sent back with a check's report."""
     left_out: int
     """How many more warnings the loader found than ``issues`` lists."""
+    owners: tuple[tuple[str, str], ...] = ()
+    """Who the job counts against (``StudioJobs.claim``)."""
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     finished: anyio.Event = field(default_factory=anyio.Event)
 
@@ -330,7 +344,11 @@ class StudioJobs:
     make them smaller. ``send_timeout``
     is how long a frame may wait for a client that does not read.
     ``frames_per_second`` and ``burst`` make each connection's token bucket
-    (None: no rate limit); ``clock`` is injectable for tests.
+    (None: no rate limit); ``jobs_per_owner`` is how many jobs one player,
+    or one address, may have at once (None: any number); a job that has run
+    ``shared_slice`` seconds while another waits for a worker is stopped
+    (answered ``failed``, saying why) so the waiting one starts; ``clock`` is
+    injectable for tests.
     """
 
     def __init__(
@@ -343,6 +361,8 @@ class StudioJobs:
         send_timeout: float = 10.0,
         frames_per_second: float | None = STUDIO_FRAMES_PER_SECOND,
         burst: int = STUDIO_BURST,
+        jobs_per_owner: int | None = STUDIO_JOBS_PER_OWNER,
+        shared_slice: float = STUDIO_SHARED_SLICE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """A studio with ``workers`` slots and no job yet."""
@@ -350,6 +370,10 @@ class StudioJobs:
             raise ValueError("a studio needs at least one worker slot")
         self.frames_per_second = frames_per_second
         self.burst = burst
+        self.jobs_per_owner = jobs_per_owner
+        self.shared_slice = shared_slice
+        self._waiting = 0
+        """Jobs waiting for a worker slot now."""
         self.clock = clock
         self.loader = PackLoaderProcess(memory_bytes)
         self.workers = workers
@@ -363,6 +387,31 @@ class StudioJobs:
         self._stopping: dict[BaseProcess, anyio.Event] = {}
         """Workers being stopped now, and the event set when each is reaped."""
         self._context = multiprocessing.get_context("spawn")
+        self._jobs_of: Counter[tuple[str, str]] = Counter()
+        """Jobs running or waiting, by owner: ``("player", token)`` and ``("address", host)``."""
+
+    def owners_of(self, websocket: WebSocket) -> tuple[tuple[str, str], ...]:
+        """Who a connection's jobs count against: its player and its address."""
+        client = websocket.scope.get("client")
+        address = str(client[0]) if client else "?"
+        player = str(websocket.scope.get("miau.player", ""))
+        return (("address", address),) + ((("player", player),) if player else ())
+
+    def claim(self, owners: tuple[tuple[str, str], ...]) -> bool:
+        """Count one more job for ``owners`` if none has its share yet; whether it was counted."""
+        cap = self.jobs_per_owner
+        if cap is not None and any(self._jobs_of[owner] >= cap for owner in owners):
+            return False
+        for owner in owners:
+            self._jobs_of[owner] += 1
+        return True
+
+    def release(self, owners: tuple[tuple[str, str], ...]) -> None:
+        """Count a finished job out."""
+        for owner in owners:
+            self._jobs_of[owner] -= 1
+            if self._jobs_of[owner] <= 0:
+                del self._jobs_of[owner]
 
     def worker_pids(self) -> list[int]:
         """The process ids of the workers alive now (for tests and diagnostics)."""
@@ -398,57 +447,89 @@ class StudioJobs:
 
         The worker is gone and the slot free when this returns or is cancelled.
         """
+        self._waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            return await self._run_in_slot(job, connection)
+        finally:
+            self._slots.release()
+
+    async def _run_in_slot(self, job: _Job, connection: _Connection) -> dict[str, Any]:
+        """:meth:`_run` once the job holds a worker slot."""
         request = job.request
-        async with self._slots:
-            reader, writer = self._context.Pipe(duplex=False)
-            process = self._context.Process(
-                target=run_job,
-                args=(
-                    request.kind,
-                    job.spec,
-                    job.budget,
-                    writer,
-                    self.memory_bytes,
-                    STUDIO_NICENESS,
-                    request.suggest,
-                ),
-                name=f"miau-studio-{request.kind}",
-                daemon=True,
-            )
-            answered = started = registered = False
+        reader, writer = self._context.Pipe(duplex=False)
+        process = self._context.Process(
+            target=run_job,
+            args=(
+                request.kind,
+                job.spec,
+                job.budget,
+                writer,
+                self.memory_bytes,
+                STUDIO_NICENESS,
+                request.suggest,
+            ),
+            name=f"miau-studio-{request.kind}",
+            daemon=True,
+        )
+        answered = started = registered = False
 
-            def start() -> None:
-                nonlocal started
-                process.start()
-                started = True
+        def start() -> None:
+            nonlocal started
+            process.start()
+            started = True
 
-            try:
-                # Starting writes the pickled level into the new interpreter's pipe,
-                # which can wait for it to start reading: not on the event loop. A cancel
-                # waits for the thread, so ``started`` is known in ``finally``.
-                await anyio.to_thread.run_sync(start)
-                self._processes.add(process)
-                registered = True
-                # Only the worker may hold the writing end, so its death reads as end of file.
-                writer.close()
-                with anyio.move_on_after(self.job_seconds):
+        try:
+            # Starting writes the pickled level into the new interpreter's pipe,
+            # which can wait for it to start reading: not on the event loop. A cancel
+            # waits for the thread, so ``started`` is known in ``finally``.
+            await anyio.to_thread.run_sync(start)
+            self._processes.add(process)
+            registered = True
+            # Only the worker may hold the writing end, so its death reads as end of file.
+            writer.close()
+            yielded = False
+            with anyio.move_on_after(self.job_seconds):
+                async with anyio.create_task_group() as running:
+
+                    async def share() -> None:
+                        nonlocal yielded
+                        began = self.clock()
+                        while not (self._waiting and self.clock() - began >= self.shared_slice):
+                            await anyio.sleep(0.25)
+                        yielded = True
+                        running.cancel_scope.cancel()
+
+                    running.start_soon(share)
                     last = await self._pump(job, reader, connection)
                     answered = True
-                if not answered:
-                    last = StudioError(
-                        StudioErrorCode.FAILED,
-                        f"The {request.kind} job ran for more than {self.job_seconds:g} "
-                        "seconds and was stopped; try a smaller max.",
-                        request.job,
-                    ).reply()
-            finally:
-                with anyio.CancelScope(shield=True):
-                    if started and not registered:
-                        self._processes.add(process)  # cancelled as it started
-                    # A worker that answered is on its way out: give it the grace period.
-                    await self._stop(process, polite=answered)
-                    writer.close()
-                    reader.close()
+                    running.cancel_scope.cancel()
+            if yielded and not answered:
+                last = StudioError(
+                    StudioErrorCode.FAILED,
+                    f"The {request.kind} job was stopped after {self.shared_slice:g} "
+                    "seconds so that another author's job could run (the server's "
+                    "workers are shared); start it again, or try a smaller max.",
+                    request.job,
+                ).reply()
+            elif not answered:
+                last = StudioError(
+                    StudioErrorCode.FAILED,
+                    f"The {request.kind} job ran for more than {self.job_seconds:g} "
+                    "seconds and was stopped; try a smaller max.",
+                    request.job,
+                ).reply()
+        finally:
+            with anyio.CancelScope(shield=True):
+                if started and not registered:
+                    self._processes.add(process)  # cancelled as it started
+                # A worker that answered is on its way out: give it the grace period.
+                await self._stop(process, polite=answered)
+                writer.close()
+                reader.close()
         return last
 
     async def _pump(self, job: _Job, reader: Connection, connection: _Connection) -> dict[str, Any]:
@@ -616,7 +697,15 @@ class _Connection:
                 request.job,
             )
         budget = min(spec.budget(request.max_expansions), STUDIO_MAX_EXPANSIONS)
-        job = _Job(request, spec, budget, loaded.issues, loaded.left_out)
+        owners = self.studio.owners_of(self.websocket)
+        if not self.studio.claim(owners):
+            raise StudioError(
+                StudioErrorCode.BUSY,
+                "You have a job running in another page: wait for its answer or cancel it "
+                "first (one job at a time for each player and each address).",
+                request.job,
+            )
+        job = _Job(request, spec, budget, loaded.issues, loaded.left_out, owners)
         self.job = job
         assert self.tasks is not None  # set by StudioJobs.serve before any frame is read
         self.tasks.start_soon(self._run_job, job)
@@ -655,6 +744,7 @@ class _Connection:
             # as soon as it reads it.
             if self.job is job:
                 self.job = None
+            self.studio.release(job.owners)
             job.finished.set()
         if last is not None:
             await self.send(last)

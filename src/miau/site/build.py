@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import miau
+from miau.play.web_policy import static_site_headers_file
 
 __all__ = [
     "PYODIDE_FILES",
@@ -278,6 +279,8 @@ def build_site(out: Path, *, cache: Path | None = None) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(web, out, dirs_exist_ok=True)
     _flag_page(out / "index.html")
+    # Hosts that read it (Netlify, Cloudflare Pages) send the security headers the server does.
+    (out / "_headers").write_text(static_site_headers_file(), encoding="utf-8")
     runtime = extract_runtime(tarball, out / "pyodide")
     code = engine_zip()
     (out / "miau.zip").write_bytes(code)

@@ -74,7 +74,13 @@ def check_sqlite_file(path: Path) -> None:
     with path.open("rb") as file:
         header = file.read(_HEADER_SIZE)
     if not header:
-        return  # an empty file is a new database to SQLite
+        wal = path.with_name(path.name + "-wal")
+        if wal.is_file() and wal.stat().st_size > 0:
+            return  # a new database whose first pages are still in its write-ahead log
+        raise DatabaseDamage(
+            f"{path} is empty (0 bytes): it holds no database, and a Miau database once "
+            "there was lost or never written"
+        )
     if len(header) < _HEADER_SIZE or not header.startswith(_HEADER):
         raise DatabaseDamage(
             f"{path} is not a SQLite database: its first bytes are not SQLite's header "

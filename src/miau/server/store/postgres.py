@@ -125,6 +125,22 @@ class PostgresStore(SqlStore):
     def _name(self) -> str:
         return "the PostgreSQL database"
 
+    def _tables(self, db: Database) -> set[str]:
+        rows = db.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+            (),
+        ).fetchall()
+        return {str(row[0]) for row in rows}
+
+    def _columns(self, db: Database, table: str) -> set[str]:
+        rows = db.execute(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = %s",
+            (table,),
+        ).fetchall()
+        return {str(row[0]) for row in rows}
+
     def close(self) -> None:
         """Close every connection."""
         self._closed = True

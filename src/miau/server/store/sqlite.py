@@ -46,11 +46,17 @@ class SqliteStore(SqlStore):
         self._lock = threading.RLock()
         self._batching = False
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._migrate()
+        try:
+            self._migrate()
+        except BaseException:
+            self._db.close()
+            raise
+        # After the schema is known to be Miau's: the journal mode is kept in the file, and
+        # another application's database is left exactly as it was.
+        self._db.execute("PRAGMA journal_mode=WAL")
 
     def _name(self) -> str:
         return str(self.path)
@@ -58,6 +64,17 @@ class SqliteStore(SqlStore):
     def _has_schema(self, db: Database) -> bool:
         query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
         return db.execute(query, ()).fetchone() is not None
+
+    def _tables(self, db: Database) -> set[str]:
+        rows = db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", ()
+        ).fetchall()
+        return {str(row[0]) for row in rows}
+
+    def _columns(self, db: Database, table: str) -> set[str]:
+        # The table's name comes from Miau's own list (EXPECTED_COLUMNS), never from outside.
+        rows = db.execute(f"PRAGMA table_info({table})", ()).fetchall()
+        return {str(row[1]) for row in rows}
 
     def _serialise(self, db: Database, *key: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already makes writers take turns."""

@@ -1,9 +1,13 @@
 // `#/edit/PACK/LEVEL`: a copy of that level becomes the draft, as one
 // undoable edit, and the address becomes `#/edit` (a reload then resumes
 // the copy instead of copying the level again). A level of the author's own
-// pack is not a copy: it keeps its id and saves back into its pack.
+// pack is not a copy: it keeps its id and saves back into its pack. A link
+// is anyone's to make: when a draft with work in it is stored, the player is
+// asked first, and keeps it unless they choose to replace it.
 
+import { confirmDialog } from "../dialog.js";
 import { isOwnPack } from "../own-packs.js";
+import { emptyPack, loadStoredPack, normalisePack } from "./draft.js";
 
 /** The manifest a copied level gets: saving it must not aim at the shipped or imported pack it came from. */
 export function copyManifest(onePack) {
@@ -22,6 +26,14 @@ export async function openLevelCopy({ pack, level }, { api, draft, cameFrom, toa
   try {
     const onePack = await api.levelPack(pack, level);
     if (signal.aborted) return;
+    if (storedDraftHasWork() && !(await askToReplace(onePack.levels[0].title, signal))) {
+      if (!signal.aborted) {
+        toast("Your draft is kept; the level was not copied.");
+        history.replaceState(null, "", "#/edit");
+      }
+      return;
+    }
+    if (signal.aborted) return;
     draft.replace({ ...onePack, manifest: copyManifest(onePack) });
     if (isOwnPack(pack)) {
       // The author's own level: it keeps its id (a new title renames it) and saving puts it back.
@@ -36,4 +48,22 @@ export async function openLevelCopy({ pack, level }, { api, draft, cameFrom, toa
   }
   // The copy is the draft now: a reload must resume it, not copy the level again.
   history.replaceState(null, "", "#/edit");
+}
+
+/** Whether the stored draft holds anything but the empty level a new editor starts with. */
+function storedDraftHasWork() {
+  const stored = loadStoredPack();
+  if (!stored) return false;
+  return JSON.stringify(stored.levels) !== JSON.stringify(normalisePack(emptyPack()).levels);
+}
+
+function askToReplace(title, signal) {
+  return confirmDialog({
+    title: "Replace your draft?",
+    text: `This link opens a copy of “${title}” in the editor, in place of the draft you were working on.`,
+    confirm: "Replace my draft",
+    cancel: "Keep my draft",
+    tone: "danger",
+    signal,
+  });
 }

@@ -1,0 +1,118 @@
+"""Start-up checks the database's schema: Miau's tables and columns, its version, no one else's.
+
+The third outside attack found a dropped ``intents`` table or a missing
+``games`` column passing the start, then every open failing with a
+traceback; another application's SQLite file silently gaining Miau's
+tables; a missing ``schema_version`` answered "table players already
+exists"; a zero-length file starting fresh without a word.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from miau.cli import main
+from miau.server.store import SqliteStore, StoreError
+from miau.server.store.check import DatabaseDamage, check_sqlite_file
+
+
+def miau_database(path: Path) -> None:
+    store = SqliteStore(path)
+    store.ensure_player("player-0123456789abcdef")
+    store.close()
+
+
+def changed(path: Path, *statements: str) -> None:
+    with sqlite3.connect(path) as db:
+        for statement in statements:
+            db.execute(statement)
+
+
+def test_a_sound_database_opens(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    SqliteStore(path).close()
+
+
+def test_a_missing_table_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP TABLE intents")
+    with pytest.raises(StoreError, match="lacks the table intents of Miau's schema"):
+        SqliteStore(path)
+
+
+def test_a_missing_column_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "ALTER TABLE games DROP COLUMN started_at")
+    with pytest.raises(StoreError, match="table games without the column started_at"):
+        SqliteStore(path)
+
+
+def test_another_applications_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "shop.db"
+    changed(path, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+    before = path.read_bytes()
+    with pytest.raises(
+        StoreError, match=r"is not a Miau database: it holds other tables \(customers\)"
+    ):
+        SqliteStore(path)
+    assert path.read_bytes() == before
+
+
+def test_miaus_tables_without_a_schema_version_are_refused_in_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP TABLE schema_version")
+    with pytest.raises(StoreError, match="no schema_version") as refused:
+        SqliteStore(path)
+    assert "already exists" not in str(refused.value)
+
+
+def test_a_zero_length_file_is_reported_not_started_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    path.write_bytes(b"")
+    with pytest.raises(DatabaseDamage, match="is empty"):
+        check_sqlite_file(path)
+
+
+def test_miau_play_refuses_a_broken_schema_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP TABLE intents")
+    status = main(["play", "--no-browser", "--port", "0", "--db", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "lacks the table intents" in err and "Traceback" not in err
+
+
+def test_a_players_games_are_counted_through_an_index_not_a_scan(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    with sqlite3.connect(path) as db:
+        plan = " ".join(
+            str(row[-1])
+            for row in db.execute(
+                "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM games WHERE player = ?", ("someone",)
+            )
+        )
+    assert "USING COVERING INDEX games_player" in plan, plan
+
+
+def test_a_database_made_before_the_index_gains_it_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP INDEX games_player")
+    SqliteStore(path).close()
+    with sqlite3.connect(path) as db:
+        names = {
+            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
+    assert "games_player" in names
