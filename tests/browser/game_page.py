@@ -55,8 +55,13 @@ class GamePage:
         self.page.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
 
     def settle(self) -> None:
-        """Wait until every intent sent has its reply drawn."""
-        self.page.wait_for_function(SETTLED)
+        """Wait until every intent sent has its reply drawn.
+
+        A selector, not ``SETTLED``: a selector needs no script evaluated in the
+        page, so it also waits under the real policy (no ``'unsafe-eval'``),
+        which the installed server sends.
+        """
+        self.page.wait_for_selector(".play-scene[data-pending='0']", state="attached")
 
     def press(self, key: str) -> None:
         """Press one key and wait for the turn it starts to be drawn."""

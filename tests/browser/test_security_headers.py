@@ -114,4 +114,5 @@ def test_the_static_site_plays_under_the_policy_its_build_writes(
         context.close()
     finally:
         server.shutdown()
+        server.server_close()
     assert seen == []
