@@ -16,32 +16,56 @@ from gymnasium.envs.registration import register, registry
 from miau.gym.env import (
     ACTIONS,
     DEFAULT_MAX_STEPS,
+    OBSERVATIONS,
     UNDO_ACTIONS,
+    EnvSnapshot,
     MiauLevelEnv,
     MiauLevelsEnv,
     Reward,
+    UnsupportedRenderMode,
     render_text,
-    rule_texts,
 )
-from miau.gym.levels import LevelEntry, level_entries, parse_level_spec, resolve_pack
-from miau.gym.observation import ChannelLayout, ObservationArray, ObservationBuilder
+from miau.gym.levels import (
+    LevelEntry,
+    entries_from,
+    level_entries,
+    parse_level_spec,
+    resolve_pack,
+)
+from miau.gym.observation import (
+    GLOBAL_NOUNS,
+    ChannelLayout,
+    ObservationArray,
+    ObservationBuilder,
+)
+from miau.gym.render import TileRenderer
+from miau.gym.text import describe, rule_texts
+from miau.packs.share import share_code_from_link
 
 __all__ = [
     "ACTIONS",
     "DEFAULT_MAX_STEPS",
+    "GLOBAL_NOUNS",
+    "OBSERVATIONS",
     "UNDO_ACTIONS",
     "ChannelLayout",
+    "EnvSnapshot",
     "LevelEntry",
     "MiauLevelEnv",
     "MiauLevelsEnv",
     "ObservationArray",
     "ObservationBuilder",
     "Reward",
+    "TileRenderer",
+    "UnsupportedRenderMode",
+    "describe",
+    "entries_from",
     "level_entries",
     "parse_level_spec",
     "render_text",
     "resolve_pack",
     "rule_texts",
+    "share_code_from_link",
 ]
 
 for _name, _entry_point in (

@@ -18,6 +18,17 @@ six core ones first, then the rest sorted). A layout is made from a set of
 levels (the union of what they can show), so one policy can read every
 level of the set.
 
+The *global* layout (:meth:`ChannelLayout.global_layout`) is fixed instead:
+its nouns are :data:`GLOBAL_NOUNS` then ``*``; its words every global noun,
+the Tier-1 nouns (``ALL``, ``EMPTY``, ``LEVEL``, ``TEXT``), the operators
+and every property word, sorted, then ``*``; its properties the six core
+ones, the nine Tier-1 ones in the glossary's order, then ``*``. ``*`` is
+the catch-all: any other noun, word or property (an automaton's own word,
+a noun of a custom pack) marks it. Every level fits it (up to its size),
+so one policy can move from one level set to another, and levels that are
+not known in advance (procedural families, ``reset(options={"level":
+...})``) can be shown.
+
 An observation is kept up to date from the engine's events: a turn of a
 core level that moved or destroyed a few things costs a few dictionary
 updates and two numpy assignments, whatever the size of the board. A full
@@ -43,6 +54,7 @@ from miau.engine.vocabulary import (
     TEXT,
     TIER1_NOUNS,
     TIER1_OPERATORS,
+    TIER1_PROPERTIES,
 )
 
 ObservationArray = NDArray[np.uint8]
@@ -50,6 +62,16 @@ ObservationArray = NDArray[np.uint8]
 
 LEVEL_CHANNEL: Final = "level"
 _OPERATORS: Final = frozenset(TIER1_OPERATORS)
+
+CATCH_ALL: Final = "*"
+"""The global layout's last noun, word and property: anything the layout does not name."""
+
+GLOBAL_NOUNS: Final = (
+    "BABA", "BALL", "BELL", "BELT", "BOX", "COG", "DOOR", "FIRE", "FLAG", "FLOOR", "GEM",
+    "GOOP", "GRASS", "ICE", "KEKE", "KEY", "LAVA", "LOVE", "MIAU", "MOUSE", "ROCK", "SKULL",
+    "WALL", "WATER",
+)  # fmt: skip
+"""The nouns of the global layout: those of Miau's worlds, Keke's levels and the task families."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +130,40 @@ class ChannelLayout:
             properties=(*core, *sorted(properties - set(core))),
             height=height,
             width=width,
+        )
+
+    @classmethod
+    def global_layout(cls, size: tuple[int, int]) -> ChannelLayout:
+        """The fixed layout of every noun, word and property (see the module docstring).
+
+        ``size`` is ``(height, width)``.
+
+        :raises ValueError: when a side is not a whole number from 1 to 64.
+        """
+        height, width = size
+        if not all(isinstance(side, int) and 1 <= side <= 64 for side in size):
+            raise ValueError(f"size must be (height, width) from 1 to 64 each, not {size!r}")
+        properties = (*CORE_PROPERTIES, *TIER1_PROPERTIES)
+        words = sorted({*GLOBAL_NOUNS, *TIER1_NOUNS, *TIER1_OPERATORS, *properties})
+        return cls(
+            nouns=(*GLOBAL_NOUNS, CATCH_ALL),
+            words=(*words, CATCH_ALL),
+            properties=(*properties, CATCH_ALL),
+            height=height,
+            width=width,
+        )
+
+    def shows(self, level: Level) -> bool:
+        """Whether every noun, word and property of ``level`` has a channel, and the level fits."""
+        if level.height > self.height or level.width > self.width:
+            return False
+        if CATCH_ALL in self.nouns:
+            return True
+        own = ChannelLayout.from_levels([level])
+        return (
+            set(own.nouns) <= set(self.nouns)
+            and set(own.words) <= set(self.words)
+            and set(own.properties) <= set(self.properties)
         )
 
     @property
@@ -191,6 +247,9 @@ class ObservationBuilder:
         self._facings: list[int] = []
         self._is_object: list[bool] = []
         self._props: dict[str, frozenset[str]] | None = None
+        self._other_noun = self._noun_rows.get(CATCH_ALL)
+        self._other_word = self._word_rows.get(CATCH_ALL)
+        self._other_property = self._property_rows.get(CATCH_ALL)
 
     def build(self, state: State) -> ObservationArray:
         """The observation of ``state``, made from scratch."""
@@ -299,13 +358,17 @@ class ObservationBuilder:
         for noun, is_word in zip(nouns, kinds, strict=True):
             found = known.get((noun, is_word))
             if found is None:
-                own = (self._word_rows if is_word else self._noun_rows).get(noun)
+                own = (self._word_rows if is_word else self._noun_rows).get(
+                    noun, self._other_word if is_word else self._other_noun
+                )
                 held = for_words if is_word else props.get(noun, frozenset()) | for_all
+                property_rows_held = {property_rows.get(p, self._other_property) for p in held}
+                property_rows_held.discard(None)
                 found = tuple(
                     row * area
                     for row in (
                         *(() if own is None else (own,)),
-                        *sorted(property_rows[p] for p in held if p in property_rows),
+                        *sorted(row for row in property_rows_held if row is not None),
                     )
                 )
                 known[(noun, is_word)] = found
