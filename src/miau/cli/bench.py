@@ -17,11 +17,14 @@ def add_parser(subparsers: Any) -> None:
             "Play each level with AGENT under a step limit and a time limit, and print "
             "a table: solved, steps, the solver's shortest solution, time. AGENT is "
             "random, greedy, solver, or module:callable (see docs/gym.md). Each LEVELS "
-            "argument is a pack file or shipped pack id (all its levels) or PACK:LEVEL."
+            "argument is a pack file or shipped pack id (all its levels), PACK:LEVEL, or "
+            "family:NAME[:COUNT] (COUNT levels of a task family, seed 0)."
         ),
     )
     parser.add_argument("agent", metavar="AGENT", help="random, greedy, solver or module:callable")
-    parser.add_argument("levels", metavar="LEVELS", nargs="+", help="PACK or PACK:LEVEL")
+    parser.add_argument(
+        "levels", metavar="LEVELS", nargs="+", help="PACK, PACK:LEVEL or family:NAME[:COUNT]"
+    )
     parser.add_argument("--max-steps", type=int, default=None, help="moves per level (default 200)")
     parser.add_argument(
         "--time-limit", type=float, default=None, help="seconds per level (default 10)"
