@@ -64,17 +64,25 @@ def resolve_pack(source: str | os.PathLike[str] | Pack) -> Pack:
             f"a pack is a path, a shipped pack id, a share link or a Pack, not {type(source).__name__}"
         )
     path = Path(source)
-    if path.is_file():
+    if _is_file(path):
         return load_pack(path)
     text = str(source)
     shipped = shipped_pack_path(text)
-    if os.path.sep not in text and shipped.is_file():
+    if os.path.sep not in text and _is_file(shipped):
         return load_pack(shipped)
     if isinstance(source, str) and _looks_like_share_link(text):
         return decode_share_code(text)
     raise LookupError(
         f"{source}: no such pack file, no shipped pack has that id, and it is no share link"
     )
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False for text no file system takes as a name (a long code)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _looks_like_share_link(text: str) -> bool:
@@ -207,9 +215,9 @@ def parse_level_spec(spec: str) -> list[LevelEntry]:
     :raises LookupError: when the pack or the level cannot be found.
     :raises ValueError: when the pack has errors, or for a bad family or count.
     """
-    if spec.startswith(FAMILY_PREFIX) and not Path(spec).is_file():
+    if spec.startswith(FAMILY_PREFIX) and not _is_file(Path(spec)):
         return _family_levels(spec[len(FAMILY_PREFIX) :])
-    if Path(spec).is_file() or ":" not in spec:
+    if _is_file(Path(spec)) or ":" not in spec:
         return level_entries(spec)
     pack, _, level_id = spec.rpartition(":")
     return pack_entries(resolve_pack(pack), [level_id])

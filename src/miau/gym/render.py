@@ -141,13 +141,15 @@ def _letters(text: str, count: int) -> str:
     return "".join(char for char in text.upper() if char in FONT)[:count]
 
 
-def _stamp(tile: NDArray[np.uint8], letters: str, colour: tuple[int, int, int]) -> None:
-    """Draw ``letters`` centred on ``tile`` at the largest whole scale that fits."""
+def _stamp(
+    tile: NDArray[np.uint8], letters: str, colour: tuple[int, int, int], largest: int
+) -> None:
+    """Draw ``letters`` centred on ``tile`` at the largest whole scale that fits, up to ``largest``."""
     size = tile.shape[0]
     if not letters or size < 8:
         return
     columns = 4 * len(letters) - 1
-    scale = max(1, min((size - 2) // columns, (size - 2) // 6))
+    scale = max(1, min((size - 2) // columns, (size - 2) // 6, largest))
     if columns * scale > size:
         return
     top = (size - 5 * scale) // 2
@@ -188,12 +190,13 @@ class TileRenderer:
         if is_word:
             image[mask] = WORD_BACKGROUND
             ink = OPERATOR_COLOUR if text in OPERATORS else colour_of(text)
-            _stamp(image, _letters(text, 2), ink)
+            _stamp(image, _letters(text, 2), ink, size // 8)
             if size < 8:
                 image[mask] = ink
         else:
             image[mask] = colour_of(text)
-            _stamp(image, _letters(text, 1), INK)
+            # A small mark, so that the thing's colour stays what the eye sees first.
+            _stamp(image, _letters(text, 1), INK, size // 10)
         self._sprites[key] = (image, mask)
         return image, mask
 
