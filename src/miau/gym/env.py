@@ -242,6 +242,7 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
             self.layout = ChannelLayout.from_levels((entry.level for entry in self.entries), size)
         self.channels = channels
         self.observation = observation
+        self._channel_form = observation == "channels"
         self.renderer = TileRenderer(tile)
         self.actions = UNDO_ACTIONS if undo_actions else ACTIONS
         self.action_space = spaces.Discrete(len(self.actions))
@@ -280,6 +281,7 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
         self._last: tuple[Any, dict[str, Any]] | None = None
         self._rules_seen: RuleSet | None = None
         self._rules_text: tuple[str, ...] = ()
+        self._level_name = ""
 
     @property
     def entry(self) -> LevelEntry:
@@ -385,6 +387,8 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
             if game.history_length or game.state.move_count:
                 game.reset()
         self._entry, self._index, self._game, self._builder = entry, index, game, builder
+        self._level_name = entry.name
+        self._state_of: Callable[[], State] = lambda: game.state
         self._steps = 0
         self._terminated = False
         return game
@@ -471,23 +475,26 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
         else:
             event = game.step(name)
         self._steps += 1
-        if self.observation == "channels":
-            if event.accepted:
-                observation: Any = builder.update(event, lambda: game.state)
-            else:
-                observation = builder.current()
+        accepted = event.accepted
+        if not self._channel_form:
+            observation: Any = self._observe(game.state)
+        elif accepted:
+            observation = builder.update(event, self._state_of)
         else:
-            observation = self._observe(game.state)
-        if event.accepted:
+            observation = builder.current()
+        if accepted:
             self._control_lost = event.control_lost
         reward = self._reward(event, lost_before)
         terminated = event.won or (
             event.control_lost and not self.undo_actions and not control_can_return(game)
         )
-        self._terminated = terminated
         truncated = not terminated and self._steps >= self.max_steps
-        info = self._info(event.rules_after, event, event.accepted)
-        self._remember(observation, info)
+        info = self._info(event.rules_after, event, accepted)
+        if terminated:
+            # Kept for the steps after the end; a copy, since the caller may change theirs.
+            self._terminated = True
+            kept = observation.copy() if isinstance(observation, np.ndarray) else observation
+            self._last = (kept, dict(info))
         return observation, reward, terminated, truncated, info
 
     def _reward(self, event: Event, lost_before: bool) -> float:
@@ -515,7 +522,7 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
             self._rules_text = rule_texts(rules)
         entry = self.entry
         info = {
-            "level": entry.name,
+            "level": self._level_name,
             "rules": self._rules_text,
             "won": now.won,
             "is_success": now.won,
