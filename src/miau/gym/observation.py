@@ -317,26 +317,36 @@ class ObservationBuilder:
         area, facing_offset = self._area, self._facing_offset
         # A cell's byte follows its count as it changes: 1 on every arrival, 0 when the
         # last mark leaves, so the bytes end equal to "count > 0" whatever the order.
+        counts_get = counts.get
         for ident, before, after, _, facing in event.moved:
+            was_facing = facings[ident]
+            if before == after and facing == was_facing:
+                continue
             old, new = frame_of_cell[before], frame_of_cell[after]
-            moves = [(row + old, row + new) for row in rows[ident]]
+            if before != after:
+                for row in rows[ident]:
+                    key = row + old
+                    left = counts[key] - 1
+                    if left:
+                        counts[key] = left
+                    else:
+                        del counts[key]
+                        cells[key] = 0
+                    key = row + new
+                    counts[key] = counts_get(key, 0) + 1
+                    cells[key] = 1
             if is_object[ident]:
-                moves.append(
-                    (
-                        (facing_offset + facings[ident]) * area + old,
-                        (facing_offset + facing) * area + new,
-                    )
-                )
-                facings[ident] = facing
-            for leaving, entering in moves:
-                left = counts[leaving] - 1
+                key = (facing_offset + was_facing) * area + old
+                left = counts[key] - 1
                 if left:
-                    counts[leaving] = left
+                    counts[key] = left
                 else:
-                    del counts[leaving]
-                    cells[leaving] = 0
-                counts[entering] = counts.get(entering, 0) + 1
-                cells[entering] = 1
+                    del counts[key]
+                    cells[key] = 0
+                key = (facing_offset + facing) * area + new
+                counts[key] = counts_get(key, 0) + 1
+                cells[key] = 1
+            facings[ident] = facing
         for ident, _, position, _, _ in event.destroyed:
             cell = frame_of_cell[position]
             offsets = rows[ident]
