@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from miau.gym import bench
         from miau.gym.agents import load_agent
-        from miau.gym.levels import parse_level_spec
+        from miau.gym.families import level_spec_entries
     except ImportError as error:
         print(
             f"miau bench: {error}; install the gym extra: pip install 'miau-puzzle[gym]'",
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         agent = load_agent(args.agent)
-        entries = [entry for spec in args.levels for entry in parse_level_spec(spec)]
+        entries = [entry for spec in args.levels for entry in level_spec_entries(spec)]
     except (OSError, ValueError, LookupError, TypeError) as error:
         print(f"miau bench: {error}", file=sys.stderr)
         return 2

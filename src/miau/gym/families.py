@@ -33,13 +33,14 @@ import json
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
 
 from miau.engine import Level
 from miau.gym.env import DEFAULT_MAX_STEPS, Reward, _MiauEnv
-from miau.gym.levels import LevelEntry
+from miau.gym.levels import LevelEntry, parse_level_spec
 from miau.gym.render import DEFAULT_TILE
 from miau.solver import Outcome, solve
 
@@ -339,3 +340,30 @@ FAMILY_IDS: Final = {
     "miau/BreakStop-v0": "break-stop",
 }
 """The registered id of each family (``miau/Family-v0`` takes ``family=`` instead)."""
+
+
+FAMILY_PREFIX: Final = "family:"
+DEFAULT_FAMILY_LEVELS: Final = 10
+"""How many levels ``family:NAME`` names on the command line."""
+
+
+def level_spec_entries(spec: str) -> list[LevelEntry]:
+    """The levels a ``miau bench`` argument names: ``PACK``, ``PACK:LEVEL`` or ``family:NAME[:COUNT]``.
+
+    ``family:NAME:COUNT`` is ``COUNT`` levels (default 10) of a task family,
+    drawn with seed 0, so the same argument always names the same levels; a
+    file of that name is read as a pack instead.
+
+    :raises LookupError: when the pack or the level cannot be found.
+    :raises ValueError: when the pack has errors, or for a bad family or count.
+    """
+    if not spec.startswith(FAMILY_PREFIX) or Path(spec).is_file():
+        return parse_level_spec(spec)
+    name, _, count_text = spec[len(FAMILY_PREFIX) :].partition(":")
+    count = DEFAULT_FAMILY_LEVELS
+    if count_text:
+        if not count_text.isdigit() or not 1 <= int(count_text) <= 1000:
+            raise FamilyError(f"{spec}: the count must be a whole number from 1 to 1000")
+        count = int(count_text)
+    generator = np.random.default_rng(0)
+    return [draw_level(name, generator) for _ in range(count)]

@@ -200,40 +200,17 @@ def level_entries(
     return entries
 
 
-FAMILY_PREFIX: Final = "family:"
-DEFAULT_FAMILY_LEVELS: Final = 10
-
-
 def parse_level_spec(spec: str) -> list[LevelEntry]:
-    """The levels a command-line argument names: ``PACK``, ``PACK:LEVEL`` or ``family:NAME[:COUNT]``.
+    """The levels a command-line argument names: ``PACK`` or ``PACK:LEVEL``.
 
     ``PACK`` is a pack file or a shipped pack id; a file whose name holds a
-    colon is read whole. ``family:NAME:COUNT`` is ``COUNT`` levels (default
-    10) of a task family (``miau.gym.families``), drawn with seed 0, so the
-    same argument always names the same levels.
+    colon is read whole. (``miau bench`` also takes task families:
+    ``miau.gym.families.level_spec_entries``.)
 
     :raises LookupError: when the pack or the level cannot be found.
-    :raises ValueError: when the pack has errors, or for a bad family or count.
+    :raises ValueError: when the pack has errors.
     """
-    if spec.startswith(FAMILY_PREFIX) and not _is_file(Path(spec)):
-        return _family_levels(spec[len(FAMILY_PREFIX) :])
     if _is_file(Path(spec)) or ":" not in spec:
         return level_entries(spec)
     pack, _, level_id = spec.rpartition(":")
     return pack_entries(resolve_pack(pack), [level_id])
-
-
-def _family_levels(spec: str) -> list[LevelEntry]:
-    """``NAME`` or ``NAME:COUNT``: that many levels of the family, drawn with seed 0."""
-    import numpy as np  # the families need numpy (the gym extra); packs do not
-
-    from miau.gym.families import draw_level
-
-    name, _, count_text = spec.partition(":")
-    count = DEFAULT_FAMILY_LEVELS
-    if count_text:
-        if not count_text.isdigit() or not 1 <= int(count_text) <= 1000:
-            raise ValueError(f"family:{spec}: the count must be a whole number from 1 to 1000")
-        count = int(count_text)
-    generator = np.random.default_rng(0)
-    return [draw_level(name, generator) for _ in range(count)]
