@@ -5,11 +5,15 @@ Each line plays N random actions (a fixed seed) through
 ``gymnasium.make(...)`` (so Gymnasium's own wrappers are counted), resetting
 when an episode ends; every step builds the observation and the info. The
 single-level lines also time the bare engine (``Game.step``) on the same
-moves, alternating with the environment, and give the ratio. Vectorised lines count environment steps (vector steps times the
-number of environments). Figures are medians over the repeats. Single
-lines also give steps per second of the process's CPU time: on a shared,
-overloaded machine wall time counts the time other processes had the
-core, CPU time does not.
+moves, alternating with the environment, and give the ratio; for a Keke
+import the bare engine plays the imported ``vocabulary-1`` level as it is.
+Vectorised lines count environment steps (vector steps times the number of
+environments). Task-family lines play N/4 actions: each episode (200 steps
+at most) starts with a drawn level that the solver proves winnable, and
+that draw is counted. Figures are medians over the repeats. Single lines
+also give steps per second of the process's CPU time: on a shared,
+overloaded machine wall time counts the time other processes had the core,
+CPU time does not.
 """
 
 from __future__ import annotations
@@ -33,7 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import miau.gym  # registers the environments
 from miau.engine import Game
 
+ROOT = Path(__file__).resolve().parent.parent
+KEKE_SAMPLE = str(ROOT / "tests" / "keke" / "sample.miau.json")
 CORE: dict[str, Any] = {"packs": ["tutorial", "proofs", "clockwork", "clockwork-pairs"]}
+KEKE: dict[str, Any] = {"packs": [KEKE_SAMPLE]}
+FAMILY_IDS = list(miau.gym.FAMILY_IDS)
 SINGLE: list[tuple[str, str, dict[str, Any]]] = [
     ("tutorial `first-steps` (9x5, 8 entities)", "miau/Level-v0", {"level": "first-steps"}),
     ("tutorial `rock-nook` (11x8, 63 entities)", "miau/Level-v0", {"level": "rock-nook"}),
@@ -48,6 +56,20 @@ SINGLE: list[tuple[str, str, dict[str, Any]]] = [
         "miau/Levels-v0",
         {"packs": ["lexicon"], "order": "sample"},
     ),
+    (
+        "Keke import `keke-1` (vocabulary-1, core words)",
+        "miau/Level-v0",
+        {"pack": KEKE_SAMPLE, "level": "keke-1"},
+    ),
+    ("Keke import `keke-65`", "miau/Level-v0", {"pack": KEKE_SAMPLE, "level": "keke-65"}),
+    ("Keke import `keke-188` (18x18)", "miau/Level-v0", {"pack": KEKE_SAMPLE, "level": "keke-188"}),
+    ("the Keke sample, sampled (`miau/Levels-v0`)", "miau/Levels-v0", KEKE | {"order": "sample"}),
+    *((f"task family `{env_id}` (draws included)", env_id, {}) for env_id in FAMILY_IDS),
+]
+VECTORISED: list[tuple[str, str, dict[str, Any]]] = [
+    ("every core level", "miau/Levels-v0", CORE | {"order": "sample"}),
+    ("the Keke sample", "miau/Levels-v0", KEKE | {"order": "sample"}),
+    *((f"`{env_id}`", env_id, {}) for env_id in FAMILY_IDS),
 ]
 
 
@@ -75,6 +97,11 @@ class Clocks:
         return Rates(
             steps / (time.perf_counter() - self.wall), steps / (time.process_time() - self.cpu)
         )
+
+
+def steps_for(env_id: str, steps: int) -> int:
+    """Fewer steps for a task family: its resets run the solver."""
+    return max(steps // 4, 200) if env_id in FAMILY_IDS else steps
 
 
 def engine_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> Rates | None:
@@ -107,9 +134,14 @@ def single_rate(env_id: str, kwargs: dict[str, Any], steps: int) -> Rates:
     return clocks.rates(steps)
 
 
-def vector_rate(kind: type[SyncVectorEnv] | type[AsyncVectorEnv], count: int, steps: int) -> float:
-    def make() -> gymnasium.Env[Any, Any]:
-        return gymnasium.make("miau/Levels-v0", **CORE, order="sample")
+def vector_rate(
+    kind: type[SyncVectorEnv] | type[AsyncVectorEnv],
+    count: int,
+    steps: int,
+    env_id: str,
+    kwargs: dict[str, Any],
+) -> float:
+    make = partial(gymnasium.make, env_id, **kwargs)
 
     factories: list[Callable[[], gymnasium.Env[Any, Any]]] = [make] * count
     vector = kind(factories)
@@ -147,7 +179,7 @@ def main() -> None:
     for label, env_id, kwargs in SINGLE:
         rates, engines = [], []
         for _ in range(repeats):  # alternate, so that both see the same machine
-            rates.append(single_rate(env_id, kwargs, steps))
+            rates.append(single_rate(env_id, kwargs, steps_for(env_id, steps)))
             engine = engine_rate(env_id, kwargs, steps)
             if engine is not None:
                 engines.append(engine)
@@ -165,9 +197,11 @@ def main() -> None:
         (AsyncVectorEnv, 2),
         (AsyncVectorEnv, count),
     ]
-    for kind, envs in vectors:
-        rate = median_of(repeats, partial(vector_rate, kind, envs, steps))
-        print(f"| every core level, `{kind.__name__}` x {envs} | {rate:,.0f} | | | |")
+    for label, env_id, kwargs in VECTORISED:
+        for kind, envs in vectors:
+            measure = partial(vector_rate, kind, envs, steps_for(env_id, steps), env_id, kwargs)
+            rate = median_of(repeats, measure)
+            print(f"| {label}, `{kind.__name__}` x {envs} | {rate:,.0f} | | | |")
 
 
 if __name__ == "__main__":

@@ -35,5 +35,9 @@ def test_the_speed_benchmark_prints_single_and_vectorised_lines() -> None:
     )
     lines = result.stdout.splitlines()
     assert any(line.startswith("| tutorial `rock-nook`") for line in lines)
+    assert any(line.startswith("| Keke import `keke-1`") and "%" in line for line in lines)
+    for env_id in ("GotoWin", "MakeWin", "BreakStop"):
+        assert any(line.startswith(f"| task family `miau/{env_id}-v0`") for line in lines)
+        assert any(line.startswith(f"| `miau/{env_id}-v0`, `SyncVectorEnv`") for line in lines)
     assert any("`SyncVectorEnv` x 8" in line for line in lines)
     assert any("`AsyncVectorEnv` x 2" in line for line in lines)

@@ -164,7 +164,7 @@ def test_miau_import_keke_writes_the_pack_and_reports_what_it_skipped(
     assert main(["import", "keke", str(source), "-o", str(out), "--replay"]) == 0
     err = capsys.readouterr().err
     assert "level 9 skipped:" in err
-    assert "converted 1 levels into 1 pack(s); skipped 1" in err
+    assert f"converted 1 levels into 1 pack(s); skipped 1; written to {out}" in err
     assert "keke-1: wins" in err
     assert "Keke solutions that win in Miau: 1 of 1" in err
     pack = load_pack(out)
@@ -188,6 +188,7 @@ def test_miau_import_keke_prints_to_stdout_and_splits_only_into_files(
     assert sorted(p.name for p in tmp_path.glob("big-*.json")) == ["big-1.json", "big-2.json"]
     said = capsys.readouterr().err
     assert f"become 2 packs: {tmp_path / 'big-1.json'}, {tmp_path / 'big-2.json'}" in said
+    assert f"written to {tmp_path / 'big-1.json'}, {tmp_path / 'big-2.json'}" in said
 
 
 def test_miau_import_keke_to_a_missing_folder_says_so_and_writes_nothing(

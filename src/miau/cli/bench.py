@@ -17,11 +17,14 @@ def add_parser(subparsers: Any) -> None:
             "Play each level with AGENT under a step limit and a time limit, and print "
             "a table: solved, steps, the solver's shortest solution, time. AGENT is "
             "random, greedy, solver, or module:callable (see docs/gym.md). Each LEVELS "
-            "argument is a pack file or shipped pack id (all its levels) or PACK:LEVEL."
+            "argument is a pack file or shipped pack id (all its levels), PACK:LEVEL, or "
+            "family:NAME[:COUNT] (COUNT levels of a task family, seed 0)."
         ),
     )
     parser.add_argument("agent", metavar="AGENT", help="random, greedy, solver or module:callable")
-    parser.add_argument("levels", metavar="LEVELS", nargs="+", help="PACK or PACK:LEVEL")
+    parser.add_argument(
+        "levels", metavar="LEVELS", nargs="+", help="PACK, PACK:LEVEL or family:NAME[:COUNT]"
+    )
     parser.add_argument("--max-steps", type=int, default=None, help="moves per level (default 200)")
     parser.add_argument(
         "--time-limit", type=float, default=None, help="seconds per level (default 10)"
@@ -45,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from miau.gym import bench
         from miau.gym.agents import load_agent
-        from miau.gym.levels import parse_level_spec
+        from miau.gym.families import level_spec_entries
     except ImportError as error:
         print(
             f"miau bench: {error}; install the gym extra: pip install 'miau-puzzle[gym]'",
@@ -60,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         agent = load_agent(args.agent)
-        entries = [entry for spec in args.levels for entry in parse_level_spec(spec)]
+        entries = [entry for spec in args.levels for entry in level_spec_entries(spec)]
     except (OSError, ValueError, LookupError, TypeError) as error:
         print(f"miau bench: {error}", file=sys.stderr)
         return 2

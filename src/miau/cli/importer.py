@@ -487,10 +487,13 @@ def run(args: argparse.Namespace) -> int:
         f"converted {conversion.level_count} levels into {parts} pack(s); "
         f"skipped {len(conversion.skipped)}"
     )
+    if args.output is not None:
+        # Say where the levels went: with several parts, none of them is the -o name itself.
+        summary += "; written to " + ", ".join(str(path) for path in outputs)
     print(summary, file=sys.stderr)
     if parts > 1:
         names = ", ".join(str(path) for path in outputs)
-        print(f"{split}: {names}", file=sys.stderr)
+        print(f"{split}: {names} (in place of {args.output})", file=sys.stderr)
     if args.replay:
         results = [result for pack in conversion.packs for result in replay_solutions(pack)]
         for result in results:

@@ -2,29 +2,44 @@
 
 Each step takes one action of :data:`ACTIONS` (the move alphabet's five
 intents, then ``undo`` and ``reset`` when ``undo_actions`` is on) and plays
-it on a ``miau.engine.Game``. The observation is described in
-``miau.gym.observation``; the reward by :class:`Reward`. An episode is
-*terminated* when the level is won, or when nothing is YOU and no number of
-waits can make anything YOU again; it is *truncated* after ``max_steps``
-steps. The engine has no randomness, so an episode depends only on the
-actions (and, for the level set, on the seed that picks the levels).
+it on a ``miau.engine.Game``. The observation is one of
+:data:`OBSERVATIONS` (channel planes by default, see
+``miau.gym.observation``); the reward is described by :class:`Reward`. An
+episode is *terminated* when the level is won, or when nothing is YOU and
+no number of waits can make anything YOU again; it is *truncated* after
+``max_steps`` steps. A step after termination changes nothing: it returns
+the terminal observation again, reward 0 and ``terminated=True``. The
+engine has no randomness, so an episode depends only on the actions (and,
+for a level set or a family, on the seed that picks or draws the levels).
+
+A ``vocabulary-1`` level whose words are all core words (every Keke
+import) is played as its core twin (``miau.solver.reduction``), which
+moves, transforms, destroys and wins alike, so its observation is kept
+incrementally as a core level's is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import math
+import os
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import UnsupportedMode
 
 from miau.engine import Event, Game, RuleSet, State
 from miau.engine.state import Snapshot
-from miau.engine.vocabulary import MOVE_ALPHABET, YOU
-from miau.gym.levels import LevelEntry, PackSource, level_entries, pack_entries, resolve_pack
-from miau.gym.observation import ChannelLayout, ObservationArray, ObservationBuilder
+from miau.engine.vocabulary import MAX_LEVEL_OBJECTS, MOVE_ALPHABET, YOU
+from miau.gym.levels import LevelEntry, PackSource, entries_from, level_entries
+from miau.gym.observation import ChannelLayout, ObservationBuilder
+from miau.gym.render import DEFAULT_TILE, RgbFrame, TileRenderer
+from miau.gym.text import TEXT_CHARSET, describe, rule_texts, text_bound
+from miau.packs import Pack
+from miau.solver.reduction import search_level
 
 ACTIONS: Final[tuple[str, ...]] = tuple(direction.name for direction in MOVE_ALPHABET)
 """Action ``i`` is ``ACTIONS[i]``: ``up``, ``down``, ``left``, ``right``, ``wait``."""
@@ -39,6 +54,42 @@ _INTEGERS: Final = (int, np.integer)
 
 MAX_WAITS_FOR_CONTROL: Final = 1024
 """How many waits the check for a returning YOU simulates before it gives up (and plays on)."""
+
+OBSERVATIONS: Final = ("channels", "pixels", "text")
+"""The observation forms: channel planes (the default), an RGB picture, or text."""
+
+MIN_IMAGE_SIDE: Final = 36
+"""The smallest side of a ``pixels`` observation: Stable-Baselines3's ``CnnPolicy`` needs 36."""
+
+RENDER_MODES: Final = ("ansi", "rgb_array")
+
+LevelDraw = Callable[[np.random.Generator], PackSource]
+"""A level per episode: called at each reset with the environment's seeded generator."""
+
+LevelChoice = PackSource | Sequence[PackSource] | LevelDraw
+"""What ``pack=`` and ``packs=`` take: a level source, a list of them, or a per-episode draw."""
+
+
+class UnsupportedRenderMode(UnsupportedMode, ValueError):
+    """A ``render_mode`` the environments do not draw: Gymnasium's ``UnsupportedMode``, a ``ValueError``."""
+
+
+@dataclass(frozen=True, slots=True)
+class EnvSnapshot:
+    """An episode's position, from ``env.unwrapped.snapshot()``; resume it with ``reset(options={"state": it})``.
+
+    It holds the level, the engine's state as JSON (with the undo history
+    when ``undo_actions`` is on), the steps taken and whether the episode
+    had ended. It is immutable and picklable, so a search can keep many.
+    """
+
+    entry: LevelEntry
+    index: int | None
+    """The level's index in the environment's fixed set; None for a drawn or given level."""
+    state: Mapping[str, Any]
+    steps: int
+    control_lost: bool
+    terminated: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +127,6 @@ class Reward:
                 f"reward has no {', '.join(unknown)}; it takes {', '.join(sorted(known))}"
             )
         return cls(**{key: float(number) for key, number in value.items()})
-
-
-def rule_texts(rules: RuleSet) -> tuple[str, ...]:
-    """A rule table as words, in table order (``MIAU IS YOU``, ``NOT ROCK IS STOP``...)."""
-    texts = []
-    for rule in rules.rules:
-        text = getattr(rule, "text", None)
-        texts.append(str(text()) if callable(text) else f"{rule.subject} IS {rule.predicate}")
-    return tuple(texts)
 
 
 def render_text(state: State) -> str:
@@ -135,95 +177,296 @@ def control_can_return(game: Game) -> bool:
     return returned
 
 
-class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
-    """What both environments share: the game, the observation, the reward and the ends."""
+def _is_draw(source: object) -> bool:
+    """Whether ``source`` is a per-episode draw (a callable) rather than a level source."""
+    return callable(source) and not isinstance(source, Pack | str | os.PathLike | Mapping)
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+
+def _sources(choice: PackSource | Sequence[PackSource]) -> list[PackSource]:
+    if isinstance(choice, str | os.PathLike | Pack | Mapping):
+        return [choice]
+    return list(choice)
+
+
+class _MiauEnv(gymnasium.Env[Any, np.int64]):
+    """What every environment shares: the game, the observation, the reward and the ends."""
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(
         self,
         entries: Sequence[LevelEntry],
         *,
+        draw: Callable[[np.random.Generator], LevelEntry] | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         reward: Reward | Mapping[str, float] | None = None,
         undo_actions: bool = False,
         size: tuple[int, int] | None = None,
         render_mode: str | None = None,
+        observation: str = "channels",
+        channels: str | None = None,
+        tile: int = DEFAULT_TILE,
     ) -> None:
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise UnsupportedRenderMode(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r} "
+                "('human' works through gymnasium.make, which wraps 'rgb_array')"
+            )
+        if observation not in OBSERVATIONS:
+            raise ValueError(
+                f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}"
+            )
+        if channels is None:
+            channels = "global" if draw is not None else "set"
+        if channels not in ("set", "global"):
+            raise ValueError(f"channels must be 'set' or 'global', not {channels!r}")
         self.entries = tuple(entries)
-        self.layout = ChannelLayout.from_levels((entry.level for entry in self.entries), size)
+        self._draw = draw
+        if channels == "global":
+            if size is None:
+                if not self.entries:
+                    raise ValueError("levels drawn per episode need size=(height, width)")
+                size = (
+                    max(entry.level.height for entry in self.entries),
+                    max(entry.level.width for entry in self.entries),
+                )
+            self.layout = ChannelLayout.global_layout(size)
+            for entry in self.entries:
+                if not self.layout.shows(entry.level):
+                    raise ValueError(f"{entry.name} does not fit the observation size {size}")
+        elif draw is not None:
+            raise ValueError("levels drawn per episode need channels='global'")
+        else:
+            self.layout = ChannelLayout.from_levels((entry.level for entry in self.entries), size)
+        self.channels = channels
+        self.observation = observation
+        self._channel_form = observation == "channels"
+        self.renderer = TileRenderer(tile)
         self.actions = UNDO_ACTIONS if undo_actions else ACTIONS
         self.action_space = spaces.Discrete(len(self.actions))
-        self.observation_space = spaces.Box(0, 1, self.layout.shape, dtype=np.uint8)
+        height, width = self.layout.height, self.layout.width
+        self.observation_space: spaces.Space[Any]
+        if observation == "channels":
+            self.observation_space = spaces.Box(0, 1, self.layout.shape, dtype=np.uint8)
+        elif observation == "pixels":
+            self._pixel_renderer = TileRenderer(
+                max(tile, math.ceil(MIN_IMAGE_SIDE / min(height, width)))
+            )
+            side = self._pixel_renderer.tile
+            self.observation_space = spaces.Box(0, 255, (height * side, width * side, 3), np.uint8)
+        else:
+            most = (
+                max(entry.level.entity_count for entry in self.entries)
+                if draw is None
+                else min(MAX_LEVEL_OBJECTS, 4 * height * width)
+            )
+            self.observation_space = spaces.Text(
+                max_length=text_bound(most, 4), charset="".join(sorted(TEXT_CHARSET))
+            )
         self.reward = Reward.of(reward)
         self.max_steps = max_steps
         self.undo_actions = undo_actions
         self.render_mode = render_mode
-        self._builders: dict[int, ObservationBuilder] = {}
-        self._games: dict[int, Game] = {}
-        self._index = 0
+        self._cache: dict[int, tuple[Game, ObservationBuilder]] = {}
+        self._entry: LevelEntry | None = None
+        self._index: int | None = None
+        self._game: Game | None = None
         self._steps = 0
         self._builder: ObservationBuilder | None = None
         """The observation builder of the level being played; None before the first reset."""
         self._control_lost = False
+        self._terminated = False
+        self._last: tuple[Any, dict[str, Any]] | None = None
         self._rules_seen: RuleSet | None = None
         self._rules_text: tuple[str, ...] = ()
+        self._level_name = ""
 
     @property
     def entry(self) -> LevelEntry:
-        """The level being played."""
-        return self.entries[self._index]
+        """The level being played (the first of the set before the first reset).
+
+        :raises RuntimeError: before the first reset of an environment that draws its levels.
+        """
+        if self._entry is not None:
+            return self._entry
+        if not self.entries:
+            raise RuntimeError("call reset() first: this environment draws its levels")
+        return self.entries[0]
 
     @property
     def game(self) -> Game:
-        """The engine's game of the level being played (read it; play through ``step``)."""
-        return self._games[self._index]
+        """The engine's game of the level being played (read it; play through ``step``).
 
-    def _choose_level(self, seeded: bool, options: dict[str, Any] | None) -> int:
-        """The index of the level the next episode plays."""
+        :raises RuntimeError: before the first reset.
+        """
+        if self._game is None:
+            raise RuntimeError("call reset() first")
+        return self._game
+
+    def _choose_level(self, seeded: bool) -> int:
+        """The index in ``entries`` of the level the next episode plays (no draw, no option)."""
         raise NotImplementedError
+
+    def _find(self, wanted: object) -> tuple[LevelEntry, int | None]:
+        """The level ``options["level"]`` asks for: an id or name of the set, else a level source."""
+        if isinstance(wanted, str):
+            for index, entry in enumerate(self.entries):
+                if wanted in (entry.level_id, entry.name):
+                    return entry, index
+        if not isinstance(wanted, str | os.PathLike | Pack | Mapping):
+            raise TypeError(
+                "options['level'] is a level id, a pack path or id, a share link, a Pack "
+                f"or a dict, not {type(wanted).__name__}"
+            )
+        try:
+            entry = entries_from(wanted)[0]
+        except LookupError:
+            if isinstance(wanted, str) and self.entries:
+                names = ", ".join(entry.level_id for entry in self.entries[:8])
+                raise LookupError(
+                    f"no level {wanted!r} in this environment's set ({names}...), "
+                    "and no pack or share link by that name"
+                ) from None
+            raise
+        if not self.layout.shows(entry.level):
+            raise ValueError(
+                f"{entry.name} ({entry.level.height}x{entry.level.width}) does not fit this "
+                f"environment's observation ({self.layout.height}x{self.layout.width}, "
+                f"{self.channels} channels); make it with channels='global' and a size that fits"
+            )
+        return entry, None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[ObservationArray, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Start an episode: the level's start state and its ``info``.
 
-        ``options={"level": "LEVEL_ID"}`` (or ``"PACK/LEVEL_ID"``) chooses the level.
+        ``options={"level": L}`` chooses the level: an id of the set
+        (``"rock-nook"`` or ``"tutorial/rock-nook"``), or any level source
+        (a level or pack dict, a share link, a pack path or id: its first
+        level), which must fit the observation. ``options={"state":
+        snapshot}`` resumes a snapshot from :meth:`snapshot`.
+
+        :raises ValueError: for an unknown option or a level that does not fit.
+        :raises LookupError: for a level that cannot be found.
         """
         super().reset(seed=seed)
-        index = self._choose_level(seed is not None, options)
-        self._index = index
-        game = self._games.get(index)
-        if game is None:
-            game = self._games[index] = Game(self.entries[index].level)
-            self._builders[index] = ObservationBuilder(self.layout, game.level)
-        elif game.history_length or game.state.move_count:
-            game.reset()
-        self._steps = 0
+        options = options or {}
+        unknown = sorted(set(options) - {"level", "state"})
+        if unknown:
+            raise ValueError(f"reset has no option {', '.join(unknown)}; it takes level and state")
+        if options.get("state") is not None:
+            return self._restore(options["state"])
+        wanted = options.get("level")
+        index: int | None
+        if wanted is not None:
+            entry, index = self._find(wanted)
+        elif self._draw is not None:
+            entry, index = self._draw(self.np_random), None
+        else:
+            index = self._choose_level(seed is not None)
+            entry = self.entries[index]
+        game = self._start(entry, index)
         state = game.state
-        self._builder = builder = self._builders[index]
         self._control_lost = state.control_lost
-        return builder.build(state), self._info(state.rules_table, state.now, accepted=True)
+        return self._remember(self._observe(state), self._info(state.rules_table, state.now, True))
+
+    def _start(self, entry: LevelEntry, index: int | None) -> Game:
+        """Make ``entry`` the level being played, at its start."""
+        cached = None if index is None else self._cache.get(index)
+        if cached is None:
+            play_level = search_level(entry.level)
+            game = Game(play_level)
+            builder = ObservationBuilder(self.layout, play_level)
+            if index is not None:
+                self._cache[index] = (game, builder)
+        else:
+            game, builder = cached
+            if game.history_length or game.state.move_count:
+                game.reset()
+        self._entry, self._index, self._game, self._builder = entry, index, game, builder
+        self._level_name = entry.name
+        self._state_of: Callable[[], State] = lambda: game.state
+        self._steps = 0
+        self._terminated = False
+        return game
+
+    def snapshot(self) -> EnvSnapshot:
+        """The episode as it stands, to resume later with ``reset(options={"state": ...})``.
+
+        :raises RuntimeError: before the first reset.
+        """
+        game = self.game
+        return EnvSnapshot(
+            entry=self.entry,
+            index=self._index,
+            state=game.state.to_json(history=self.undo_actions),
+            steps=self._steps,
+            control_lost=self._control_lost,
+            terminated=self._terminated,
+        )
+
+    def _restore(self, snapshot: object) -> tuple[Any, dict[str, Any]]:
+        if not isinstance(snapshot, EnvSnapshot):
+            raise TypeError(
+                f"options['state'] is what env.unwrapped.snapshot() returns, not {type(snapshot).__name__}"
+            )
+        if not self.layout.shows(snapshot.entry.level):
+            raise ValueError(
+                f"the snapshot's level {snapshot.entry.name} does not fit this environment"
+            )
+        index = snapshot.index
+        if index is not None and (
+            index >= len(self.entries) or self.entries[index] != snapshot.entry
+        ):
+            index = None
+        game = self._start(snapshot.entry, index)
+        event = game.restore(snapshot.state)
+        if not event.accepted:
+            raise ValueError(f"the snapshot does not fit its level: {event.reason}")
+        self._steps = snapshot.steps
+        self._control_lost = snapshot.control_lost
+        self._terminated = snapshot.terminated
+        state = game.state
+        return self._remember(self._observe(state), self._info(state.rules_table, state.now, True))
+
+    def _observe(self, state: State) -> Any:
+        """The observation of ``state`` from scratch, in this environment's form."""
+        if self.observation == "channels":
+            assert self._builder is not None
+            return self._builder.build(state)
+        if self.observation == "pixels":
+            return self._pixel_renderer.frame(state, self.layout.height, self.layout.width)
+        return describe(state)
+
+    def _remember(self, observation: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        self._last = (observation, info)
+        return observation, info
 
     def step(
         self, action: int | np.integer[Any]
-    ) -> tuple[ObservationArray, SupportsFloat, bool, bool, dict[str, Any]]:
+    ) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play one action; return observation, reward, terminated, truncated and info.
+
+        After the episode terminated, a step changes nothing and returns the
+        terminal observation, reward 0, ``terminated=True`` and the terminal info.
 
         :raises ValueError: for an action outside the action space.
         :raises RuntimeError: when called before ``reset``.
         """
         builder = self._builder
-        if builder is None:
+        if builder is None or self._game is None:
             raise RuntimeError("call reset() before step()")
         if not (isinstance(action, _INTEGERS) and 0 <= action < len(self.actions)):
             raise ValueError(f"action must be an integer from 0 to {len(self.actions) - 1}")
+        if self._terminated and self._last is not None:
+            terminal, terminal_info = self._last
+            copied = terminal.copy() if isinstance(terminal, np.ndarray) else terminal
+            return copied, 0.0, True, False, dict(terminal_info)
         name = self.actions[action]
-        game = self.game
+        game = self._game
         lost_before = self._control_lost
         if name == "undo":
             event = game.undo()
@@ -232,23 +475,27 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
         else:
             event = game.step(name)
         self._steps += 1
-        if event.accepted:
-            observation = builder.update(event, lambda: game.state)
-            self._control_lost = event.control_lost
+        accepted = event.accepted
+        if not self._channel_form:
+            observation: Any = self._observe(game.state)
+        elif accepted:
+            observation = builder.update(event, self._state_of)
         else:
             observation = builder.current()
+        if accepted:
+            self._control_lost = event.control_lost
         reward = self._reward(event, lost_before)
         terminated = event.won or (
             event.control_lost and not self.undo_actions and not control_can_return(game)
         )
         truncated = not terminated and self._steps >= self.max_steps
-        return (
-            observation,
-            reward,
-            terminated,
-            truncated,
-            self._info(event.rules_after, event, accepted=event.accepted),
-        )
+        info = self._info(event.rules_after, event, accepted)
+        if terminated:
+            # Kept for the steps after the end; a copy, since the caller may change theirs.
+            self._terminated = True
+            kept = observation.copy() if isinstance(observation, np.ndarray) else observation
+            self._last = (kept, dict(info))
+        return observation, reward, terminated, truncated, info
 
     def _reward(self, event: Event, lost_before: bool) -> float:
         reward = self.reward
@@ -264,42 +511,67 @@ class _MiauEnv(gymnasium.Env[ObservationArray, np.int64]):
             total += reward.rule_broken * len(event.rules_removed)
         return total
 
-    def _info(self, rules: RuleSet, now: Event | Snapshot, *, accepted: bool) -> dict[str, Any]:
-        """``level``, ``rules`` (text), ``won``, ``control_lost``, ``accepted``, ``moves``, ``steps``."""
+    def _info(self, rules: RuleSet, now: Event | Snapshot, accepted: bool) -> dict[str, Any]:
+        """``level``, ``rules``, ``won``, ``is_success``, ``control_lost``, ``accepted``, ``moves``, ``steps``.
+
+        And ``shortest``, the proved shortest solution's length, when it is known
+        (every level a family draws).
+        """
         if rules is not self._rules_seen:
             self._rules_seen = rules
             self._rules_text = rule_texts(rules)
-        return {
-            "level": self.entry.name,
+        entry = self.entry
+        info = {
+            "level": self._level_name,
             "rules": self._rules_text,
             "won": now.won,
+            "is_success": now.won,
             "control_lost": now.control_lost,
             "accepted": accepted,
             "moves": now.move_count,
             "steps": self._steps,
         }
+        if entry.shortest is not None:
+            info["shortest"] = entry.shortest
+        return info
 
-    def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the board as text; otherwise nothing."""
-        if self.render_mode != "ansi" or not self._games:
+    def render(self) -> str | RgbFrame | None:
+        """The board: text with ``render_mode="ansi"``, an RGB array with ``"rgb_array"``.
+
+        The picture is ``(height * tile, width * tile, 3)`` for the
+        observation's size (cells beyond the level are black), so every frame of a
+        video has the same size. Nothing before the first reset, or without a render mode.
+        """
+        if self.render_mode is None or self._game is None:
             return None
-        return render_text(self.game.state)
+        state = self._game.state
+        if self.render_mode == "ansi":
+            return render_text(state)
+        return self.renderer.frame(state, self.layout.height, self.layout.width)
 
 
 class MiauLevelEnv(_MiauEnv):
     """One level of a pack: ``gymnasium.make("miau/Level-v0", pack=..., level=...)``.
 
-    ``pack`` is a pack file, a shipped pack's id (``tutorial``) or a loaded
-    ``Pack``; ``level`` a level id (default: the pack's first level).
-    ``max_steps`` (default 200) truncates an episode; ``reward`` is a
-    :class:`Reward` or a mapping of some of its fields; ``undo_actions``
-    adds ``undo`` and ``reset`` as actions 5 and 6; ``size`` (height,
-    width) pads observations to a larger grid.
+    ``pack`` is a pack file, a shipped pack's id (``tutorial``), a share
+    link, a loaded ``Pack``, a pack dict or a level dict (see
+    ``miau.gym.levels``); ``level`` a level id (default: the pack's first
+    level). A list of sources plays each of their levels in turn, and a
+    callable is called with the environment's seeded generator at every
+    reset and returns the source of that episode's level (then ``size`` is
+    required, and the channels are the global ones). ``max_steps`` (default
+    200) truncates an episode; ``reward`` is a :class:`Reward` or a mapping
+    of some of its fields; ``undo_actions`` adds ``undo`` and ``reset`` as
+    actions 5 and 6; ``size`` (height, width) pads observations to a larger
+    grid; ``observation`` is ``"channels"``, ``"pixels"`` or ``"text"``;
+    ``channels`` is ``"set"`` (the set's own channels) or ``"global"`` (the
+    fixed layout); ``render_mode`` is None, ``"ansi"`` or ``"rgb_array"``,
+    drawn at ``tile`` pixels a cell.
     """
 
     def __init__(
         self,
-        pack: PackSource = "tutorial",
+        pack: LevelChoice = "tutorial",
         level: str | None = None,
         *,
         max_steps: int = DEFAULT_MAX_STEPS,
@@ -307,35 +579,66 @@ class MiauLevelEnv(_MiauEnv):
         undo_actions: bool = False,
         size: tuple[int, int] | None = None,
         render_mode: str | None = None,
+        observation: str = "channels",
+        channels: str | None = None,
+        tile: int = DEFAULT_TILE,
     ) -> None:
         """Load the level; see the class docstring for the arguments.
 
         :raises LookupError: when the pack or the level cannot be found.
         :raises ValueError: for a pack with errors or an argument out of range.
         """
-        loaded = resolve_pack(pack)
-        entries = pack_entries(loaded, None if level is None else [level])[:1]
+        draw = None
+        entries: list[LevelEntry] = []
+        if _is_draw(pack):
+            draw = _drawing(pack)  # type: ignore[arg-type]
+        else:
+            sources = _sources(pack)  # type: ignore[arg-type]
+            if len(sources) == 1:
+                loaded = entries_from(sources[0])
+                if level is None:
+                    entries = loaded[:1]
+                else:
+                    entries = [e for e in loaded if level in (e.level_id, e.name)][:1]
+                    if not entries:
+                        raise LookupError(f"no level {level!r} in {loaded[0].pack_id}")
+            else:
+                entries = level_entries(sources, None if level is None else [level])
         super().__init__(
             entries,
+            draw=draw,
             max_steps=max_steps,
             reward=reward,
             undo_actions=undo_actions,
             size=size,
             render_mode=render_mode,
+            observation=observation,
+            channels=channels,
+            tile=tile,
         )
+        self._next = 0
 
-    def _choose_level(self, seeded: bool, options: dict[str, Any] | None) -> int:
-        wanted = None if options is None else options.get("level")
-        entry = self.entries[0]
-        if wanted is not None and wanted not in (entry.level_id, entry.name):
-            raise LookupError(f"this environment plays {entry.name} only, not {wanted!r}")
-        return 0
+    def _choose_level(self, seeded: bool) -> int:
+        if seeded:
+            self._next = 0
+        index = self._next
+        self._next = (index + 1) % len(self.entries)
+        return index
+
+
+def _drawing(draw: LevelDraw) -> Callable[[np.random.Generator], LevelEntry]:
+    def entry_of(generator: np.random.Generator) -> LevelEntry:
+        return entries_from(draw(generator))[0]
+
+    return entry_of
 
 
 class MiauLevelsEnv(_MiauEnv):
     """Levels of one pack or of several: each episode plays one of them.
 
     ``gymnasium.make("miau/Levels-v0", packs=["tutorial", "proofs"])``.
+    ``packs`` takes what ``pack`` of :class:`MiauLevelEnv` takes (paths,
+    shipped ids, share links, ``Pack`` objects, dicts, a list of them).
     ``levels`` keeps only those ids. ``order="cycle"`` plays them in
     order, one per episode, and a reset with a seed starts over at the first;
     ``order="sample"`` draws each episode's level from the environment's
@@ -355,6 +658,9 @@ class MiauLevelsEnv(_MiauEnv):
         undo_actions: bool = False,
         size: tuple[int, int] | None = None,
         render_mode: str | None = None,
+        observation: str = "channels",
+        channels: str | None = None,
+        tile: int = DEFAULT_TILE,
     ) -> None:
         """Load the levels; see the class docstring for the arguments.
 
@@ -370,17 +676,14 @@ class MiauLevelsEnv(_MiauEnv):
             undo_actions=undo_actions,
             size=size,
             render_mode=render_mode,
+            observation=observation,
+            channels=channels,
+            tile=tile,
         )
         self.order = order
         self._next = 0
 
-    def _choose_level(self, seeded: bool, options: dict[str, Any] | None) -> int:
-        wanted = None if options is None else options.get("level")
-        if wanted is not None:
-            for index, entry in enumerate(self.entries):
-                if wanted in (entry.level_id, entry.name):
-                    return index
-            raise LookupError(f"no level {wanted!r} in this environment's set")
+    def _choose_level(self, seeded: bool) -> int:
         if self.order == "sample":
             return int(self.np_random.integers(len(self.entries)))
         if seeded:

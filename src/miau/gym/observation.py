@@ -18,12 +18,27 @@ six core ones first, then the rest sorted). A layout is made from a set of
 levels (the union of what they can show), so one policy can read every
 level of the set.
 
-An observation is kept up to date from the engine's events: a turn of a
-core level that moved or destroyed a few things costs a few dictionary
-updates and two numpy assignments, whatever the size of the board. A full
-rebuild (one pass over the entities, never over the cells) happens on
-reset, undo, a transformation, a change of what the rules give, and on
-every vocabulary-1 turn.
+The *global* layout (:meth:`ChannelLayout.global_layout`) is fixed instead:
+its nouns are :data:`GLOBAL_NOUNS` then ``*``; its words every global noun,
+the Tier-1 nouns (``ALL``, ``EMPTY``, ``LEVEL``, ``TEXT``), the operators
+and every property word, sorted, then ``*``; its properties the six core
+ones, the nine Tier-1 ones in the glossary's order, then ``*``. ``*`` is
+the catch-all: any other noun, word or property (an automaton's own word,
+a noun of a custom pack) marks it. Every level fits it (up to its size),
+so one policy can move from one level set to another, and levels that are
+not known in advance (procedural families, ``reset(options={"level":
+...})``) can be shown.
+
+An observation is kept up to date from the engine's events: a turn that
+moved or destroyed a few things costs a few dictionary updates and one
+copy of the array, whatever the size of the board. A full rebuild (one pass
+over the entities, never over the cells) happens on reset, undo, a
+transformation (vocabulary-1's ``X IS TEXT`` included), a ``HAS`` spawn or
+an ``EMPTY IS X`` creation, and a change of what the rules give. Moves,
+facings and destructions are all in the event's log under either
+vocabulary, so vocabulary-1 turns are kept incrementally too (a property
+test compares every kept observation with one built from scratch on random
+play over the Keke sample and the lexicon pack).
 """
 
 from __future__ import annotations
@@ -43,6 +58,7 @@ from miau.engine.vocabulary import (
     TEXT,
     TIER1_NOUNS,
     TIER1_OPERATORS,
+    TIER1_PROPERTIES,
 )
 
 ObservationArray = NDArray[np.uint8]
@@ -50,6 +66,16 @@ ObservationArray = NDArray[np.uint8]
 
 LEVEL_CHANNEL: Final = "level"
 _OPERATORS: Final = frozenset(TIER1_OPERATORS)
+
+CATCH_ALL: Final = "*"
+"""The global layout's last noun, word and property: anything the layout does not name."""
+
+GLOBAL_NOUNS: Final = (
+    "BABA", "BALL", "BELL", "BELT", "BOX", "COG", "DOOR", "FIRE", "FLAG", "FLOOR", "GEM",
+    "GOOP", "GRASS", "ICE", "KEKE", "KEY", "LAVA", "LOVE", "MIAU", "MOUSE", "ROCK", "SKULL",
+    "WALL", "WATER",
+)  # fmt: skip
+"""The nouns of the global layout: those of Miau's worlds, Keke's levels and the task families."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +134,40 @@ class ChannelLayout:
             properties=(*core, *sorted(properties - set(core))),
             height=height,
             width=width,
+        )
+
+    @classmethod
+    def global_layout(cls, size: tuple[int, int]) -> ChannelLayout:
+        """The fixed layout of every noun, word and property (see the module docstring).
+
+        ``size`` is ``(height, width)``.
+
+        :raises ValueError: when a side is not a whole number from 1 to 64.
+        """
+        height, width = size
+        if not all(isinstance(side, int) and 1 <= side <= 64 for side in size):
+            raise ValueError(f"size must be (height, width) from 1 to 64 each, not {size!r}")
+        properties = (*CORE_PROPERTIES, *TIER1_PROPERTIES)
+        words = sorted({*GLOBAL_NOUNS, *TIER1_NOUNS, *TIER1_OPERATORS, *properties})
+        return cls(
+            nouns=(*GLOBAL_NOUNS, CATCH_ALL),
+            words=(*words, CATCH_ALL),
+            properties=(*properties, CATCH_ALL),
+            height=height,
+            width=width,
+        )
+
+    def shows(self, level: Level) -> bool:
+        """Whether every noun, word and property of ``level`` has a channel, and the level fits."""
+        if level.height > self.height or level.width > self.width:
+            return False
+        if CATCH_ALL in self.nouns:
+            return True
+        own = ChannelLayout.from_levels([level])
+        return (
+            set(own.nouns) <= set(self.nouns)
+            and set(own.words) <= set(self.words)
+            and set(own.properties) <= set(self.properties)
         )
 
     @property
@@ -178,6 +238,8 @@ class ObservationBuilder:
             empty[frame_cell] = 1
         self._empty = bytes(empty)
         self._cells = bytearray(self._empty)
+        # A numpy view of the same bytes, made once: copying it is the whole cost of current().
+        self._view = np.frombuffer(self._cells, dtype=np.uint8).reshape(self._shape)
         self._noun_rows = {noun: 1 + i for i, noun in enumerate(layout.nouns)}
         offset = 1 + len(layout.nouns)
         self._word_rows = {word: offset + i for i, word in enumerate(layout.words)}
@@ -191,6 +253,9 @@ class ObservationBuilder:
         self._facings: list[int] = []
         self._is_object: list[bool] = []
         self._props: dict[str, frozenset[str]] | None = None
+        self._other_noun = self._noun_rows.get(CATCH_ALL)
+        self._other_word = self._word_rows.get(CATCH_ALL)
+        self._other_property = self._property_rows.get(CATCH_ALL)
 
     def build(self, state: State) -> ObservationArray:
         """The observation of ``state``, made from scratch."""
@@ -221,23 +286,24 @@ class ObservationBuilder:
 
     def current(self) -> ObservationArray:
         """The last observation built or updated, as a new array."""
-        return np.frombuffer(self._cells, dtype=np.uint8).reshape(self._shape).copy()
+        return self._view.copy()
 
     def update(self, event: Event, state_of: Callable[[], State]) -> ObservationArray:
         """The observation after ``event`` (accepted), from the last one when it can be.
 
         ``event`` must be the next accepted action after the state last built
         or updated: the update applies its entries to that observation.
-        Incremental for a core level's turn that neither transformed
+        Incremental for a turn that neither transformed, spawned nor created
         anything nor changed what the rules give; otherwise rebuilt from
         ``state_of()``.
         """
         log = event.log
         if (
             event.kind != "step"
-            or self.level.vocabulary
             or log.transformed
             or log.restored
+            or log.spawned
+            or log.created
             or (
                 event.rules_before is not event.rules_after
                 and event.rules_after.props != self._props
@@ -245,44 +311,55 @@ class ObservationBuilder:
         ):
             return self.build(state_of())
         counts = self._counts
-        touched: list[int] = []
+        cells = self._cells
         rows, facings, is_object = self._rows, self._facings, self._is_object
         frame_of_cell = self._frame_of_cell
         area, facing_offset = self._area, self._facing_offset
+        # A cell's byte follows its count as it changes: 1 on every arrival, 0 when the
+        # last mark leaves, so the bytes end equal to "count > 0" whatever the order.
+        counts_get = counts.get
         for ident, before, after, _, facing in event.moved:
+            was_facing = facings[ident]
+            if before == after and facing == was_facing:
+                continue
             old, new = frame_of_cell[before], frame_of_cell[after]
-            keys = [(row + old, row + new) for row in rows[ident]]
+            if before != after:
+                for row in rows[ident]:
+                    key = row + old
+                    left = counts[key] - 1
+                    if left:
+                        counts[key] = left
+                    else:
+                        del counts[key]
+                        cells[key] = 0
+                    key = row + new
+                    counts[key] = counts_get(key, 0) + 1
+                    cells[key] = 1
             if is_object[ident]:
-                keys.append(
-                    (
-                        (facing_offset + facings[ident]) * area + old,
-                        (facing_offset + facing) * area + new,
-                    )
-                )
-                facings[ident] = facing
-            for leaving, entering in keys:
-                left = counts[leaving] - 1
-                if left:
-                    counts[leaving] = left
-                else:
-                    del counts[leaving]
-                counts[entering] = counts.get(entering, 0) + 1
-                touched += (leaving, entering)
-        for ident, _, position, _, _ in event.destroyed:
-            cell = frame_of_cell[position]
-            keys_gone = [row + cell for row in rows[ident]]
-            if is_object[ident]:
-                keys_gone.append((facing_offset + facings[ident]) * area + cell)
-            for key in keys_gone:
+                key = (facing_offset + was_facing) * area + old
                 left = counts[key] - 1
                 if left:
                     counts[key] = left
                 else:
                     del counts[key]
-                touched.append(key)
-        cells = self._cells
-        for key in touched:
-            cells[key] = key in counts
+                    cells[key] = 0
+                key = (facing_offset + facing) * area + new
+                counts[key] = counts_get(key, 0) + 1
+                cells[key] = 1
+            facings[ident] = facing
+        for ident, _, position, _, _ in event.destroyed:
+            cell = frame_of_cell[position]
+            offsets = rows[ident]
+            if is_object[ident]:
+                offsets = (*offsets, (facing_offset + facings[ident]) * area)
+            for row in offsets:
+                key = row + cell
+                left = counts[key] - 1
+                if left:
+                    counts[key] = left
+                else:
+                    del counts[key]
+                    cells[key] = 0
         return self.current()
 
     def _entity_rows(
@@ -299,13 +376,17 @@ class ObservationBuilder:
         for noun, is_word in zip(nouns, kinds, strict=True):
             found = known.get((noun, is_word))
             if found is None:
-                own = (self._word_rows if is_word else self._noun_rows).get(noun)
+                own = (self._word_rows if is_word else self._noun_rows).get(
+                    noun, self._other_word if is_word else self._other_noun
+                )
                 held = for_words if is_word else props.get(noun, frozenset()) | for_all
+                property_rows_held = {property_rows.get(p, self._other_property) for p in held}
+                property_rows_held.discard(None)
                 found = tuple(
                     row * area
                     for row in (
                         *(() if own is None else (own,)),
-                        *sorted(property_rows[p] for p in held if p in property_rows),
+                        *sorted(row for row in property_rows_held if row is not None),
                     )
                 )
                 known[(noun, is_word)] = found
