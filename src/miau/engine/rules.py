@@ -288,6 +288,8 @@ class RuleSet:
     - ``property_rules``, ``noun_rules``, ``has_rules``: the rules by kind
       of value; ``conditional``: the property rules with conditions (empty:
       an entity's properties depend only on its kind and noun).
+    - ``properties``: the property words the table was read with (what
+      ``__init__`` took), kept so that the table can be rebuilt from pickle.
     - ``tier1``: whether the table was read with the Tier-1 grammar (TEXT,
       ALL and NOT mean something); ``given``: every Tier-1 property some rule
       gives (nothing in a core table), so a phase for MOVE, SHIFT, PULL,
