@@ -4,8 +4,8 @@
 # (docs/compiled.md). Prints the wheel's path.
 #
 #   bash scripts/build_compiled.sh        build into dist/compiled/ (reused while
-#                                         the compiled sources, setup.py and mypy
-#                                         are unchanged)
+#                                         src/, setup.py, pyproject.toml, mypy and
+#                                         Python are unchanged)
 #
 # It compiles with the mypy of .venv (pinned in constraints.txt) and a C
 # compiler (gcc) with the Python headers; about 1 to 2 minutes on 2 cores.
@@ -16,12 +16,14 @@ python=${MIAU_PYTHON:-.venv/bin/python}
 out=dist/compiled
 stamp=$out/.sources
 
-# What the compiled wheel depends on: the compiled packages' sources, the build
+# What the wheel holds and how it was made: every file under src/ (the wheel
+# carries the interpreted packages, the client and the worlds too), the build
 # files and the compiler's version.
 wanted=$(
     {
         cat setup.py pyproject.toml
-        cat src/miau/__init__.py src/miau/compiled.py src/miau/engine/*.py src/miau/packs/*.py src/miau/solver/*.py
+        find src -type f -not -name '*.pyc' -not -path '*.egg-info*' -print0 | sort -z \
+            | xargs -0 sha256sum
         "$python" -m mypy --version
         "$python" -c 'import sys; print(sys.version)'
     } | sha256sum | cut -d' ' -f1
