@@ -24,6 +24,13 @@ of the comparison of times, since the two searches solve different puzzles.
 later runs read them instead of running node again (the agent's times are
 from the run that wrote them). For the comparison "in one run", leave it out.
 
+Miau's breadth-first times are taken for each build in the same run, each
+in a fresh interpreter: the pure sources (``src/``) and the compiled build
+unpacked in ``--compiled`` (default ``.compiled/site``, which
+``scripts/test_compiled.sh`` fills; left out when missing). The per-level
+table shows the pure build's figures; the closing lines give each build's
+sum and speed-up.
+
 ``--any`` also runs Miau's best-first search (``miau solve --any``) on the
 same levels and prints its times and solution lengths beside the
 breadth-first ones (its solutions win but are not proven shortest).
@@ -34,6 +41,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import subprocess
 import sys
 import time
@@ -47,6 +55,9 @@ from miau.engine.game import Game
 from miau.engine.vocabulary import WAIT
 from miau.solver import LevelSpec, Outcome, SearchResult, run_all, solve
 from miau.solver.best_first import solve_any
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPILED_SITE = ROOT / ".compiled" / "site"
 
 # Runs the agent the way the competition's harness does: step until a move
 # list comes back, check it wins by replaying it, stop at the limits.
@@ -153,6 +164,53 @@ def _solve(spec: LevelSpec, budget: int, best_first: bool = False) -> tuple[Sear
     return result, time.process_time() - cpu
 
 
+def build_times(
+    packs: Path, ids: list[str], budget: int, compiled: Path
+) -> dict[str, tuple[float, float, int]]:
+    """Each build's breadth-first figures on the levels ``ids``, from a fresh interpreter.
+
+    For each build present: (solver seconds, CPU seconds, levels solved).
+    """
+    found: dict[str, tuple[float, float, int]] = {}
+    for label, source in (("pure Python", ROOT / "src"), ("compiled (mypyc)", compiled)):
+        if not source.is_dir():
+            print(f"(no {label} build at {source}: left out)")
+            continue
+        out = subprocess.run(
+            [
+                *(sys.executable, __file__, "-", str(packs), "--max", str(budget)),
+                *("--solve-only", "--only", json.dumps(ids)),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(source)},
+            cwd=ROOT,
+        ).stdout
+        seconds, cpu, solved, build = json.loads(out)
+        assert build == label, f"asked for the {label} build, measured the {build} one"
+        found[label] = (seconds, cpu, solved)
+    return found
+
+
+def solve_only(packs: Path, ids: list[str], budget: int) -> None:
+    """Print this interpreter's breadth-first sums on ``ids``, as JSON, for ``build_times``."""
+    from miau.compiled import build_name
+
+    named = dict(keke_specs(packs, False))
+    timed = [_solve(named[f"keke-{ident}"], budget) for ident in ids]
+    print(
+        json.dumps(
+            [
+                sum(result.seconds for result, _ in timed),
+                sum(cpu for _, cpu in timed),
+                sum(result.outcome is Outcome.SOLVED for result, _ in timed),
+                build_name(),
+            ]
+        )
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("keke_js", type=Path, help="the competition's Keke_JS folder")
@@ -164,7 +222,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max", type=int, default=300_000, help="Miau's expansion cap")
     parser.add_argument("--records", type=Path, help="the agent's records: read, or written")
     parser.add_argument("--any", action="store_true", help="also run best-first search")
+    parser.add_argument(
+        "--compiled", type=Path, default=COMPILED_SITE, help="the unpacked compiled build"
+    )
+    parser.add_argument("--solve-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--only", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.solve_only:
+        solve_only(args.packs, json.loads(args.only), args.max)
+        return 0
     named = dict(keke_specs(args.packs, args.core))
     ids = [name.removeprefix("keke-") for name in named]
     records = agent_records(args.keke_js, ids, args.iterations, args.timeout, args.records)
@@ -210,6 +276,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"speed-up on the compared levels: {agent_seconds / miau_seconds:.1f}x by solver time, "
             f"{agent_seconds / miau_cpu:.1f}x by CPU time"
+        )
+    both = build_times(args.packs, [str(r["id"]) for r in compared], args.max, args.compiled)
+    for label, (seconds, cpu, solved_here) in both.items():
+        print(
+            f"Miau {label}, breadth-first, fresh interpreter: {solved_here}/{len(compared)} in "
+            f"{seconds:.2f} s ({cpu:.2f} CPU s): {agent_seconds / seconds:.1f}x the agent "
+            f"by solver time, {agent_seconds / cpu:.1f}x by CPU time"
         )
     if greedy:
         quick = [pair for record, pair in zip(solved, greedy, strict=True) if record not in differ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the virtual environment and runs every check: ruff, mypy, the
 # client's node tests and the whole pytest suite, browser and PostgreSQL
-# suites included.
+# suites included; then the engine, loader, solver, Keke and gym tests again
+# on the mypyc-compiled build (scripts/test_compiled.sh, docs/compiled.md).
 #
 #   bash scripts/test.sh            everything (what CI runs)
 #   bash scripts/test.sh --quick    the inner loop: ruff and the engine, pack,
@@ -14,6 +15,7 @@
 # installs them with apt-get if it runs as root, and otherwise stops and
 # lists them. To run without them, say so by name:
 #   MIAU_SKIP=browser,postgres bash scripts/test.sh
+# The compiled build needs a C compiler (gcc); MIAU_SKIP=compiled leaves it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,9 @@ missing_packages() {
     if ! skipping postgres; then
         compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
             || missing+=(postgresql)
+    fi
+    if ! skipping compiled; then
+        command -v gcc >/dev/null || missing+=(gcc)
     fi
     echo "${missing[@]}"
 }
@@ -87,3 +92,7 @@ if compgen -G "tests/web/*.test.js" >/dev/null || compgen -G "tests/web/*.test.m
 fi
 export MIAU_SKIP="${MIAU_SKIP:-}"
 .venv/bin/python -m pytest "$@"
+# The same sources compiled: built once per change of them (1 to 2 minutes), then tested.
+if ! skipping compiled; then
+    bash scripts/test_compiled.sh
+fi

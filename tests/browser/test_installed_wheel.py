@@ -6,6 +6,10 @@ environment under a temporary folder, and run from a folder with no Miau in
 it, so nothing can come from the source tree: ``miau check`` proves the
 packs it carries, and ``miau play`` serves every level of every shipped world
 to Chromium, where one level of each world is won by real key presses.
+
+Every test runs twice: on the pure-Python wheel and on the compiled one
+(``scripts/build_compiled.sh``, which reuses its wheel while the sources are
+unchanged); the installed ``miau --version`` must name the build.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from miau.compiled import COMPILED_NAME, PURE_NAME
 from tests.browser.game_page import GamePage
 from tests.support.local import PACKS, PlayProcess, shipped_solution, start_miau_play
 
@@ -43,6 +48,8 @@ class Installed:
     wheel: Path
     python: Path
     home: Path
+    build: str
+    """``pure Python`` or ``compiled (mypyc)``: what ``miau --version`` must say."""
 
     def run(self, *arguments: str) -> subprocess.CompletedProcess[str]:
         """Run the installed ``miau`` with ``arguments`` in the empty folder."""
@@ -79,14 +86,34 @@ def copy_tracked_files(destination: Path) -> None:
             shutil.copy2(source, target)
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+def compiled_wheel() -> Path:
+    """The compiled wheel of the working tree, built (or reused) by the project's one command."""
+    out = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "build_compiled.sh")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return Path(ROOT / out.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module", params=[PURE_NAME, COMPILED_NAME])
+def installed(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Installed:
+    build: str = request.param
     root = tmp_path_factory.mktemp("wheel")
     tree, dist, venv, home = root / "clone", root / "dist", root / "venv", root / "elsewhere"
-    copy_tracked_files(tree)
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(dist), str(tree)], check=True)
-    (wheel,) = dist.glob("miau_puzzle-*.whl")
+    if build == PURE_NAME:
+        copy_tracked_files(tree)
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(dist), str(tree)], check=True)
+        (wheel,) = dist.glob("miau_puzzle-*.whl")
+    else:
+        if "compiled" in os.environ.get("MIAU_SKIP", "").replace(" ", "").split(","):
+            pytest.skip("the compiled build is left out by MIAU_SKIP")
+        wheel = compiled_wheel()
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
@@ -105,7 +132,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         env=outside_env(),
     )
     home.mkdir()
-    return Installed(wheel, python, home)
+    return Installed(wheel, python, home, build)
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +157,24 @@ def test_the_wheel_carries_the_client_and_every_shipped_world_and_no_tests(
     assert any(name.startswith("miau/web/js/") for name in names)
     assert {f"miau/worlds/{world}.json" for world in SHIPPED_WORLDS} <= names
     assert not any(name.startswith("tests/") for name in names)
+
+
+def test_the_wheel_is_pure_python_or_compiled_for_this_platform(installed: Installed) -> None:
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    extensions = [name for name in names if name.endswith(".so")]
+    if installed.build == PURE_NAME:
+        assert installed.wheel.name.endswith("-py3-none-any.whl")
+        assert extensions == []
+    else:
+        assert not installed.wheel.name.endswith("-none-any.whl")
+        assert {"miau/engine/turn.py", "miau/solver/search.py"} <= set(names)
+        assert any(name.startswith("miau/engine/turn.") for name in extensions)
+
+
+def test_miau_version_names_the_build_installed(installed: Installed) -> None:
+    result = installed.run("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith(f"({installed.build})")
 
 
 def test_the_installed_miau_is_the_one_in_the_fresh_environment(installed: Installed) -> None:
@@ -166,8 +211,10 @@ def test_miau_check_passes_over_the_packs_the_wheel_carries(installed: Installed
 
 
 def test_every_level_of_every_shipped_world_opens_from_the_installed_server(
-    page: Page, installed_server: PlayProcess
+    page: Page, installed_server: PlayProcess, installed: Installed
 ) -> None:
+    if installed.build == COMPILED_NAME:
+        pytest.skip("opening every level is the client's and server's work: the pure wheel does it")
     base = f"http://127.0.0.1:{installed_server.port}"
     worlds = get_json(f"{base}/api/worlds")["worlds"]
     assert sorted(world["id"] for world in worlds) == SHIPPED_WORLDS

@@ -11,8 +11,10 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from types import ModuleType
 
+from miau import DISTRIBUTION
 from miau.cli import (
     bench,
     check,
@@ -26,6 +28,7 @@ from miau.cli import (
     solve,
     tui,
 )
+from miau.compiled import build_name
 
 _COMMAND_MODULES: tuple[ModuleType, ...] = (
     play,
@@ -43,11 +46,22 @@ _COMMAND_MODULES: tuple[ModuleType, ...] = (
 """The subcommands, in the order ``miau --help`` lists them."""
 
 
+def version_line() -> str:
+    """``miau 0.1.0 (pure Python)``: the installed version and which engine build runs."""
+    try:
+        version = metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        # Run from a source tree that was never installed.
+        version = "unknown version"
+    return f"miau {version} ({build_name()})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for ``miau`` and all its subcommands."""
     parser = argparse.ArgumentParser(
         prog="miau", description="Miau: push the words, change the rules."
     )
+    parser.add_argument("--version", action="version", version=version_line())
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in _COMMAND_MODULES:
         module.add_parser(subparsers)

@@ -16,6 +16,7 @@ from miau.engine.board import GONE, Board, Checkpoint, JournalEntry
 from miau.engine.events import Event, TurnLog
 from miau.engine.forecast import FORECAST_BEATS, Forecast, forecast
 from miau.engine.level import Level
+from miau.engine.pickling import init_arguments
 from miau.engine.rules import RuleSet, parser_for_level
 from miau.engine.state import (
     Snapshot,
@@ -406,6 +407,10 @@ class Replay:
     def won(self) -> bool:
         """Whether the moves won the level."""
         return self.game.won
+
+    def __reduce__(self) -> tuple[type[Replay], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def replay(level: Mapping[str, Any] | Level, moves: str) -> Replay:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from miau.engine.entity_fields import check_entity, problem_text
+from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import (
     CORE_PROPERTIES,
     EMPTY,
@@ -50,6 +51,10 @@ class AutomatonDef:
     phase: int
     pattern: tuple[AutomatonStep, ...]
 
+    def __reduce__(self) -> tuple[type[AutomatonDef], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
+
 
 @dataclass(frozen=True, slots=True)
 class PairDef:
@@ -58,6 +63,10 @@ class PairDef:
     words: tuple[str, str]
     effect: str
     enter: bool
+
+    def __reduce__(self) -> tuple[type[PairDef], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +189,10 @@ class Level:
             vocabulary=vocabulary,
             reserved=reserved,
         )
+
+    def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def _reserve_for_empty(cells: int, objects: int) -> int:

@@ -43,6 +43,7 @@ from operator import itemgetter, ne
 from typing import Any, ClassVar, Final
 
 from miau.engine.level import Level
+from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import (
     ALL,
     AND,
@@ -89,6 +90,10 @@ class Grammar:
     transitions: tuple[dict[int, int], ...]
     accepting: frozenset[int]
     starts: frozenset[int]
+
+    def __reduce__(self) -> tuple[type[Grammar], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 CORE_GRAMMAR: Final = Grammar(
@@ -154,6 +159,10 @@ class Condition:
             return f"{'NOT ' if self.negated else ''}LONELY"
         args = " AND ".join(f"{'NOT ' if n else ''}{noun}" for n, noun in self.args)
         return f"{self.word} {args}"
+
+    def __reduce__(self) -> tuple[type[Condition], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +231,10 @@ class Rule:
             out["text"] = self.text()
         return out
 
+    def __reduce__(self) -> tuple[type[Rule], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Sentence:
@@ -233,6 +246,10 @@ class Sentence:
     def to_json(self) -> dict[str, Any]:
         """The wire record ``{ids, axis}``."""
         return {"ids": list(self.ids), "axis": self.axis}
+
+    def __reduce__(self) -> tuple[type[Sentence], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def term_matches(negated: bool, noun: str, is_word: bool, entity_noun: str) -> bool:
@@ -271,6 +288,8 @@ class RuleSet:
     - ``property_rules``, ``noun_rules``, ``has_rules``: the rules by kind
       of value; ``conditional``: the property rules with conditions (empty:
       an entity's properties depend only on its kind and noun).
+    - ``properties``: the property words the table was read with (what
+      ``__init__`` took), kept so that the table can be rebuilt from pickle.
     - ``tier1``: whether the table was read with the Tier-1 grammar (TEXT,
       ALL and NOT mean something); ``given``: every Tier-1 property some rule
       gives (nothing in a core table), so a phase for MOVE, SHIFT, PULL,
@@ -303,6 +322,7 @@ class RuleSet:
         "live",
         "noun_rules",
         "open_shut",
+        "properties",
         "property_rules",
         "props",
         "pull",
@@ -325,6 +345,7 @@ class RuleSet:
         """Derive the lookups and flags the turn reads from ``rules``."""
         self.rules = rules
         self.sentences = sentences
+        self.properties = properties
         self.tier1 = tier1
         keys = self.keys = frozenset([rule.key for rule in rules])
         props: dict[str, set[str]] = {}
@@ -415,6 +436,12 @@ class RuleSet:
             if r.subject == LEVEL and not r.subject_not and not r.conditions and r.negated
         }
         self.level_props = frozenset(level_given - level_taken)
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[RuleSet], tuple[tuple[Rule, ...], tuple[Sentence, ...], frozenset[str], bool]]:
+        """Pickle as a call of the class: a compiled class is rebuilt through ``__init__``."""
+        return type(self), (self.rules, self.sentences, self.properties, self.tier1)
 
     def object_props(self, noun: str) -> frozenset[str]:
         """The properties the unconditional rules give every object of ``noun``."""

@@ -106,8 +106,9 @@ def load_game(data: Mapping[str, Any]) -> Game:
         raise SaveError("moves must be a move string such as 'RRUL'")
     try:
         intents = parse_moves(moves)
-    except MoveStringError as error:
-        raise SaveError(str(error)) from error
+    except MoveStringError as bad_moves:
+        # A name of its own: mypyc types an ``except`` name by its first binding in the function.
+        raise SaveError(str(bad_moves)) from bad_moves
     for number, intent in enumerate(intents, start=1):
         if not game.step(intent).accepted:
             raise SaveError(f"move {number} ({intent}) is not accepted in this level")

@@ -17,6 +17,7 @@ from miau.engine.board import GONE, Checkpoint, JournalEntry
 from miau.engine.entity_fields import check_entity, problem_text
 from miau.engine.events import automaton_active
 from miau.engine.level import Level
+from miau.engine.pickling import init_arguments
 from miau.engine.rules import Rule, RuleSet, Sentence
 from miau.engine.vocabulary import FACINGS, TEXT, TIER1_WORDS
 
@@ -166,6 +167,10 @@ class State:
         if history:
             out["history"] = [snapshot.to_json(level) for snapshot in self.history]
         return out
+
+    def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def automata_json(level: Level, phases: Sequence[int], rules: RuleSet) -> list[dict[str, Any]]:

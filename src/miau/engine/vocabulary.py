@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from miau.engine.pickling import init_arguments
+
 IS: Final = "IS"
 AND: Final = "AND"
 OPERATORS: Final = frozenset({IS, AND})
@@ -126,6 +128,10 @@ class Direction:
     letter: str
     vector: tuple[int, int] | None
     facing: int | None
+
+    def __reduce__(self) -> tuple[type[Direction], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 Facing = Literal["right", "down", "left", "up"]

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from miau.engine.entity_fields import read_entity
+from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import MAX_LEVEL_OBJECTS
 from miau.packs.format import LEGEND_FIELDS, OBJECT_FIELDS
 from miau.packs.issues import IssueLog, Location
@@ -28,6 +29,10 @@ class Placed:
 
     entity: EntityData
     loc: Location
+
+    def __reduce__(self) -> tuple[type[Placed], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def read_objects(

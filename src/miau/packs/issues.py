@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal, TypeGuard
 
+from miau.engine.pickling import init_arguments
+
 __all__ = ["IssueLog", "Location", "PackError", "PackIssue", "Severity", "render_place"]
 
 Severity = Literal["error", "warning"]
@@ -45,6 +47,10 @@ class PackIssue:
         label = "warning: " if self.severity == "warning" else ""
         prefix = f"{self.place}: " if self.place else ""
         return f"{prefix}{label}{self.message}"
+
+    def __reduce__(self) -> tuple[type[PackIssue], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 class PackError(ValueError):

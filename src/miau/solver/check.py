@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from miau.engine import Game, LevelError, MoveStringError, parse_moves
+from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import CARDINALS
 from miau.packs.values import listing
 from miau.solver.levels import LevelSpec
@@ -48,6 +49,10 @@ class SolutionCheck:
             "rejected": self.rejected,
             "error": self.error,
         }
+
+    def __reduce__(self) -> tuple[type[SolutionCheck], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,10 @@ class LevelReport:
             "handsOffSearch": None if self.hands_off is None else self.hands_off.to_json(),
         }
 
+    def __reduce__(self) -> tuple[type[LevelReport], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
+
 
 @dataclass(frozen=True)
 class PackReport:
@@ -125,6 +134,10 @@ class PackReport:
             "warnings": list(self.warnings),
             "levels": [level.to_json() for level in self.levels],
         }
+
+    def __reduce__(self) -> tuple[type[PackReport], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def check_level(

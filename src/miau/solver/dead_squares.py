@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from miau.engine.level import Level
+from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import OPERATORS
 from miau.solver.reduction import search_level
 
@@ -69,6 +70,10 @@ class DeadSquare:
     def to_json(self) -> dict[str, Any]:
         """``{x, y, kinds}``."""
         return {"x": self.x, "y": self.y, "kinds": list(self.kinds)}
+
+    def __reduce__(self) -> tuple[type[DeadSquare], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def analysable(level: Level) -> bool:

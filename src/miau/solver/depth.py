@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from miau.engine import Game
 from miau.engine.level import Level
+from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import MOVE_LETTERS
 from miau.solver.dead_squares import DeadSquare, analysable, find_dead_squares
 from miau.solver.outcome import Outcome
@@ -94,6 +95,10 @@ class DeadEnds:
             "sample": self.sample,
             "undecided": self.undecided,
         }
+
+    def __reduce__(self) -> tuple[type[DeadEnds], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +170,10 @@ class DepthProfile:
             "tierName": self.tier_name,
             "seconds": round(self.seconds, 3),
         }
+
+    def __reduce__(self) -> tuple[type[DepthProfile], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def depth_profile(
@@ -303,6 +312,10 @@ class RuleChanges:
     """
     pushed_a_word: bool
     """Whether the player's own movement pushed a word at all."""
+
+    def __reduce__(self) -> tuple[type[RuleChanges], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def rule_changes_along(level: Level, moves: str) -> RuleChanges:

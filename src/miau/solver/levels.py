@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from miau.engine.pickling import init_arguments
 from miau.packs import Pack, PackIssue, load_pack_or_level
 from miau.solver.search import DEFAULT_MAX_EXPANSIONS
 
@@ -35,6 +36,10 @@ class LevelSpec:
             return max_expansions
         return self.solver_max if self.solver_max is not None else DEFAULT_MAX_EXPANSIONS
 
+    def __reduce__(self) -> tuple[type[LevelSpec], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
+
 
 @dataclass(frozen=True)
 class LevelFile:
@@ -44,6 +49,10 @@ class LevelFile:
     pack_id: str | None
     levels: tuple[LevelSpec, ...]
     warnings: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[type[LevelFile], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def read_levels(path: str | Path) -> LevelFile:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from miau.engine.pickling import init_arguments
+
 
 class Ending(Enum):
     """Whether the level settled the search or the budget cut it short."""
@@ -117,6 +119,10 @@ class SearchResult:
             "shortest": self.shortest if self.outcome is Outcome.SOLVED else None,
             "breadthFirst": self.breadth_first,
         }
+
+    def __reduce__(self) -> tuple[type[SearchResult], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def _megabytes(count: int) -> str:

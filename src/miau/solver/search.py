@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from miau.engine.level import Level
 from miau.solver.outcome import Outcome, SearchResult
+from miau.solver.progress import SearchProgress as SearchProgress
 from miau.solver.successors import DEAD, Expander
 
 DEFAULT_MAX_EXPANSIONS: Final = 300_000
@@ -39,28 +40,6 @@ PROGRESS_EVERY: Final = 1024
 
 Progress = Callable[[int], None]
 """Called with the number of expanded states so far."""
-
-
-class SearchProgress:
-    """A progress callback that also hears how deep the search is and how many states it has seen.
-
-    An instance is a :data:`Progress` (calling it with a count alone works),
-    so it can be passed wherever one is taken, ``check_level`` included;
-    ``solve`` recognises it and calls :meth:`report` instead. Subclasses
-    override :meth:`report`.
-    """
-
-    def __call__(self, expanded: int) -> None:
-        """The plain :data:`Progress` call, for code that knows only the count."""
-        self.report(expanded, 0, 0)
-
-    def report(self, expanded: int, depth: int, seen: int) -> None:
-        """Hear how far the search has come (the base class ignores it).
-
-        ``expanded``: states expanded so far; ``depth``: moves from the start
-        to the states being expanded now; ``seen``: distinct states reached,
-        the start included.
-        """
 
 
 Reporter = Callable[[int, int, int], None]

@@ -43,6 +43,7 @@ from enum import Enum
 from typing import Any, Final
 
 from miau.engine.level import Level
+from miau.engine.pickling import init_arguments
 from miau.solver.best_first import (
     HEURISTIC_WEIGHT,
     MOVE_WEIGHT,
@@ -104,6 +105,10 @@ class WinnableAnswer:
             "expanded": self.expanded,
             "seconds": round(self.seconds, 4),
         }
+
+    def __reduce__(self) -> tuple[type[WinnableAnswer], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 class MoveLogError(ValueError):
