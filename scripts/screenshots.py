@@ -12,7 +12,8 @@ play at the start of a level, play mid-push, win, loss banner, Clockwork's
 then the play scene on a 390x844 touch screen, its side panels and a hint;
 then, at both sizes, a locked level opened by its address, the
 world-complete card, world select's overall progress and the sound switched
-off; then, at both sizes, the library with an imported pack and a refused pack's problem
+off; then, at both sizes, Deep End's level list and two of its levels
+(``DEEP_END_LEVELS``); then, at both sizes, the library with an imported pack and a refused pack's problem
 report, world select with the library, a shared level, its Share dialog and
 a tampered link's message; then, at both sizes, the level editor (grid,
 automaton form, check report, solve result, test-play), and the Depth panel
@@ -22,7 +23,7 @@ running, except the mid-push scene, whose board animations are paused 50 ms
 into the push so that the frame does not depend on timing.
 
 ``--only GROUP`` (repeatable) takes only those groups of scenes (``desktop``,
-``phone``, ``progress``, ``library``, ``editor``, ``depth``, ``static``).
+``phone``, ``progress``, ``deep``, ``library``, ``editor``, ``depth``, ``static``).
 
 Console errors, page errors and requests to any host but the local server
 are listed at the end; the exit status is 1 if there were any.
@@ -60,7 +61,7 @@ from tests.support.static_site import static_site
 from miau.packs import load_pack
 from miau.packs.share import share_code_for
 
-SCENE_GROUPS = ("desktop", "phone", "progress", "library", "editor", "depth", "static")
+SCENE_GROUPS = ("desktop", "phone", "progress", "deep", "library", "editor", "depth", "static")
 """The groups of scenes ``--only`` chooses from, in the order they are taken."""
 
 DESKTOP = ViewportSize(width=1280, height=800)
@@ -346,6 +347,36 @@ def progress_scenes(browser: Browser, base_url: str, outdir: Path, problems: Pro
         context.close()
 
 
+DEEP_END_LEVELS = ("anyone-but-me", "catch-the-mouse")
+"""The two Deep End levels whose start the ``deep`` group shows (a NOT level and a TICK one)."""
+
+
+def deep_end_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """Deep End's level list and two of its levels at their start, at 1280x800 and 390x844."""
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        context.add_init_script(UNLOCK_ALL)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+        shots.goto("/world/deep-end")
+        page.wait_for_selector(".level-card[data-level]")
+        shots.wait_still()
+        shots.shoot(f"16-{prefix}deep-end-levels")
+        for number, level in enumerate(DEEP_END_LEVELS, start=17):
+            shots.goto(f"/play/deep-end/{level}")
+            shots.wait_play_ready()
+            for toast in page.locator(".toast").all():
+                if touch:
+                    toast.tap()
+                else:
+                    toast.click()
+            page.wait_for_function("!document.querySelector('.toast')")
+            shots.wait_still()
+            shots.shoot(f"{number}-{prefix}deep-end-{level}")
+        context.close()
+
+
 def import_pack(page: Page, pack_file: Path) -> None:
     """Import ``pack_file`` through the library scene's file input; wait for its report."""
     page.set_input_files("#pack-file", str(pack_file))
@@ -540,6 +571,7 @@ def main(argv: list[str] | None = None) -> int:
                 "desktop": desktop_scenes,
                 "phone": phone_scenes,
                 "progress": progress_scenes,
+                "deep": deep_end_scenes,
                 "library": library_scenes,
                 "editor": editor_scenes,
                 "depth": depth_scenes,

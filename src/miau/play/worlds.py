@@ -73,7 +73,7 @@ __all__ = [
 DEFAULT_PACKS_DIR = shipped_packs_dir()
 """The shipped packs' folder (package data: ``miau/worlds/``)."""
 
-SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "lexicon", "proofs")
+SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "lexicon", "deep-end", "proofs")
 """The order of the shipped worlds; any other pack comes after them, by id."""
 
 OPENS_AFTER = {"proofs": "tutorial"}
