@@ -14,7 +14,8 @@ then, at both sizes, a locked level opened by its address, the
 world-complete card, world select's overall progress and the sound switched
 off; then, at both sizes, Double time, Stepping stone and Stop the clock with
 their facing marks, TICK paths and property colours, and "Can I still win?"
-after a fatal move; then, at both sizes, the library with an imported pack and a refused pack's problem
+after a fatal move; then, at both sizes, Deep End's level list and two of its
+levels (``DEEP_END_LEVELS``); then, at both sizes, the library with an imported pack and a refused pack's problem
 report, world select with the library, a shared level, its Share dialog and
 a tampered link's message; then, at both sizes, the level editor (grid,
 automaton form, check report, solve result, test-play), and the Depth panel
@@ -29,7 +30,7 @@ it; on the phone also the title in touch words, the loss banner in the pad's
 place and a dense board that pans (``firsthour``).
 
 ``--only GROUP`` (repeatable) takes only those groups of scenes (``desktop``,
-``phone``, ``firsthour``, ``progress``, ``board``, ``library``, ``editor``, ``depth``,
+``phone``, ``firsthour``, ``progress``, ``board``, ``deep``, ``library``, ``editor``, ``depth``,
 ``static``).
 
 Console errors, page errors and requests to any host but the local server
@@ -75,6 +76,7 @@ SCENE_GROUPS = (
     "firsthour",
     "progress",
     "board",
+    "deep",
     "library",
     "editor",
     "depth",
@@ -487,6 +489,36 @@ def import_pack(page: Page, pack_file: Path) -> None:
     page.wait_for_selector(".library-scene[data-importing='false'] .import-report:not([hidden])")
 
 
+DEEP_END_LEVELS = ("anyone-but-me", "catch-the-mouse")
+"""The two Deep End levels whose start the ``deep`` group shows (a NOT level and a TICK one)."""
+
+
+def deep_end_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
+    """Deep End's level list and two of its levels at their start, at 1280x800 and 390x844."""
+    for size, prefix, touch in ((DESKTOP, "", False), (PHONE, "phone-", True)):
+        context = browser.new_context(viewport=size, is_mobile=touch, has_touch=touch)
+        context.add_init_script(UNLOCK_ALL)
+        page = context.new_page()
+        problems.watch(page)
+        shots = Shooter(page, base_url, outdir)
+        shots.goto("/world/deep-end")
+        page.wait_for_selector(".level-card[data-level]")
+        shots.wait_still()
+        shots.shoot(f"16-{prefix}deep-end-levels")
+        for number, level in enumerate(DEEP_END_LEVELS, start=17):
+            shots.goto(f"/play/deep-end/{level}")
+            shots.wait_play_ready()
+            for toast in page.locator(".toast").all():
+                if touch:
+                    toast.tap()
+                else:
+                    toast.click()
+            page.wait_for_function("!document.querySelector('.toast')")
+            shots.wait_still()
+            shots.shoot(f"{number}-{prefix}deep-end-{level}")
+        context.close()
+
+
 def library_scenes(browser: Browser, base_url: str, outdir: Path, problems: Problems) -> None:
     """Library, import report, world select, shared level, Share dialog, tampered link.
 
@@ -677,6 +709,7 @@ def main(argv: list[str] | None = None) -> int:
                 "firsthour": first_hour_scenes,
                 "progress": progress_scenes,
                 "board": board_scenes,
+                "deep": deep_end_scenes,
                 "library": library_scenes,
                 "editor": editor_scenes,
                 "depth": depth_scenes,

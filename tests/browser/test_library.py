@@ -79,8 +79,15 @@ def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_wi
     order = page.eval_on_selector_all(
         ".world-card, .tool-card", "cards => cards.map(c => c.dataset.world || c.dataset.tool)"
     )
-    assert order[:5] == ["tutorial", "clockwork", "clockwork-pairs", "lexicon", "proofs"]
-    assert order[5:] == ["garden", "library", "editor"]
+    assert order[:6] == [
+        "tutorial",
+        "clockwork",
+        "clockwork-pairs",
+        "lexicon",
+        "deep-end",
+        "proofs",
+    ]
+    assert order[6:] == ["garden", "library", "editor"]
 
 
 def test_a_pasted_pack_joins_the_library(page: Page, game_url: str, console: ConsoleWatch) -> None:

@@ -22,6 +22,7 @@ def test_worlds_come_in_the_shipped_order_with_their_counts(client: TestClient) 
         "clockwork",
         "clockwork-pairs",
         "lexicon",
+        "deep-end",
         "proofs",
     ]
     tutorial = worlds[0]
@@ -29,7 +30,7 @@ def test_worlds_come_in_the_shipped_order_with_their_counts(client: TestClient) 
     assert tutorial["description"]
     assert (tutorial["levels"], tutorial["required"], tutorial["won"]) == (17, 12, 0)
     assert tutorial["unlocked"] is True
-    assert [world["unlocked"] for world in worlds[1:]] == [False, False, False, False]
+    assert [world["unlocked"] for world in worlds[1:]] == [False, False, False, False, False]
 
 
 def test_a_world_lists_palette_glossary_and_every_level_with_its_lock(client: TestClient) -> None:

@@ -210,6 +210,7 @@ def test_an_imported_pack_is_listed_shown_as_an_imported_world_and_playable_with
         ("clockwork", False),
         ("clockwork-pairs", False),
         ("lexicon", False),
+        ("deep-end", False),
         ("proofs", False),
         ("my-tutorial", True),
     ]

@@ -123,7 +123,7 @@ def test_winning_first_steps_with_its_solution_records_progress_and_best_moves(
     world = client.get("/api/worlds/tutorial").json()
     first = world["levels"][0]
     assert (first["won"], first["bestMoves"]) == (True, len(solution))
-    assert world["levels"][1]["locked"] is False
+    assert world["levels"][2]["locked"] is False  # the third opens with the first won
     assert client.get("/api/worlds").json()["worlds"][0]["won"] == 1
 
 

@@ -285,7 +285,7 @@ test("a refused share link offers no retry and blames the link; a server failure
   assert.equal(unknown.title, "no-such-level", "the top bar does not repeat the card's heading");
 });
 
-test("only the last level of a world asks for the world's moment, and a failed request shows none", async () => {
+test("the last level of a world, or the win completing its required levels, asks for the world's moment; a failed request shows none", async () => {
   const worlds = [{ id: "w", required: 2, won: 2, levels: 2 }, { id: "v", required: 1, won: 0, levels: 1 }];
   let asked = 0;
   const api = { worlds: async () => (asked++, worlds) };
@@ -294,6 +294,10 @@ test("only the last level of a world asks for the world's moment, and a failed r
   assert.equal(asked, 0);
   const done = await completionAfter("level", { next: { pack: "v", level: "a" } }, "w", api);
   assert.deepEqual([done.complete, done.nextWorld.id], [true, "v"]);
+  const world = { levels: [{ id: "a", tier: "required", won: true }, { id: "b", tier: "required", won: false }] };
+  const completes = await completionAfter("level", { id: "b", next: { pack: "w", level: "c" } }, "w", api, world);
+  assert.equal(completes.world.id, "w");
+  assert.equal(asked, 2);
   const failing = { worlds: async () => { throw new Error("offline"); } };
   assert.equal(await completionAfter("level", { next: null }, "w", failing), null);
 });

@@ -1,20 +1,27 @@
 """The worlds the server offers: the shipped packs, loaded once, and what the API says of them.
 
-Unlock rules, within a world (tiers as the pack declares them):
+Unlock rules, within a world (tiers as the pack declares them), made so
+that one hard level never stops a player's whole world (the design
+backbone: "the campaign should unlock around a hard puzzle"):
 
-- a required level is open when every required level before it is won (so
-  the first required level is always open);
+- the first two required levels are always open; every later required
+  level opens when either of the two required levels before it is won, so
+  a player stuck on one level can step round it;
 - an optional level opens with the required level just before it (one with
   no required level before it is always open);
-- a challenge level opens once every required level of its world is won.
+- a challenge level opens when the required level just before it is won
+  (one with no required level before it is always open): it is that
+  level's harder extra.
 
-Challenge and optional levels therefore never block a required one, and a
-level once won stays open (should a pack gain a level before it). A world
-opens when every required level of the world before it is won (Proofs, the
-plainest levels, when First Steps is: ``OPENS_AFTER``); the first world is
-always open. The map and a level's own page show the locks (a locked level
-opened by its address says what opens it); the play socket does not refuse
-a locked level.
+So a level unwon keeps locked only its own challenge levels, however long
+the world is (``tests/play/test_unlock_rule.py`` proves it over the shipped
+packs), and a level once won stays open (should a pack gain a level before
+it). :func:`level_openers` gives each level the levels that open it. A
+world opens when every required level of the world before it is won
+(Proofs, the plainest levels, when First Steps is: ``OPENS_AFTER``); the
+first world is always open. The map and a level's own page show the locks
+(a locked level opened by its address says what opens it); the play socket
+does not refuse a locked level.
 
 A player's library packs (``miau.server.library``) are worlds too: listed
 after the shipped ones with ``"imported": true``, always open, their levels
@@ -56,6 +63,7 @@ __all__ = [
     "level_json",
     "level_lock_json",
     "level_locks",
+    "level_openers",
     "level_properties",
     "library_world_entry",
     "naming_levels",
@@ -66,7 +74,7 @@ __all__ = [
 DEFAULT_PACKS_DIR = shipped_packs_dir()
 """The shipped packs' folder (package data: ``miau/worlds/``)."""
 
-SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "lexicon", "proofs")
+SHIPPED_ORDER = ("tutorial", "clockwork", "clockwork-pairs", "lexicon", "deep-end", "proofs")
 """The order of the shipped worlds; any other pack comes after them, by id."""
 
 OPENS_AFTER = {"proofs": "tutorial"}
@@ -87,28 +95,55 @@ class LevelLock:
     unlocked_by: str | None
 
 
-def level_locks(levels: Iterable[PackLevel], won_ids: Collection[str]) -> list[LevelLock]:
-    """The lock of each level of one world, in its order, given the ids of the levels won."""
-    levels = list(levels)
-    required = [level for level in levels if level.tier == "required"]
-    locks: list[LevelLock] = []
-    required_lock = LevelLock(False, None)  # the lock of the last required level seen
-    seen_required = 0
+def level_openers(levels: Iterable[PackLevel]) -> dict[str, tuple[str, ...]]:
+    """Each level's id mapped to the ids of the levels that open it, in world order.
+
+    Winning any one of them opens the level; an empty tuple means the level
+    is always open. The rules are the module's: the two required levels
+    before a required one, the required level before an optional one's
+    (its openers, and that level itself), the required level before a
+    challenge one.
+    """
+    openers: dict[str, tuple[str, ...]] = {}
+    required_before: list[str] = []
     for level in levels:
         if level.tier == "required":
-            unwon = [earlier for earlier in required[:seen_required] if earlier.id not in won_ids]
-            required_lock = _lock_waiting_for(unwon)
-            if level.id in won_ids:
-                required_lock = LevelLock(False, None)
-            seen_required += 1
-            locks.append(required_lock)
-        elif level.id in won_ids:
-            locks.append(LevelLock(False, None))
+            openers[level.id] = tuple(required_before[-2:]) if len(required_before) >= 2 else ()
+            required_before.append(level.id)
         elif level.tier == "optional":
-            locks.append(required_lock)
+            # It shares that level's lock, and opens once that level is won too.
+            before = required_before[-1] if required_before else None
+            shared = openers[before] if before is not None else ()
+            openers[level.id] = (*shared, before) if shared and before is not None else ()
         else:
-            unwon = [each for each in required if each.id not in won_ids]
-            locks.append(_lock_waiting_for(unwon))
+            openers[level.id] = tuple(required_before[-1:])
+    return openers
+
+
+def level_locks(levels: Iterable[PackLevel], won_ids: Collection[str]) -> list[LevelLock]:
+    """The lock of each level of one world, in its order, given the ids of the levels won.
+
+    A level is open when it is won, when nothing opens it (always open), or
+    when any one of its openers (:func:`level_openers`) is won.
+    """
+    levels = list(levels)
+    titles = {level.id: level.title for level in levels}
+    openers = level_openers(levels)
+    locks: list[LevelLock] = []
+    required_lock = LevelLock(False, None)  # the lock of the last required level seen
+    for level in levels:
+        needed = openers[level.id]
+        if level.id in won_ids or not needed or any(each in won_ids for each in needed):
+            lock = LevelLock(False, None)
+        elif level.tier == "optional":
+            lock = required_lock  # it opens with that level, so it says what that one says
+        else:
+            # The nearer level first: it is the one a player has just been playing.
+            names = " or ".join(f"\u201c{titles[each]}\u201d" for each in reversed(needed))
+            lock = LevelLock(True, f"Win {names} first")
+        if level.tier == "required":
+            required_lock = lock
+        locks.append(lock)
     return locks
 
 
@@ -128,12 +163,6 @@ def naming_levels(levels: Sequence[PackLevel]) -> str:
     if len(titles) == 1:
         return titles[0]
     return f"{', '.join(titles[:-1])} and {titles[-1]}"
-
-
-def _lock_waiting_for(unwon: list[PackLevel]) -> LevelLock:
-    if not unwon:
-        return LevelLock(False, None)
-    return LevelLock(True, f"Win {naming_levels(unwon)} first")
 
 
 TIER1_GLOSSARY: Final = {
@@ -355,7 +384,9 @@ def library_world_entry(summary: PackSummary, won: Won) -> dict[str, Any]:
     }
 
 
-def _world_entry(pack: Pack, won: Won, unlocked_by: str | None) -> dict[str, Any]:
+def _world_entry(
+    pack: Pack, won: Won, unlocked_by: str | None, opens_after: str | None
+) -> dict[str, Any]:
     required = [level for level in pack.levels if level.tier == "required"]
     return {
         "id": pack.manifest.id,
@@ -367,6 +398,7 @@ def _world_entry(pack: Pack, won: Won, unlocked_by: str | None) -> dict[str, Any
         "requiredWon": sum(1 for level in required if (pack.manifest.id, level.id) in won),
         "unlocked": unlocked_by is None,
         "unlockedBy": unlocked_by,
+        "opensAfter": opens_after,
         "imported": False,
     }
 
@@ -422,11 +454,29 @@ class Worlds:
         (``"imported": true``).
         """
         worlds = [
-            _world_entry(pack, won, self.world_unlocked_by(pack.manifest.id, won))
+            _world_entry(
+                pack,
+                won,
+                self.world_unlocked_by(pack.manifest.id, won),
+                self.world_prerequisite(pack.manifest.id),
+            )
             for pack in self._packs.values()
         ]
         worlds.extend(library_world_entry(summary, won) for summary in library)
         return {"worlds": worlds}
+
+    def world_prerequisite(self, pack_id: str) -> str | None:
+        """The id of the world whose required levels open the shipped world ``pack_id``.
+
+        The one before it, or the one ``OPENS_AFTER`` names; None for the
+        first world (always open) and for a pack that is not offered.
+        """
+        packs = list(self._packs.values())
+        index = next((i for i, each in enumerate(packs) if each.manifest.id == pack_id), 0)
+        if index == 0:
+            return None
+        prerequisite = self._packs.get(OPENS_AFTER.get(pack_id, "")) or packs[index - 1]
+        return prerequisite.manifest.id
 
     def world_unlocked_by(self, pack_id: str, won: Won) -> str | None:
         """What opens the shipped world ``pack_id`` (None when it is open).
@@ -434,11 +484,10 @@ class Worlds:
         A world opens when every required level of the world it follows is
         won: the one before it, or the one ``OPENS_AFTER`` names.
         """
-        packs = list(self._packs.values())
-        index = next((i for i, each in enumerate(packs) if each.manifest.id == pack_id), 0)
-        if index == 0:
+        prerequisite_id = self.world_prerequisite(pack_id)
+        if prerequisite_id is None:
             return None
-        prerequisite = self._packs.get(OPENS_AFTER.get(pack_id, "")) or packs[index - 1]
+        prerequisite = self._packs[prerequisite_id]
         unwon = [
             level
             for level in prerequisite.levels

@@ -1,8 +1,8 @@
 // The win: the controls stop, and once the last slide has played the win
 // card comes up over the board (with the world's moment after its last
-// level). A draft's "Play again" opens the draft anew in place.
+// level, or after the win that completes its required levels). A draft's "Play again" opens the draft anew in place.
 
-import { worldCompletion } from "../progress.js";
+import { winCompletesWorld, worldCompletion } from "../progress.js";
 import { showWin } from "../scenes/win.js";
 
 /** How long after the winning move the card comes up: the slide, and a breath. */
@@ -10,15 +10,20 @@ export const WIN_CARD_DELAY_EXTRA_MS = 180;
 
 /**
  * What the win card says of the world (progress.js `worldCompletion`), or
- * null: only the last level of a world (its next is elsewhere, or none)
- * shows the world's moment, and a failed request shows none.
+ * null: the last level of a world (its next is elsewhere, or none) shows
+ * the world's moment, and so does the win that completes the world's
+ * required levels (`world` is the world as the level opened with it,
+ * whichever level that is, since required levels may be won in any
+ * order); a failed request shows none.
  */
-export function completionAfter(kind, level, pack, api) {
-  const lastOfWorld = kind === "level" && (!level.next || level.next.pack !== pack);
-  if (!lastOfWorld) return Promise.resolve(null);
+export function completionAfter(kind, level, pack, api, world = null) {
+  if (kind !== "level") return Promise.resolve(null);
+  const completes = winCompletesWorld(world, level.id);
+  const lastOfWorld = !level.next || level.next.pack !== pack;
+  if (!lastOfWorld && !completes) return Promise.resolve(null);
   return api
     .worlds()
-    .then((list) => worldCompletion(list, pack, level.next))
+    .then((list) => worldCompletion(list, pack, level.next, { completes }))
     .catch(() => null);
 }
 

@@ -137,7 +137,7 @@ function playLevel(page, world, level, opened, { kind, params, routes, signal, i
     delay: afterTheSlide,
     onReplay: kind === "draft" ? replayDraft : routes.playAgain,
     moves: () => controller.state.moveCount,
-    completion: () => completionAfter(kind, level, params.pack, api),
+    completion: () => completionAfter(kind, level, params.pack, api, world),
   });
   const askThenRestart = restartQuestion({ controller, controls, confirm: confirmDialog, signal });
   const isWon = () => win.won;

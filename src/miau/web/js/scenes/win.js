@@ -95,8 +95,8 @@ export function showWin(
   };
 }
 
-/** The world's moment: complete (with the overall figures), or what is left. */
-function worldPanel({ world, complete, remaining, overall }) {
+/** The world's moment: complete (with what it opened and the overall figures), or what is left. */
+function worldPanel({ world, complete, remaining, overall, opened = [] }) {
   const share = overall.levels ? Math.round((overall.won / overall.levels) * 100) : 0;
   return h(
     "section",
@@ -109,6 +109,7 @@ function worldPanel({ world, complete, remaining, overall }) {
         ? `${world.name}: every required level won`
         : `${world.name}: ${remaining} required level${remaining === 1 ? "" : "s"} still to win`,
     ),
+    complete ? openedLine(opened) : null,
     h(
       "p",
       { class: "world-complete-figures" },
@@ -128,4 +129,12 @@ function worldPanel({ world, complete, remaining, overall }) {
       h("span", { class: "bar-fill", style: { width: `${share}%` } }),
     ),
   );
+}
+
+/** What completing the world opened: the worlds that wait for it, by name (nothing when none do). */
+function openedLine(opened) {
+  if (!opened.length) return null;
+  const names = opened.map((entry) => entry.name);
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+  return h("p", { class: "world-complete-opened", dataset: { opened: String(names.length) } }, `Opened: ${listed}.`);
 }
