@@ -27,6 +27,7 @@ import { soundControl } from "../sound-control.js";
 import { clearToasts, toast } from "../toast.js";
 import { Vocabulary } from "../words.js";
 import { showLocked, showOpenError } from "../play/failure-cards.js";
+import { bindHintKey } from "../play/hint-panel.js";
 import { intentRouter, restartQuestion } from "../play/intents.js";
 import { openLevel, openingNotes } from "../play/level-source.js";
 import { PlayPage } from "../play/page.js";
@@ -111,6 +112,7 @@ function playLevel(page, world, level, opened, { kind, params, routes, signal })
   const onIntent = intentRouter({ controller, isWon, backToMap: routes.backToMap, askThenRestart });
   const input = createInput({ onIntent, swipeSurface: page.boardArea, buttonRoot: root });
   shareFromPage(page, level, { kind, params, controls, win, signal });
+  bindHintKey({ keys: window, panel: page.hintPanel, isCovered: () => win.shown, signal });
   const stopReopened = port.onReopened((next) => {
     page.countReopened();
     controller.reopened(next);

@@ -41,7 +41,9 @@ export function mount(root, _params, { navigate, signal }) {
         h("kbd", {}, "R"),
         " restart · ",
         h("kbd", {}, "Space"),
-        " wait",
+        " wait · ",
+        h("kbd", {}, "H"),
+        " hint",
       ),
     ),
   );
