@@ -366,7 +366,7 @@ async def attack_idle_sockets(target: Target, tally: Tally, count: int = 400) ->
             sock.close()
 
 
-OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
+OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "walls"}
 
 
 async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) -> None:

@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
-    level = load_pack(ROOT / "packs" / "tutorial.json").level("rock-nook")
+    level = load_pack(ROOT / "packs" / "tutorial.json").level("skull-gate")
     rng = random.Random(3)
     game = Game(level.data)
     play_turns(game, 2, rng)
@@ -62,7 +62,7 @@ def main() -> None:
     late = state_cost(game, args.repeats)
     wire = len(json.dumps(game.state.to_json(), separators=(",", ":")))
     full = len(json.dumps(game.state.to_json(history=True), separators=(",", ":")))
-    print(f"level rock-nook, {len(level.data['objects'])} entities, {args.turns} turns")
+    print(f"level skull-gate, {len(level.data['objects'])} entities, {args.turns} turns")
     rows = [
         ("state on the wire (history as a count)", f"{wire:,} bytes"),
         ("state with full history", f"{full:,} bytes"),

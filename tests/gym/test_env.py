@@ -47,7 +47,7 @@ def test_the_level_set_environment_passes_the_gymnasium_checker(order: str) -> N
 
 
 def test_the_environment_with_undo_actions_passes_the_checker_and_has_seven_actions() -> None:
-    env = gymnasium.make("miau/Level-v0", pack="tutorial", level="rocks", undo_actions=True)
+    env = gymnasium.make("miau/Level-v0", pack="tutorial", level="walls", undo_actions=True)
     check_env(env.unwrapped)
     assert env.action_space == gymnasium.spaces.Discrete(7)
 
@@ -233,10 +233,10 @@ def test_different_seeds_sample_different_levels() -> None:
 
 
 LEVELS_FOR_UPDATES = [
-    ("tutorial", "rock-nook"),
-    ("tutorial", "water"),
+    ("tutorial", "rock-in-the-way"),
+    ("tutorial", "sink-the-rock"),
     ("tutorial", "rock-is-flag"),
-    ("tutorial", "skulls"),
+    ("tutorial", "skulls-and-water"),
     ("clockwork", "mouse-keeps-time"),
     ("clockwork-pairs", "key-and-door"),
     ("lexicon", "conveyor"),
@@ -319,4 +319,4 @@ def test_a_single_level_environment_refuses_to_reset_into_another_level() -> Non
     env = MiauLevelEnv("tutorial", "walls")
     assert env.reset(options={"level": "walls"})[1]["level"] == "tutorial/walls"
     with pytest.raises(LookupError, match="plays tutorial/walls only"):
-        env.reset(options={"level": "rocks"})
+        env.reset(options={"level": "first-steps"})

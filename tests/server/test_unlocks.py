@@ -66,7 +66,7 @@ def test_shipped_tutorial_locks_as_the_rules_say(client: TestClient) -> None:
     assert not levels["first-steps"]["locked"]
     assert levels["walls"]["locked"]
     assert levels["walls"]["unlockedBy"] == "Win \u201cFirst Steps\u201d first"
-    assert levels["rock-nook"]["locked"]
+    assert levels["sunken-word"]["locked"]
     assert levels["crossword"]["locked"]
 
 
