@@ -30,6 +30,8 @@ SCENES: dict[str, tuple[int, int | None]] = {
     "14-phone-world-progress": (390, 844),
     "15-sound-off": (1280, 800),
     "15-phone-sound-off": (390, 844),
+    "16-hints": (1280, 800),
+    "16-phone-hints": (390, 844),
     "21-library-import-report": (1280, 800),
     "21-phone-library-import-report": (390, 844),
     "22-world-select-library": (1280, 800),
