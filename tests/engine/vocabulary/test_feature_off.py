@@ -4,7 +4,7 @@ The digest covers every event (and the settled states around them) of every
 stored solution in the packs shipped before vocabulary-1 existed, computed
 on the engine of main before the feature was written. First Steps has been
 reworked since: the digest reads the tutorial as it was then, kept under
-``fixtures/`` (the content the digest was taken on).
+``tests/engine/old_packs/`` (the content the digest was taken on).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from miau.engine import Game, Level
 from miau.packs import load_pack
 
 PACKS = Path(__file__).resolve().parents[3] / "packs"
-OLD_TUTORIAL = Path(__file__).parent / "fixtures" / "tutorial-before-rework.json"
+OLD_TUTORIAL = Path(__file__).resolve().parents[1] / "old_packs" / "tutorial-before-rework.json"
 CORE_PACKS = (
     PACKS / "clockwork-pairs.json",
     PACKS / "clockwork.json",
