@@ -384,7 +384,7 @@ async def attack_idle_sockets(target: Target, tally: Tally, count: int = 400) ->
             sock.close()
 
 
-OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
+OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "walls"}
 
 
 async def attack_slow_readers(target: Target, tally: Tally, sockets: int = 4) -> None:
@@ -972,7 +972,7 @@ async def attack_idle_websockets(
                     ok = page.status_code == 200
                 async with connect(target.ws, local_addr=("127.0.0.99", 0), open_timeout=5) as ws:
                     await ws.send(
-                        json.dumps({"type": "open", "pack": "tutorial", "level": "rocks"})
+                        json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
                     )
                     ok = ok and json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "opened"
             except (OSError, TimeoutError, httpx.TransportError, websockets.WebSocketException):

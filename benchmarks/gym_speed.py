@@ -44,7 +44,7 @@ KEKE: dict[str, Any] = {"packs": [KEKE_SAMPLE]}
 FAMILY_IDS = list(miau.gym.FAMILY_IDS)
 SINGLE: list[tuple[str, str, dict[str, Any]]] = [
     ("tutorial `first-steps` (9x5, 8 entities)", "miau/Level-v0", {"level": "first-steps"}),
-    ("tutorial `rock-nook` (11x8, 63 entities)", "miau/Level-v0", {"level": "rock-nook"}),
+    ("tutorial `skull-gate` (11x8, 55 entities)", "miau/Level-v0", {"level": "skull-gate"}),
     (
         "clockwork `mouse-keeps-time` (automata)",
         "miau/Level-v0",

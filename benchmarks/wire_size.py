@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/wire_size.py [--turns N] [--repeats N]``.
 
 Plays ``--turns`` accepted turns of random intents (a fixed seed; a win or
-a loss of control is undone) on the tutorial's ``rock-nook`` (63 entities),
+a loss of control is undone) on the tutorial's ``skull-gate`` (55 entities),
 then prints the size of ``state.to_json()`` (the wire form, history as a
 count) and of ``state.to_json(history=True)`` (the full snapshots), and the
 median time of taking ``game.state`` after 2 turns and after ``--turns``.
@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
-    level = load_pack(ROOT / "packs" / "tutorial.json").level("rock-nook")
+    level = load_pack(ROOT / "packs" / "tutorial.json").level("skull-gate")
     rng = random.Random(3)
     game = Game(level.data)
     play_turns(game, 2, rng)
@@ -62,7 +62,7 @@ def main() -> None:
     late = state_cost(game, args.repeats)
     wire = len(json.dumps(game.state.to_json(), separators=(",", ":")))
     full = len(json.dumps(game.state.to_json(history=True), separators=(",", ":")))
-    print(f"level rock-nook, {len(level.data['objects'])} entities, {args.turns} turns")
+    print(f"level skull-gate, {len(level.data['objects'])} entities, {args.turns} turns")
     rows = [
         ("state on the wire (history as a count)", f"{wire:,} bytes"),
         ("state with full history", f"{full:,} bytes"),

@@ -248,8 +248,8 @@ def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
     shots.win("tutorial", "first-steps")
     shots.shoot("06-win")
 
-    page.keyboard.press("Enter")  # the next level, Walls
-    shots.wait_play_ready("Walls")
+    page.keyboard.press("Enter")  # the next level, Walls and Rocks
+    shots.wait_play_ready("Walls and Rocks")
     shots.win("tutorial", "walls")
     page.keyboard.press("Escape")  # back to the map
     page.wait_for_selector(".level-card[data-level='walls'][data-won='true']")
@@ -261,17 +261,11 @@ def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
     shots.wait_still()
     shots.shoot("02-world-select")
 
-    # Rocks (the next unsolved level), then Break the Wall (past the optional
-    # Rock Nook), whose third move pushes WALL out of WALL IS STOP.
+    # Break the Wall (the next unsolved level), whose third move pushes WALL
+    # out of WALL IS STOP.
     shots.focus_and_enter(".world-card[data-world='tutorial']")
     page.wait_for_selector(".level-card")
-    shots.focus_and_enter(".level-card[data-level='rocks']")
-    shots.wait_play_ready("Rocks")
-    shots.win("tutorial", "rocks")
-    page.keyboard.press("Escape")
-    page.wait_for_selector(".level-card[data-level='rocks'][data-won='true']")
-    shots.tab_to(".level-card[data-level='break-the-wall']")
-    page.keyboard.press("Enter")
+    shots.focus_and_enter(".level-card[data-level='break-the-wall']")
     shots.wait_play_ready("Break the Wall")
     shots.play("UR")
     shots.wait_still()
@@ -283,13 +277,23 @@ def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
     page.evaluate(RESUME_BOARD)
     shots.wait_still()
 
-    # Skulls is locked on the map: reached by address (miau.unlockAll).
-    shots.goto("/play/tutorial/skulls")
-    shots.wait_play_ready("Skulls")
-    shots.play("RRR")
+    # Be the Rock is locked on the map: reached by address (miau.unlockAll).
+    # Its third move up pushes MIAU out of MIAU IS YOU: nothing is YOU.
+    shots.goto("/play/tutorial/be-the-rock")
+    shots.wait_play_ready("Be the Rock")
+    shots.play("UUU")
     page.wait_for_selector(".loss-banner:not([hidden])")
     shots.wait_still()
     shots.shoot("07-loss-banner")
+
+    # Hints come only when asked: both of Sink the Rock's, by the key and the button.
+    shots.goto("/play/tutorial/sink-the-rock")
+    shots.wait_play_ready("Sink the Rock")
+    page.keyboard.press("h")
+    page.click(".hint-button")
+    page.wait_for_selector(".hint-panel[data-shown='2']")
+    shots.wait_still()
+    shots.shoot("16-hints")
 
     shots.goto("/play/clockwork/mouse-keeps-time")
     shots.wait_play_ready("The mouse keeps time")
@@ -321,11 +325,24 @@ def phone_scenes(browser: Browser, base_url: str, outdir: Path, problems: Proble
     shots.wait_still()
     shots.shoot("10-phone-play-panels")
 
-    # The tutorial's first guidance: the hint sits above the rules on a phone.
+    # The Hint button sits first under the pad on a phone; one tap shows the nudge.
     shots.goto("/play/tutorial/first-steps")
     shots.wait_play_ready("First Steps")
+    page.locator(".hint-button").tap()
+    page.wait_for_selector(".hint-panel[data-shown='1']")
+    page.locator(".hint-panel").scroll_into_view_if_needed()
     shots.wait_still()
     shots.shoot("11-phone-hint")
+
+    # Both hints of a level that turns a lesson around, on the phone.
+    shots.goto("/play/tutorial/rock-in-the-way")
+    shots.wait_play_ready("Rock in the Way")
+    page.locator(".hint-button").tap()
+    page.locator(".hint-button").tap()
+    page.wait_for_selector(".hint-panel[data-shown='2']")
+    page.locator(".hint-panel").scroll_into_view_if_needed()
+    shots.wait_still()
+    shots.shoot("16-phone-hints")
     context.close()
 
 
@@ -373,9 +390,9 @@ def first_hour_scenes(browser: Browser, base_url: str, outdir: Path, problems: P
             shots.wait_still()
             shots.shoot("17-phone-title")
 
-            shots.goto("/play/tutorial/skulls")
-            shots.wait_play_ready("Skulls")
-            shots.play("RRR")
+            shots.goto("/play/tutorial/skulls-and-water")
+            shots.wait_play_ready("Skulls and Water")
+            shots.play("UURUL")
             page.wait_for_selector(".loss-banner:not([hidden])")
             shots.wait_still()
             shots.shoot("18-phone-loss-banner")

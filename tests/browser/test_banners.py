@@ -57,10 +57,10 @@ def test_the_loss_banner_covers_neither_the_board_nor_the_top_bar(
     screen: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(screen, live_server.url)
-    game.open_level("tutorial", "skulls")
+    game.open_level("tutorial", "skulls-and-water")
     board_before = box(screen, ".board-area")
 
-    game.play("RRR")
+    game.play("UURUL")  # onto a skull
 
     screen.locator(".loss-banner").wait_for(state="visible")
     assert_clear_of_the_game(screen, ".loss-banner")

@@ -766,8 +766,8 @@ def test_escape_leaves_a_field_then_goes_back_to_the_level_the_editor_was_opened
     page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
     editor = Editor(page, live_server.url)
-    editor.open("/edit/tutorial/rocks")
-    expect(page.locator(".editor [data-field='title']")).to_have_value("Rocks")
+    editor.open("/edit/tutorial/rock-in-the-way")
+    expect(page.locator(".editor [data-field='title']")).to_have_value("Rock in the Way")
     page.focus(".editor [data-field='title']")
     page.keyboard.press("Escape")
     assert page.evaluate("document.activeElement.classList.contains('editor-overlay')")
@@ -776,4 +776,4 @@ def test_escape_leaves_a_field_then_goes_back_to_the_level_the_editor_was_opened
     page.keyboard.press("Escape")
     page.wait_for_url("**/#/world/tutorial")
     focused = page.locator(".level-card:focus")
-    expect(focused).to_have_attribute("data-level", "rocks")
+    expect(focused).to_have_attribute("data-level", "rock-in-the-way")

@@ -26,9 +26,9 @@ def test_a_locked_level_opened_by_its_address_says_why_and_a_locked_world_answer
         )
         assert page.locator(".board > .entity").count() == 0
 
-        page.goto(f"{live_server.url}/#/play/tutorial/rocks")
+        page.goto(f"{live_server.url}/#/play/tutorial/break-the-wall")
         expect(page.locator(".locked-panel")).to_contain_text(
-            "Win \u201cWalls\u201d or \u201cFirst Steps\u201d first"
+            "Win \u201cWalls and Rocks\u201d or \u201cFirst Steps\u201d first"
         )
         page.keyboard.press("Escape")
         page.wait_for_url("**/#/world/tutorial")

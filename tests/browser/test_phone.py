@@ -76,10 +76,12 @@ def test_a_held_pad_button_keeps_moving_until_it_is_let_go(
 ) -> None:
     phone.goto(f"{live_server.url}/#/play/tutorial/first-steps")
     phone.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
-    # The hint (here the tutorial's first guidance) is on screen on a phone too.
+    # The Hint button is on screen on a phone too; the hint itself waits for a tap.
     hint = phone.locator(".hint-panel")
     assert hint.is_visible()
-    assert "flag" in hint.inner_text()
+    assert phone.locator(".hint-panel .hint").count() == 0
+    phone.locator(".hint-button").click()
+    assert "cat" in phone.locator(".hint-panel .hint").inner_text()
     right = phone.locator(".dpad-button[data-pad='right']")
     assert right.is_visible()
     right.dispatch_event(

@@ -43,7 +43,7 @@ def test_enter_on_the_win_scene_opens_the_next_level(page: Page, game_url: str) 
     page.keyboard.press("Enter")
 
     page.wait_for_url("**/#/play/tutorial/walls")
-    expect(page.locator(".play-title")).to_have_text("Walls")
+    expect(page.locator(".play-title")).to_have_text("Walls and Rocks")
     game.wait_ready()
     assert game.move_count() == 0
 
@@ -75,11 +75,11 @@ def test_the_loss_banner_appears_when_the_last_you_is_destroyed_and_undo_clears_
     page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
-    game.open_level("tutorial", "skulls")
+    game.open_level("proofs", "proof-05")
     banner = page.locator(".loss-banner")
     assert banner.is_hidden()
 
-    game.play("RRR")
+    game.play("RR")
 
     banner.wait_for(state="visible")
     assert "Nothing is YOU" in banner.inner_text()
@@ -91,7 +91,7 @@ def test_the_loss_banner_appears_when_the_last_you_is_destroyed_and_undo_clears_
     game.press("z")
 
     banner.wait_for(state="hidden")
-    assert game.move_count() == 2
+    assert game.move_count() == 1
     assert page.locator(".board > .entity[data-noun='MIAU']").count() == 1
 
 
@@ -127,7 +127,7 @@ def test_with_reduced_motion_a_turn_is_drawn_settled_at_once(
 ) -> None:
     page.emulate_media(reduced_motion="reduce")
     game = GamePage(page, live_server.url)
-    game.open_level("tutorial", "rocks")
+    game.open_level("tutorial", "first-steps")
     cat = ".board > .entity[data-noun='MIAU']"
     start_x = int(page.get_attribute(cat, "data-x") or "0")
 
@@ -144,7 +144,7 @@ def test_a_key_pressed_during_an_animation_finishes_it_and_plays_the_next_turn(
     page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
-    game.open_level("tutorial", "rocks")
+    game.open_level("tutorial", "first-steps")
     cat = ".board > .entity[data-noun='MIAU']"
     start_x = int(page.get_attribute(cat, "data-x") or "0")
 
@@ -274,13 +274,13 @@ def test_the_loss_banner_and_the_reconnecting_badge_move_nothing(
     page: Page, live_server: LocalServer
 ) -> None:
     game = GamePage(page, live_server.url)
-    game.open_level("tutorial", "skulls")
+    game.open_level("proofs", "proof-05")
     board = page.locator(".board")
     actions = page.locator(".topbar .play-actions")
     board_before = board.bounding_box()
     actions_before = actions.bounding_box()
 
-    game.play("RRR")
+    game.play("RR")
     page.locator(".loss-banner").wait_for(state="visible")
     assert board.bounding_box() == board_before
 

@@ -177,7 +177,7 @@ def test_the_share_button_gives_a_link_that_opens_the_same_level(
 def test_a_shared_levels_share_button_gives_its_own_link(
     page: Page, live_server: LocalServer, console: ConsoleWatch
 ) -> None:
-    code = shipped_code("tutorial", "rocks")
+    code = shipped_code("tutorial", "walls")
     page.goto(f"{live_server.url}/#/shared/{code}")
     GamePage(page, live_server.url).wait_ready()
 
@@ -209,7 +209,7 @@ def test_a_share_link_clicked_on_another_site_keeps_the_players_progress(
     page.goto(OTHER_SITE)
     page.click("#miau")
     game.wait_ready()
-    expect(page.locator(".play-title")).to_have_text("Walls")
+    expect(page.locator(".play-title")).to_have_text("Walls and Rocks")
 
     (cookie_after,) = [c for c in page.context.cookies() if c["name"] == "miau_player"]
     assert cookie_after["value"] == cookie_before["value"]

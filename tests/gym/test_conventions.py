@@ -48,7 +48,7 @@ def test_a_step_after_the_win_pays_nothing_and_repeats_the_terminal_observation(
 
 @settings(max_examples=30, deadline=None)
 @given(
-    level=st.sampled_from(["first-steps", "rocks", "break-the-wall", "rock-nook"]),
+    level=st.sampled_from(["first-steps", "walls", "break-the-wall", "skull-gate"]),
     before=st.lists(st.integers(0, len(UNDO_ACTIONS) - 1), max_size=25),
     after=st.lists(st.integers(0, len(UNDO_ACTIONS) - 1), min_size=1, max_size=25),
 )

@@ -47,7 +47,7 @@ def test_the_level_set_environment_passes_the_gymnasium_checker(order: str) -> N
 
 
 def test_the_environment_with_undo_actions_passes_the_checker_and_has_seven_actions() -> None:
-    env = gymnasium.make("miau/Level-v0", pack="tutorial", level="rocks", undo_actions=True)
+    env = gymnasium.make("miau/Level-v0", pack="tutorial", level="walls", undo_actions=True)
     check_env(env.unwrapped)
     assert env.action_space == gymnasium.spaces.Discrete(7)
 
@@ -233,10 +233,10 @@ def test_different_seeds_sample_different_levels() -> None:
 
 
 LEVELS_FOR_UPDATES = [
-    ("tutorial", "rock-nook"),
-    ("tutorial", "water"),
+    ("tutorial", "rock-in-the-way"),
+    ("tutorial", "sink-the-rock"),
     ("tutorial", "rock-is-flag"),
-    ("tutorial", "skulls"),
+    ("tutorial", "skulls-and-water"),
     ("clockwork", "mouse-keeps-time"),
     ("clockwork-pairs", "key-and-door"),
     ("lexicon", "conveyor"),
@@ -318,5 +318,7 @@ def test_sync_and_async_vector_environments_step_alike() -> None:
 def test_a_single_level_environment_names_its_level_when_asked_for_an_unknown_one() -> None:
     env = MiauLevelEnv("tutorial", "walls")
     assert env.reset(options={"level": "walls"})[1]["level"] == "tutorial/walls"
-    with pytest.raises(LookupError, match="no level 'rocks' in this environment's set \\(walls"):
-        env.reset(options={"level": "rocks"})
+    with pytest.raises(
+        LookupError, match="no level 'first-steps' in this environment's set \\(walls"
+    ):
+        env.reset(options={"level": "first-steps"})

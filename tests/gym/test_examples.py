@@ -8,13 +8,24 @@ from pathlib import Path
 
 import pytest
 
+from miau.generate.seeds import WALKS_PACK
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
 def test_the_q_learning_example_learns_a_shortest_solution_of_a_small_level() -> None:
     result = subprocess.run(
-        [sys.executable, "scripts/q_learning.py", "--level", "rocks", "--episodes", "200"],
+        [
+            sys.executable,
+            "scripts/q_learning.py",
+            "--pack",
+            str(WALKS_PACK),
+            "--level",
+            "rocks",
+            "--episodes",
+            "200",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -34,7 +45,7 @@ def test_the_speed_benchmark_prints_single_and_vectorised_lines() -> None:
         check=True,
     )
     lines = result.stdout.splitlines()
-    assert any(line.startswith("| tutorial `rock-nook`") for line in lines)
+    assert any(line.startswith("| tutorial `skull-gate`") for line in lines)
     assert any(line.startswith("| Keke import `keke-1`") and "%" in line for line in lines)
     for env_id in ("GotoWin", "MakeWin", "BreakStop"):
         assert any(line.startswith(f"| task family `miau/{env_id}-v0`") for line in lines)

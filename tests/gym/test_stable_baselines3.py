@@ -40,7 +40,7 @@ def test_make_vec_env_makes_the_level_environment_with_default_arguments() -> No
 
 
 def test_stable_baselines3_checker_accepts_the_pixel_observation_without_a_warning() -> None:
-    env = gymnasium.make("miau/Level-v0", pack="tutorial", level="rocks", observation="pixels")
+    env = gymnasium.make("miau/Level-v0", pack="tutorial", level="walls", observation="pixels")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env)

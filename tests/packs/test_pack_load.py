@@ -221,3 +221,30 @@ def test_load_pack_or_level_reports_a_broken_pack_and_refuses_a_non_object(
     path.write_text('"a string"', encoding="utf-8")
     with pytest.raises(ValueError, match="must hold a JSON object"):
         load_pack_or_level(path)
+
+
+def test_hints_give_the_nudge_as_the_hint_and_the_rest_in_order() -> None:
+    pack = load_pack(tiny_pack([], hints=["Look at the rock.", "Break ROCK IS PUSH."]))
+    level = pack.level("only")
+    assert level.hint == "Look at the rock."
+    assert level.further_hints == ("Break ROCK IS PUSH.",)
+    assert level.hints == ("Look at the rock.", "Break ROCK IS PUSH.")
+    assert level.to_json()["hints"] == ["Look at the rock.", "Break ROCK IS PUSH."]
+    assert "hint" not in level.to_json()
+    assert load_pack(pack.to_json()) == pack
+
+
+def test_a_single_hint_is_the_only_hint_and_is_written_back_as_hint() -> None:
+    level = load_pack(tiny_pack([], hint="Look at the rock.")).level("only")
+    assert level.hints == ("Look at the rock.",)
+    assert level.further_hints == ()
+    assert level.to_json()["hint"] == "Look at the rock."
+    assert "hints" not in level.to_json()
+    assert (
+        load_pack(tiny_pack([], hints=["Only one."])).level("only").to_json()["hint"] == "Only one."
+    )
+
+
+def test_a_blank_hint_counts_as_no_hint() -> None:
+    assert load_pack(tiny_pack([], hint="")).level("only").hints == ()
+    assert load_pack(tiny_pack([])).level("only").hints == ()

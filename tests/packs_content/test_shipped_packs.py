@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,13 @@ def test_miau_check_passes_over_every_shipped_pack(capsys: pytest.CaptureFixture
     report = capsys.readouterr().out
     assert status == 0, report
     assert "0 failed" in report
+
+
+KEY_WORDING = re.compile(r"\b(?i:press|click|tap)\b|\b(Z|R|H|Space|Esc|Backspace)\b")
+"""A hint that names a key or a gesture: "undo" is right on a phone and a keyboard, "press Z" is not."""
+
+
+@pytest.mark.parametrize(("path", "level_id"), LEVELS)
+def test_a_shipped_hint_names_no_key_nor_gesture(path: Path, level_id: str) -> None:
+    for hint in load_pack(path).level(level_id).hints:
+        assert not KEY_WORDING.search(hint), hint

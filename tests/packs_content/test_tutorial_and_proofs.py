@@ -1,8 +1,10 @@
 """Content checks for the shipped packs ``packs/tutorial.json`` and ``packs/proofs.json``.
 
 Every level's stored solution must win, and be a shortest win; levels that
-teach rule editing must not be winnable without pushing a word; the proof
-levels must show the spec scenario they are named after.
+teach rule editing must not be winnable without pushing a word; First Steps
+has no walk after its second level, short required levels, deep challenges
+and two hints a level; the proof levels must show the spec scenario they are
+named after.
 """
 
 from __future__ import annotations
@@ -15,35 +17,33 @@ from typing import Any
 import pytest
 
 from miau.engine import Game, parse_moves, replay
+from miau.engine.level import Level
 from miau.packs import Pack, PackLevel, load_pack
 from miau.solver import Outcome, solve
+from miau.solver.depth import depth_profile, rule_changes_along
 
 PACKS = Path(__file__).resolve().parents[2] / "packs"
 TUTORIAL = PACKS / "tutorial.json"
 PROOFS = PACKS / "proofs.json"
 
-RULE_EDITING = {
-    TUTORIAL: (
-        "break-the-wall",
-        "spell-it",
-        "borrow-a-word",
-        "and",
-        "rock-is-flag",
-        "skull-gate",
-        "be-the-flag",
-        "crossword",
-        "sunken-word",
-        "through-the-wall",
-    ),
-    PROOFS: ("proof-01", "proof-02", "proof-04", "proof-07", "proof-08", "proof-09"),
-}
-"""Levels whose lesson is editing a rule: they must need a word to move."""
+WALKS_ALLOWED = 2
+"""First Steps may open with this many walks (YOU and WIN, then STOP and PUSH); no more."""
+
+LONGEST_REQUIRED = 25
+"""The most moves a required First Steps level may take: the thinking is the point, not the walking."""
 
 
 def _level_ids(path: Path) -> list[str]:
     # Read the ids with plain json so that collection works even if the pack is broken.
     raw = json.loads(path.read_text(encoding="utf-8"))
     return [str(level["id"]) for level in raw["levels"]]
+
+
+RULE_EDITING = {
+    TUTORIAL: tuple(_level_ids(TUTORIAL)[WALKS_ALLOWED:]),
+    PROOFS: ("proof-01", "proof-02", "proof-04", "proof-07", "proof-08", "proof-09"),
+}
+"""Levels whose lesson is editing a rule: they must need a word to move."""
 
 
 _CASES = [
@@ -107,10 +107,96 @@ def test_rule_editing_level_needs_a_word_push(path: Path, level_id: str) -> None
 def test_tutorial_size_and_tiers() -> None:
     levels = _pack(TUTORIAL).levels
     tiers = [level.tier for level in levels]
-    assert len(levels) >= 12
+    assert 12 <= len(levels) <= 18
     assert tiers.count("challenge") >= 2
+    assert tiers.count("optional") >= 1
     assert tiers.count("required") >= len(levels) // 2
-    assert all(level.hint for level in levels), "every level has a hint"
+    assert [level.tier for level in levels[:WALKS_ALLOWED]] == ["required"] * WALKS_ALLOWED
+
+
+def test_every_first_steps_level_has_a_nudge_and_a_plainer_second_hint() -> None:
+    for level in _pack(TUTORIAL).levels:
+        assert len(level.hints) >= 2, level.id
+        nudge, plainer = level.hints[:2]
+        assert nudge != plainer, level.id
+
+
+@pytest.mark.parametrize("level_id", _level_ids(TUTORIAL)[WALKS_ALLOWED:])
+def test_no_first_steps_level_after_the_second_is_won_without_a_rule_change(
+    level_id: str,
+) -> None:
+    # The stored solution is a shortest one (test_solution_is_shortest); the
+    # rule changes are counted as the depth profile counts them.
+    level = _level(TUTORIAL, level_id)
+    changes = rule_changes_along(Level.from_dict(_data(level)), _solution(level))
+    assert changes.by_player >= 1, (changes.formed, changes.broken)
+
+
+LESSONS = {
+    "rock-in-the-way": ((), ("ROCK IS PUSH",)),
+    "break-and-mend": (("FLAG IS WIN",), ("FLAG IS WIN",)),
+    "be-the-rock": (("ROCK IS YOU",), ("MIAU IS YOU",)),
+    "be-the-flag": (("MIAU IS WIN",), ()),
+    "walls-into-flags": (("WALL IS FLAG",), ("WALL IS STOP",)),
+    "sink-the-rock": (("ROCK IS PUSH",), ("ROCK IS STOP",)),
+    "skulls-and-water": ((), ("SKULL IS DEFEAT",)),
+}
+"""The rules each level that turns a lesson around forms and breaks on its stored solution."""
+
+
+@pytest.mark.parametrize(("level_id", "lesson"), LESSONS.items())
+def test_a_level_that_turns_a_lesson_around_is_solved_through_it(
+    level_id: str, lesson: tuple[tuple[str, ...], tuple[str, ...]]
+) -> None:
+    level = _level(TUTORIAL, level_id)
+    changes = rule_changes_along(Level.from_dict(_data(level)), _solution(level))
+    assert (changes.formed, changes.broken) == lesson
+
+
+def test_sink_the_rock_sinks_the_rock_and_the_water_together() -> None:
+    level = _level(TUTORIAL, "sink-the-rock")
+    events = Game(_data(level)).play(_solution(level))
+    sunk = [entry for event in events for entry in event.to_json()["destroyed"]]
+    assert {(entry.get("noun"), entry["cause"]) for entry in sunk} == {
+        ("ROCK", "sink"),
+        ("WATER", "sink"),
+    }
+
+
+def test_in_skulls_and_water_the_loose_word_fills_the_water() -> None:
+    level = _level(TUTORIAL, "skulls-and-water")
+    events = Game(_data(level)).play(_solution(level))
+    sunk = [entry for event in events for entry in event.to_json()["destroyed"]]
+    assert {entry.get("text") or entry.get("noun") for entry in sunk} == {"DEFEAT", "WATER"}
+
+
+def test_in_rock_in_the_way_pushing_the_rock_jams_it() -> None:
+    # Down twice pushes the rock onto the flag and then against the wall: the
+    # cat never gets there while ROCK IS PUSH holds.
+    level = _level(TUTORIAL, "rock-in-the-way")
+    game = Game(_data(level))
+    assert all(event.accepted for event in game.play("LDDD"))
+    jammed = game.step("down")
+    assert not jammed.accepted
+    assert jammed.to_json()["blocked"][0]["reason"] == "stop"
+    assert not game.won
+
+
+@pytest.mark.parametrize(
+    "level_id", [level.id for level in load_pack(TUTORIAL).levels if level.tier == "required"]
+)
+def test_every_required_first_steps_level_is_short(level_id: str) -> None:
+    assert len(_solution(_level(TUTORIAL, level_id))) <= LONGEST_REQUIRED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "level_id", [level.id for level in load_pack(TUTORIAL).levels if level.tier == "challenge"]
+)
+def test_every_first_steps_challenge_is_deep(level_id: str) -> None:
+    profile = depth_profile(_data(_level(TUTORIAL, level_id)))
+    assert profile.tier >= 3, (profile.depth, profile.tier_name)
+    assert profile.rule_changes >= 1
 
 
 def test_proof_03_self_win() -> None:

@@ -19,7 +19,7 @@ from miau.worlds import shipped_pack_path
 from tests.play.test_same_conversation import ServerHost, SiteHost
 from tests.server.conftest import TestClient
 
-LEVEL = "careful"
+LEVEL = "be-the-rock"
 
 
 def conversation(fatal: str) -> list[str]:

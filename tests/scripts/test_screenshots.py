@@ -49,6 +49,8 @@ SCENES: dict[str, tuple[int, int | None]] = {
     "17-phone-deep-end-anyone-but-me": (390, 844),
     "18-deep-end-catch-the-mouse": (1280, 800),
     "18-phone-deep-end-catch-the-mouse": (390, 844),
+    "16-hints": (1280, 800),
+    "16-phone-hints": (390, 844),
     "21-library-import-report": (1280, 800),
     "21-phone-library-import-report": (390, 844),
     "22-world-select-library": (1280, 800),

@@ -28,7 +28,7 @@ from tests.support.loops import run_alone
 REQUEST_TIMEOUT = 0.3
 SEND_TIMEOUT = 0.5
 LIMITS = dataclasses.replace(UNTHROTTLED, send_timeout=SEND_TIMEOUT)
-OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
+OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "walls"}
 DEADLINE = 15.0
 """How long a wait for the server may last before the test fails: bounds a hang only."""
 

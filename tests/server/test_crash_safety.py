@@ -34,7 +34,7 @@ from tests.support.local import PlayProcess, start_miau_play
 SEED = 20261203
 KILLS = 40
 PLAYER = "crash-test-player-0123456789"
-PACK, LEVEL = "tutorial", "rocks"
+PACK, LEVEL = "tutorial", "walls"
 DIRECTIONS = {"up": "U", "down": "D", "left": "L", "right": "R"}
 
 

@@ -195,12 +195,13 @@ def test_an_imported_pack_is_listed_shown_as_an_imported_world_and_playable_with
     assert reply.headers["cache-control"] == "no-store"
     body = reply.json()
     assert body["replaced"] is False and body["warnings"] == []
+    tutorial = load_pack(PACKS / "tutorial.json")
     assert body["pack"] == {
         "id": "my-tutorial",
         "name": "My my-tutorial",
         "version": "1.0.0",
-        "description": "Learn the rules of Miau one word at a time.",
-        "levels": 17,
+        "description": tutorial.manifest.description,
+        "levels": len(tutorial.levels),
         "author": "Miau",
     }
     assert client.get("/api/library").json() == {"packs": [body["pack"]]}
@@ -487,7 +488,9 @@ def test_one_players_library_is_invisible_to_another(app: Starlette, client: Tes
         ]["levels"]
         == 6
     )
-    assert client.get("/api/library").json()["packs"][0]["levels"] == 17
+    assert client.get("/api/library").json()["packs"][0]["levels"] == len(
+        load_pack(PACKS / "tutorial.json").levels
+    )
 
 
 # --- bodies ---------------------------------------------------------------------------------

@@ -188,13 +188,13 @@ def test_undo_right_after_a_win_goes_on_playing_and_is_kept(client: TestClient) 
 def test_a_new_connection_resumes_the_same_board_and_undo_works(client: TestClient) -> None:
     with client.websocket_connect("/ws") as socket:
         player = Player(socket)
-        player.open("tutorial", "careful")
+        player.open("tutorial", "be-the-rock")
         replies = player.moves("ULU")
         player.intent("undo")
         before_reload = player.moves("U")[-1]["state"]
     with client.websocket_connect("/ws") as socket:
         player = Player(socket)
-        opened = player.open("tutorial", "careful")
+        opened = player.open("tutorial", "be-the-rock")
         assert opened["resumed"] is True
         assert opened["state"] == before_reload
         undone = player.intent("undo")

@@ -32,7 +32,7 @@ LIMITS = dataclasses.replace(UNTHROTTLED, send_timeout=SEND_TIMEOUT)
 PATIENT = dataclasses.replace(UNTHROTTLED, send_timeout=600.0)
 """A send timeout no test outlasts: a stalled client stays connected (and stalled) throughout."""
 
-OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "rocks"}
+OPEN_ROCKS = {"type": "open", "pack": "tutorial", "level": "walls"}
 
 
 @pytest.fixture

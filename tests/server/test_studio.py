@@ -258,7 +258,7 @@ def _without_timings(report: Any) -> Any:
 
 def test_check_answers_with_miau_checks_level_report(server: StudioServer) -> None:
     pack = one_level_pack("walls")
-    pack["levels"][0]["solution"] = "RRDDRRUURRDDRRUUUU"  # wins, with refused letters after
+    pack["levels"][0]["solution"] = "RRDDRRRURRRDUU"  # wins, with refused letters after
     with server.connect() as studio:
         studio.send({"type": "check", "job": "c", "pack": pack})
         _, checked = studio.until({"checked", "error"})

@@ -82,8 +82,12 @@ def test_shipped_tutorial_locks_as_the_rules_say(client: TestClient) -> None:
     levels = {each["id"]: each for each in client.get("/api/worlds/tutorial").json()["levels"]}
     assert not levels["first-steps"]["locked"]
     assert not levels["walls"]["locked"]
-    assert levels["rocks"]["locked"]
-    assert levels["rocks"]["unlockedBy"] == "Win \u201cWalls\u201d or \u201cFirst Steps\u201d first"
+    assert levels["break-the-wall"]["locked"]
+    assert (
+        levels["break-the-wall"]["unlockedBy"]
+        == "Win \u201cWalls and Rocks\u201d or \u201cFirst Steps\u201d first"
+    )
+    assert levels["sunken-word"]["locked"]
     assert levels["crossword"]["locked"]
 
 

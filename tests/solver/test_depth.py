@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from miau.engine import Game
 from miau.engine.level import Level
 from miau.engine.vocabulary import MOVE_LETTERS
+from miau.generate.seeds import WALKS_PACK
 from miau.solver import read_levels
 from miau.solver.dead_squares import NOUN, OPERATOR, PROPERTY, find_dead_squares, word_kind
 from miau.solver.depth import TIER_THRESHOLDS, DepthProfile, depth_profile, tier_of
@@ -22,6 +23,8 @@ from tests.solver.builders import level, sentence, thing, word
 from tests.solver.naive import naive_key
 
 PACKS = Path(__file__).parent.parent.parent / "packs"
+OLD_WALKS = WALKS_PACK
+"""The walks First Steps had before its rework (Walls, Rocks, Water, Skulls), kept as a pack."""
 
 # The cat walks to the flag; no word is in its way.
 WALK = level(
@@ -193,8 +196,9 @@ def test_tiers_follow_the_thresholds() -> None:
 
 
 @cache
-def shipped_profile(pack: str, level_id: str) -> DepthProfile:
-    (spec,) = [spec for spec in read_levels(PACKS / f"{pack}.json").levels if spec.id == level_id]
+def shipped_profile(pack: str | Path, level_id: str) -> DepthProfile:
+    path = pack if isinstance(pack, Path) else PACKS / f"{pack}.json"
+    (spec,) = [spec for spec in read_levels(path).levels if spec.id == level_id]
     return depth_profile(spec.data)
 
 
@@ -202,7 +206,9 @@ def shipped_profile(pack: str, level_id: str) -> DepthProfile:
 def test_the_first_steps_walks_rank_below_the_levels_players_named_as_good() -> None:
     tutorial = json.loads((PACKS / "tutorial.json").read_text(encoding="utf-8"))
     titles = {entry["title"]: entry["id"] for entry in tutorial["levels"]}
-    walks = [("tutorial", titles[t]) for t in ("Walls", "Rocks", "Water", "Skulls")]
+    old = json.loads(OLD_WALKS.read_text(encoding="utf-8"))
+    old_titles = {entry["title"]: entry["id"] for entry in old["levels"]}
+    walks = [(OLD_WALKS, old_titles[t]) for t in ("Walls", "Rocks", "Water", "Skulls")]
     good = [
         ("tutorial", titles["Borrow a Word"]),
         ("tutorial", titles["Crossword"]),
@@ -211,6 +217,7 @@ def test_the_first_steps_walks_rank_below_the_levels_players_named_as_good() -> 
     ]
     walk_depths = [shipped_profile(*key) for key in walks]
     good_depths = [shipped_profile(*key) for key in good]
+    assert len(walk_depths) == 4 and all(p.hands_off for p in walk_depths)
     assert max(p.depth for p in walk_depths) < min(p.depth for p in good_depths)
     assert max(p.tier for p in walk_depths) < min(p.tier for p in good_depths)
 

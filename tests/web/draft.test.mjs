@@ -84,3 +84,20 @@ test("every edit is written to storage, so a reload finds it", () => {
   draft.undo();
   assert.equal(JSON.parse(localStorage.getItem(DRAFT_KEY)).levels[0].id, "my-level");
 });
+
+test("a level with a list of hints keeps the later ones through the editor and back", async () => {
+  const { normalisePack, exportPack } = await import("../../src/miau/web/js/editor/draft.js");
+  const pack = normalisePack({
+    manifest: { id: "p", name: "P" },
+    palette: {},
+    levels: [{ id: "one", title: "One", hints: ["Look.", "Break it."], width: 3, height: 1, objects: [] }],
+  });
+  assert.equal(pack.levels[0].hint, "Look.");
+  pack.levels[0].hint = "Look closer.";
+  const exported = exportPack(pack).levels[0];
+  assert.deepEqual(exported.hints, ["Look closer.", "Break it."]);
+  assert.equal("hint" in exported, false);
+  assert.equal("laterHints" in exported, false);
+  const single = normalisePack({ manifest: {}, levels: [{ id: "two", title: "Two", hint: "Only.", width: 1, height: 1, objects: [] }] });
+  assert.deepEqual([exportPack(single).levels[0].hint, exportPack(single).levels[0].hints], ["Only.", undefined]);
+});

@@ -387,3 +387,30 @@ test("moves held for a level that cannot be played are forgotten", () => {
   early.release((intent) => played.push(intent));
   assert.deepEqual(played, []);
 });
+
+const { hintsOf, hintButtonLabel, HINT_KEY } = await import("../../src/miau/web/js/play/hint-panel.js");
+
+test("a level's hints are its hints list, else its one hint, blank ones dropped", () => {
+  assert.deepEqual(hintsOf({ hint: "Look.", hints: ["Look.", "Break it."] }), ["Look.", "Break it."]);
+  assert.deepEqual(hintsOf({ hint: "Look." }), ["Look."]);
+  assert.deepEqual(hintsOf({ hint: null, hints: [] }), []);
+  assert.deepEqual(hintsOf({ hint: "  " }), []);
+  assert.deepEqual(hintsOf({}), []);
+});
+
+test("the Hint button offers a hint, then another, then says there are no more", () => {
+  assert.equal(hintButtonLabel(0, 2), "Show a hint");
+  assert.equal(hintButtonLabel(1, 2), "Another hint");
+  assert.equal(hintButtonLabel(2, 2), "No more hints");
+  assert.equal(hintButtonLabel(1, 1), "No more hints");
+  assert.equal(HINT_KEY, "h");
+});
+
+test("a draft made of a pack level keeps every hint of it", () => {
+  const { level } = draftWorldAndLevel({
+    manifest: {},
+    levels: [{ id: "one", title: "One", hints: ["Look.", "Break it."], width: 1, height: 1, objects: [] }],
+  });
+  assert.equal(level.hint, "Look.");
+  assert.deepEqual(level.hints, ["Look.", "Break it."]);
+});

@@ -16,10 +16,13 @@ from typing import Any, Final
 from miau.engine.vocabulary import CORE_PROPERTIES, IS, OPERATORS, TOKEN_PATTERN, WIN, YOU
 from miau.generate.mutate import MIN_SIDE, LevelDict, Pools, canonical
 from miau.packs import Pack, load_pack, load_pack_or_level
-from miau.worlds import shipped_pack_path
 
 WALKS: Final = ("walls", "rocks", "water", "skulls")
-"""The First Steps levels that are walks; a generated level must be deeper than all of them."""
+"""The walks First Steps once had; a generated level must be deeper than all of them."""
+
+WALKS_PACK: Final = Path(__file__).with_name("first_steps_walks.json")
+"""Where the walks are kept (package data): First Steps itself has no walk after its second
+level any more, and the yardstick must not move when the tutorial changes."""
 
 
 class SeedError(ValueError):
@@ -157,8 +160,8 @@ def pools_for(source: Source, extra_words: Sequence[str] = ()) -> Pools:
 
 
 def walks() -> tuple[Seed, ...]:
-    """The First Steps walks (Walls, Rocks, Water, Skulls), from the shipped tutorial pack."""
-    pack = load_pack(shipped_pack_path("tutorial"))
+    """The old First Steps walks (Walls, Rocks, Water, Skulls), from :data:`WALKS_PACK`."""
+    pack = load_pack(WALKS_PACK)
     return tuple(
         Seed(level.id, level.title, _engine_dict(pack.level(level.id).data))
         for level in (pack.level(name) for name in WALKS)

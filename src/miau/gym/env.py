@@ -344,7 +344,7 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
         """Start an episode: the level's start state and its ``info``.
 
         ``options={"level": L}`` chooses the level: an id of the set
-        (``"rock-nook"`` or ``"tutorial/rock-nook"``), or any level source
+        (``"skull-gate"`` or ``"tutorial/skull-gate"``), or any level source
         (a level or pack dict, a share link, a pack path or id: its first
         level), which must fit the observation. ``options={"state":
         snapshot}`` resumes a snapshot from :meth:`snapshot`.

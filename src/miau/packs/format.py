@@ -37,6 +37,7 @@ __all__ = [
     "MAX_AUTOMATA",
     "MAX_DESCRIBE_LENGTH",
     "MAX_GLYPH_LENGTH",
+    "MAX_HINTS",
     "MAX_HINT_LENGTH",
     "MAX_LEVEL_OBJECTS",
     "MAX_LEVEL_SIDE",
@@ -68,6 +69,8 @@ MAX_PACK_LEVELS: Final = 64
 MAX_NAME_LENGTH: Final = 80
 """Longest pack name and level title, in characters."""
 MAX_HINT_LENGTH: Final = 200
+MAX_HINTS: Final = 3
+"""Most hints a level may give: a nudge first, then plainer ones, one per request."""
 MAX_DESCRIBE_LENGTH: Final = 80
 MAX_GLYPH_LENGTH: Final = 16
 """Longest palette glyph: room for any emoji sequence, not for a sentence."""
@@ -117,6 +120,7 @@ LEVEL_FIELDS: Final = (
     "id",
     "title",
     "hint",
+    "hints",
     "width",
     "height",
     "tier",

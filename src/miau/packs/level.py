@@ -19,6 +19,7 @@ from miau.packs.format import (
     LEVEL_FIELDS,
     LEVEL_ID_PATTERN,
     MAX_HINT_LENGTH,
+    MAX_HINTS,
     MAX_LEVEL_OBJECTS,
     MAX_LEVEL_SIDE,
     MAX_NAME_LENGTH,
@@ -30,7 +31,7 @@ from miau.packs.format import (
 from miau.packs.issues import IssueLog, Location
 from miau.packs.maps import EMPTY_CELLS
 from miau.packs.model import AutomatonData, LevelData, PackLevel
-from miau.packs.reading import FieldReader
+from miau.packs.reading import FieldReader, check_string
 from miau.packs.values import describe, is_array, is_record, listing, quote
 
 __all__ = ["LevelDraft", "read_level"]
@@ -86,6 +87,15 @@ def read_level(
         non_blank=False,
         what=f"a hint of at most {MAX_HINT_LENGTH} characters",
     )
+    further_hints: tuple[str, ...] = ()
+    if "hints" in raw:
+        hints = _read_hints(fields, loc)
+        if "hint" in raw:
+            fields.report(
+                "hints", 'give "hint" or "hints", not both (the first of "hints" is the hint)'
+            )
+        elif hints:
+            hint, further_hints = hints[0], tuple(hints[1:])
     size = f"an integer from 1 to {MAX_LEVEL_SIDE}"
     width = fields.integer("width", low=1, high=MAX_LEVEL_SIDE, required=True, what=size)
     height = fields.integer("height", low=1, high=MAX_LEVEL_SIDE, required=True, what=size)
@@ -129,6 +139,7 @@ def read_level(
             id=draft.id,
             title=title,
             hint=hint,
+            further_hints=further_hints,
             tier=tier,
             width=width,
             height=height,
@@ -137,6 +148,31 @@ def read_level(
             data=data,
         )
     return draft
+
+
+def _read_hints(fields: FieldReader, loc: Location) -> list[str]:
+    """The ``hints`` list: 1 to MAX_HINTS non-blank strings, a nudge first; [] when any is wrong."""
+    what = (
+        f"a list of 1 to {MAX_HINTS} hints, a nudge first and plainer ones after, "
+        f"each at most {MAX_HINT_LENGTH} characters"
+    )
+    raw_hints = fields.array("hints", what=what)
+    if raw_hints is None:
+        return []
+    if not 1 <= len(raw_hints) <= MAX_HINTS:
+        fields.report("hints", f"has {len(raw_hints)} hints; expected {what}")
+        return []
+    hints = [
+        check_string(
+            fields.log,
+            (*loc, "hints", index),
+            item,
+            what=f"a hint of at most {MAX_HINT_LENGTH} characters",
+            max_length=MAX_HINT_LENGTH,
+        )
+        for index, item in enumerate(raw_hints)
+    ]
+    return [hint for hint in hints if hint is not None] if None not in hints else []
 
 
 def _check_tier1_automata(log: IssueLog, automata: list[tuple[AutomatonData, Location]]) -> None:

@@ -33,7 +33,7 @@ def load_pack(source: str | os.PathLike[str] | Mapping[str, object]) -> Pack:
     >>> from miau.worlds import shipped_pack_path
     >>> pack = load_pack(shipped_pack_path("tutorial"))
     >>> pack.manifest.id, len(pack.levels), pack.levels[0].title
-    ('tutorial', 17, 'First Steps')
+    ('tutorial', 18, 'First Steps')
     >>> load_pack({"format": 1})
     Traceback (most recent call last):
     ...

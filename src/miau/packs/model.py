@@ -166,6 +166,9 @@ class PackLevel:
     id: str
     title: str
     hint: str | None = None
+    """The first hint: a nudge, shown when the player first asks."""
+    further_hints: tuple[str, ...] = ()
+    """Plainer hints after the first, shown one per further request."""
     tier: Tier = "required"
     width: int
     height: int
@@ -176,7 +179,9 @@ class PackLevel:
     def to_json(self) -> dict[str, Any]:
         """Return the level in the pack format, its map already expanded."""
         out: dict[str, Any] = {"id": self.id, "title": self.title}
-        if self.hint is not None:
+        if self.further_hints:
+            out["hints"] = [self.hint, *self.further_hints]
+        elif self.hint is not None:
             out["hint"] = self.hint
         out.update(tier=self.tier, width=self.width, height=self.height)
         out["objects"] = copy.deepcopy(self.data["objects"])
@@ -189,6 +194,14 @@ class PackLevel:
         if self.solver_max is not None:
             out["solverMax"] = self.solver_max
         return out
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """Every hint in the order a player gets them: the nudge first, then the plainer ones.
+
+        A blank ``hint`` (the format allows one) is no hint at all.
+        """
+        return tuple(hint for hint in (self.hint, *self.further_hints) if hint and hint.strip())
 
 
 @dataclass(frozen=True, kw_only=True)

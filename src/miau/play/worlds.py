@@ -262,6 +262,8 @@ def level_json(pack_id: str, level: PackLevel, next_level: dict[str, str] | None
         "id": level.id,
         "title": level.title,
         "hint": level.hint,
+        # Every hint in order, a nudge first: the page shows one per request, none unasked.
+        "hints": list(level.hints),
         "tier": level.tier,
         "width": level.width,
         "height": level.height,

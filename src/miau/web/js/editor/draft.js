@@ -135,15 +135,18 @@ export function normalisePack(raw) {
     throw new Error("not a pack with a level");
   }
   const source = raw.levels[0];
+  const hints = Array.isArray(source.hints) ? source.hints.filter((hint) => typeof hint === "string") : [];
   const level = {
     id: isLevelId(source.id) ? source.id : "my-level",
     title: typeof source.title === "string" ? source.title : "My level",
-    hint: typeof source.hint === "string" ? source.hint : "",
+    hint: typeof source.hint === "string" ? source.hint : (hints[0] ?? ""),
     tier: ["required", "optional", "challenge"].includes(source.tier) ? source.tier : "required",
     width: clampSize(source.width),
     height: clampSize(source.height),
     objects: (source.objects || []).map(cleanObject),
   };
+  // The form edits the first hint; the plainer ones after it ride along unchanged.
+  if (hints.length > 1) level.laterHints = hints.slice(1);
   if (Array.isArray(source.automata) && source.automata.length) {
     level.automata = source.automata.map((record) => {
       const automaton = {
@@ -218,7 +221,9 @@ export function objectNouns(level) {
  */
 export function exportPack(pack, manifestOverrides = {}) {
   const level = structuredClone(pack.levels[0]);
-  if (!level.hint) delete level.hint;
+  if (level.hint && level.laterHints?.length) level.hints = [level.hint, ...level.laterHints];
+  if (!level.hint || level.hints) delete level.hint;
+  delete level.laterHints;
   if (level.tier === "required") delete level.tier;
   if (!level.automata?.length) delete level.automata;
   if (!level.pairs?.length) delete level.pairs;

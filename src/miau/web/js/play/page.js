@@ -4,7 +4,7 @@
 
 import { h } from "../dom.js";
 import { dpad } from "../pad.js";
-import { HintPanel } from "./hint-panel.js";
+import { HintPanel, hintsOf } from "./hint-panel.js";
 import { PlayHeader, worldLabel } from "./header.js";
 import { LossBanner } from "./loss-banner.js";
 
@@ -63,14 +63,14 @@ export class PlayPage {
     this.startingNote.textContent = waiting ? `Starting the game… ${moves} for it.` : "Starting the game…";
   }
 
-  /** Shows the opened level: the page's title, the names, the board's shape and the hint. */
+  /** Shows the opened level: the page's title, the names, the board's shape; its hints wait to be asked for. */
   showLevel(world, level) {
     this.startingNote.remove();
     document.title = `${level.title} · Miau`;
     this.header.showTitles(worldLabel(this.kind, world), level.title);
     // A phone gives the board a height from the level's shape alone (miau.css), never from the rules.
     this.root.style.setProperty("--level-aspect", String(level.height / level.width));
-    this.hintPanel.show(level.hint);
+    this.hintPanel.offer(hintsOf(level));
   }
 
   /** Shows a drawn state: the move count and the loss banner. */

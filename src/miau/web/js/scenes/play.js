@@ -27,6 +27,7 @@ import { soundControl } from "../sound-control.js";
 import { clearToasts, toast } from "../toast.js";
 import { Vocabulary } from "../words.js";
 import { showLocked, showOpenError } from "../play/failure-cards.js";
+import { bindHintKey } from "../play/hint-panel.js";
 import { EarlyIntents, intentRouter, restartQuestion } from "../play/intents.js";
 import { openLevel, openingNotes } from "../play/level-source.js";
 import { PlayPage } from "../play/page.js";
@@ -143,6 +144,7 @@ function playLevel(page, world, level, opened, { kind, params, routes, signal, i
   const isWon = () => win.won;
   const onIntent = intentRouter({ controller, isWon, backToMap: routes.backToMap, askThenRestart });
   shareFromPage(page, level, { kind, params, controls, win, signal });
+  bindHintKey({ keys: window, panel: page.hintPanel, isCovered: () => win.shown, signal });
   const stopReopened = port.onReopened((next) => {
     page.countReopened();
     controller.reopened(next);

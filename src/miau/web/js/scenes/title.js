@@ -41,7 +41,9 @@ export function mount(root, _params, { navigate, signal }) {
         h("kbd", {}, "R"),
         " restart · ",
         h("kbd", {}, "Space"),
-        " wait",
+        " wait · ",
+        h("kbd", {}, "H"),
+        " hint",
       ),
       // A touch screen shows this line instead (miau.css): it has no keys to name.
       h("p", { class: "title-touch" }, "Swipe on the board or use the pad to move · Undo, Restart and Wait are in the top bar"),
