@@ -138,18 +138,18 @@ def test_a_level_asked_for_by_its_address_says_whether_it_is_locked_and_why(
 ) -> None:
     first = client.get("/api/worlds/tutorial/levels/first-steps").json()
     assert (first["locked"], first["unlockedBy"]) == (False, None)
-    rocks = client.get("/api/worlds/tutorial/levels/rocks").json()
-    assert (rocks["locked"], rocks["unlockedBy"]) == (
+    break_the_wall = client.get("/api/worlds/tutorial/levels/break-the-wall").json()
+    assert (break_the_wall["locked"], break_the_wall["unlockedBy"]) == (
         True,
-        "Win \u201cWalls\u201d or \u201cFirst Steps\u201d first",
+        "Win \u201cWalls and Rocks\u201d or \u201cFirst Steps\u201d first",
     )
     proof = client.get("/api/worlds/proofs/levels/proof-05").json()
     assert proof["locked"] is True
     assert proof["unlockedBy"] == "Win every required level of First Steps first"
     with client.websocket_connect("/ws") as socket:
         win(Player(socket), "tutorial", tutorial_level("first-steps"))
-    rocks = client.get("/api/worlds/tutorial/levels/rocks").json()
-    assert (rocks["locked"], rocks["unlockedBy"]) == (False, None)
+    break_the_wall = client.get("/api/worlds/tutorial/levels/break-the-wall").json()
+    assert (break_the_wall["locked"], break_the_wall["unlockedBy"]) == (False, None)
 
 
 def tutorial_level(level_id: str) -> dict[str, Any]:

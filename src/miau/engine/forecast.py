@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from miau.engine.board import GONE, Board
+from miau.engine.pickling import init_arguments
 from miau.engine.rules import subject_matches
 from miau.engine.turn import resolve_turn
 from miau.engine.vocabulary import FACING, MOVE, SHIFT, WAIT
@@ -75,6 +76,10 @@ class TickPath:
             out["gone"] = True
         return out
 
+    def __reduce__(self) -> tuple[type[TickPath], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Forecast:
@@ -91,6 +96,10 @@ class Forecast:
         if self.facing:
             out["facingMatters"] = list(self.facing)
         return out
+
+    def __reduce__(self) -> tuple[type[Forecast], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def tick_actors(board: Board) -> list[tuple[int, Sequence[int]]]:
