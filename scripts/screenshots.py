@@ -565,7 +565,7 @@ def library_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
         shots.shoot(f"22-{prefix}world-select-library")
 
         shots.goto(f"/shared/{code}")
-        shots.wait_play_ready("Walls")
+        shots.wait_play_ready("Walls and Rocks")
         shots.play("RR")
         shots.wait_still()
         shots.shoot(f"23-{prefix}shared-level")

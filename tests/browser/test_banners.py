@@ -68,7 +68,7 @@ def test_the_loss_banner_covers_neither_the_board_nor_the_top_bar(
     # Its buttons are reachable where it is.
     screen.locator(".loss-banner [data-intent='undo']").click()
     screen.locator(".loss-banner").wait_for(state="hidden")
-    assert game.move_count() == 2
+    assert game.move_count() == 4
 
 
 def assert_notices_clear_of_the_game(page: Page) -> list[str]:

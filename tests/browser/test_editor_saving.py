@@ -103,7 +103,7 @@ def test_the_authors_own_pack_locks_none_of_its_levels_and_is_called_theirs(
 ) -> None:
     editor = Editor(author, live_server.url)
     editor.open()
-    for title in ("Room one", "Room two"):
+    for title in ("Room one", "Room two", "Room three"):
         editor.paint("object:MIAU", (0, 0))
         editor.set_field("title", title)
         editor.tab("save")
@@ -115,15 +115,15 @@ def test_the_authors_own_pack_locks_none_of_its_levels_and_is_called_theirs(
         author.click(".editor-topbar [data-action='new']")
         editor.tab("level")
 
-    # The pack's own rules would lock the second required level until the first is won…
+    # The pack's own rules would lock the third required level until one before it is won…
     world = author.request.get(f"{live_server.url}/api/worlds/own-rooms").json()
-    assert [level["locked"] for level in world["levels"]] == [False, True]
+    assert [level["locked"] for level in world["levels"]] == [False, False, True]
     # …but not for its author.
     author.goto(f"{live_server.url}/#/world/own-rooms")
-    expect(author.locator(".level-card[data-level='room-two']")).to_have_attribute(
+    expect(author.locator(".level-card[data-level='room-three']")).to_have_attribute(
         "data-locked", "false"
     )
-    author.goto(f"{live_server.url}/#/play/own-rooms/room-two")
+    author.goto(f"{live_server.url}/#/play/own-rooms/room-three")
     author.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
     assert author.locator(".locked-panel").count() == 0
 

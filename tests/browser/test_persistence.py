@@ -118,7 +118,10 @@ def test_a_server_restart_keeps_progress_and_the_game_in_progress(
     card.wait_for()
     assert card.get_attribute("data-won") == "true"
     assert "best 6 moves" in card.inner_text()
-    assert page.locator(".level-card[data-level='rocks']").get_attribute("data-locked") == "false"
+    assert (
+        page.locator(".level-card[data-level='break-the-wall']").get_attribute("data-locked")
+        == "false"
+    )
 
 
 LATE_KEY_UP_MS = 600

@@ -54,4 +54,4 @@ def test_enter_on_the_title_goes_to_the_worlds_with_their_progress(
         ".world-card .world-name", "els => els.map(e => e.textContent)"
     )
     assert names[0] == "First Steps"
-    assert page.inner_text(".world-card[data-world='tutorial'] .progress-text") == "0 / 12 required"
+    assert page.inner_text(".world-card[data-world='tutorial'] .progress-text") == "0 / 14 required"

@@ -55,3 +55,12 @@ KEY_WORDING = re.compile(r"\b(?i:press|click|tap)\b|\b(Z|R|H|Space|Esc|Backspace
 def test_a_shipped_hint_names_no_key_nor_gesture(path: Path, level_id: str) -> None:
     for hint in load_pack(path).level(level_id).hints:
         assert not KEY_WORDING.search(hint), hint
+
+
+def test_no_two_shipped_levels_share_an_id() -> None:
+    """A level id names one level across every shipped world (the solver's tools look levels up by it)."""
+    seen: dict[str, str] = {}
+    for path in PACK_FILES:
+        for level in load_pack(path).levels:
+            assert level.id not in seen, f"{level.id} is in both {seen[level.id]} and {path.name}"
+            seen[level.id] = path.name

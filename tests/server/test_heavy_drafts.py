@@ -231,7 +231,10 @@ def test_the_heavy_budget_refills_at_its_rate(
     first, _ = heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)
     assert heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)[0] == 0
     heavy_clock.now += PLAY_LIMITS.heavy_burst / PLAY_LIMITS.heavy_tokens_per_second
-    assert heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)[0] == first
+    refilled, _ = heavy_tokens_taken_by_reconnecting(heavy_limited, connections=3)
+    # A whole burst again, give or take what a slow turn on a loaded machine was charged
+    # over its fixed cost (test_costs pins that charge), in either of the two rounds.
+    assert first - 2 * ENTITIES_PER_TOKEN <= refilled <= PLAY_LIMITS.heavy_burst
 
 
 def test_shipped_levels_play_on_while_the_heavy_budget_is_spent(
