@@ -107,3 +107,23 @@ def test_a_keke_level_is_played_as_its_core_twin_so_its_observation_is_kept_incr
     assert env.entry.level.vocabulary
     env.reset(seed=0)
     assert not env.game.level.vocabulary
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    level=st.sampled_from(["keke-65", "keke-188"]),
+    actions=st.lists(st.integers(0, len(UNDO_ACTIONS) - 1), min_size=1, max_size=60),
+)
+def test_on_keke_levels_the_kept_observation_with_undo_and_reset_equals_a_fresh_build(
+    level: str, actions: list[int]
+) -> None:
+    # Resets give the remembered start observation again; it must equal a fresh build.
+    env = MiauLevelEnv(KEKE_SAMPLE, level, undo_actions=True, max_steps=10_000)
+    env.reset(seed=0)
+    for action in actions:
+        observation, *_ = env.step(action)
+        fresh = ObservationBuilder(env.layout, env.game.level).build(env.game.state)
+        assert np.array_equal(observation, fresh), env.actions[action]
+    observation, _ = env.reset()
+    fresh = ObservationBuilder(env.layout, env.game.level).build(env.game.state)
+    assert np.array_equal(observation, fresh)

@@ -30,7 +30,7 @@ not known in advance (procedural families, ``reset(options={"level":
 ...})``) can be shown.
 
 An observation is kept up to date from the engine's events: a turn that
-moved or destroyed a few things costs a few dictionary updates and one
+moved or destroyed a few things costs a few byte writes and one
 copy of the array, whatever the size of the board. A full rebuild (one pass
 over the entities, never over the cells) happens on reset, undo, a
 transformation (vocabulary-1's ``X IS TEXT`` included), a ``HAS`` spawn or
@@ -63,6 +63,20 @@ from miau.engine.vocabulary import (
 
 ObservationArray = NDArray[np.uint8]
 """An observation: ``(channels, height, width)`` of 0 and 1."""
+
+_BuildKey = tuple[
+    tuple[int, ...], tuple[str, ...], tuple[bool, ...], tuple[int, ...], dict[str, frozenset[str]]
+]
+"""What an observation is made from: positions, nouns, kinds, facings and what the rules give."""
+_Kept = tuple[
+    bytes,
+    dict[int, int],
+    list[tuple[tuple[int, ...], ...]],
+    list[int],
+    list[bool],
+    dict[str, frozenset[str]] | None,
+]
+"""A builder's working state: cells, stacks, marks, facings, kinds and what the rules give."""
 
 LEVEL_CHANNEL: Final = "level"
 _OPERATORS: Final = frozenset(TIER1_OPERATORS)
@@ -246,43 +260,77 @@ class ObservationBuilder:
         offset += len(layout.words)
         self._property_rows = {prop: offset + i for i, prop in enumerate(layout.properties)}
         self._facing_offset = offset + len(layout.properties)
-        # Flat indexes (channel * area + frame cell) -> how many entities mark them.
-        self._counts: dict[int, int] = {}
-        self._rows: list[tuple[int, ...]] = []
-        """Each entity's noun or word row and property rows, as offsets (row * area)."""
+        self._facing_rows = tuple(
+            (self._facing_offset + facing) * self._area for facing in range(len(FACINGS))
+        )
+        # A flat index (channel * area + frame cell) marked by one entity has its byte
+        # at 1; one marked by several is also counted here, so that the byte stays 1
+        # until the last of them leaves. Such stacks are rare: most marks cost one
+        # byte test, never a dictionary update.
+        self._stacked: dict[int, int] = {}
+        self._marks: list[tuple[tuple[int, ...], ...]] = []
+        """Each entity's marks by facing: its noun or word row, its property rows and,
+        for an object, the row of that facing, as offsets (row * area)."""
         self._facings: list[int] = []
         self._is_object: list[bool] = []
         self._props: dict[str, frozenset[str]] | None = None
         self._other_noun = self._noun_rows.get(CATCH_ALL)
         self._other_word = self._word_rows.get(CATCH_ALL)
         self._other_property = self._property_rows.get(CATCH_ALL)
+        self._start: tuple[_BuildKey, _Kept] | None = None
+        """The last build of a state with no move made (a level start), to give again on reset."""
 
     def build(self, state: State) -> ObservationArray:
         """The observation of ``state``, made from scratch."""
         now = state.now
-        area = self._area
-        self._props = props = state.rules_table.props
-        rows = self._rows = self._entity_rows(props, now.nouns, now.kinds)
-        self._facings = list(now.facings)
+        props = state.rules_table.props
+        made_of: _BuildKey | None = None
+        if now.move_count == 0:
+            # Everything an observation depends on; a reset's state equals the start's.
+            made_of = (now.positions, now.nouns, now.kinds, now.facings, props)
+            start = self._start
+            if start is not None and start[0] == made_of:
+                self._restore(start[1])
+                return self.current()
+        self._props = props
+        marks = self._marks = self._entity_marks(props, now.nouns, now.kinds)
+        self._facings = facings = list(now.facings)
         self._is_object = [not is_word for is_word in now.kinds]
-        facing_offset = self._facing_offset
         frame_of_cell = self._frame_of_cell
-        counts: dict[int, int] = {}
+        stacked: dict[int, int] = {}
+        cells = self._cells
+        cells[:] = self._empty
         for ident, position in enumerate(now.positions):
             if position < 0:
                 continue
             cell = frame_of_cell[position]
-            for row in rows[ident]:
-                counts[row + cell] = counts.get(row + cell, 0) + 1
-            if self._is_object[ident]:
-                key = (facing_offset + now.facings[ident]) * area + cell
-                counts[key] = counts.get(key, 0) + 1
-        self._counts = counts
-        cells = self._cells
-        cells[:] = self._empty
-        for key in counts:
-            cells[key] = 1
+            for mark in marks[ident][facings[ident]]:
+                key = mark + cell
+                if cells[key]:
+                    stacked[key] = stacked.get(key, 1) + 1
+                else:
+                    cells[key] = 1
+        self._stacked = stacked
+        if made_of is not None:
+            self._start = (made_of, self._kept())
         return self.current()
+
+    def _kept(self) -> _Kept:
+        """A copy of what the builder keeps between turns."""
+        return (
+            bytes(self._cells),
+            dict(self._stacked),
+            self._marks,
+            list(self._facings),
+            self._is_object,
+            self._props,
+        )
+
+    def _restore(self, kept: _Kept) -> None:
+        cells, stacked, self._marks, facings, self._is_object, self._props = kept
+        self._cells[:] = cells
+        self._stacked = dict(stacked)
+        self._facings = list(facings)
 
     def current(self) -> ObservationArray:
         """The last observation built or updated, as a new array."""
@@ -310,69 +358,69 @@ class ObservationBuilder:
             )
         ):
             return self.build(state_of())
-        counts = self._counts
+        stacked = self._stacked
         cells = self._cells
-        rows, facings, is_object = self._rows, self._facings, self._is_object
+        marks, facings = self._marks, self._facings
         frame_of_cell = self._frame_of_cell
-        area, facing_offset = self._area, self._facing_offset
-        # A cell's byte follows its count as it changes: 1 on every arrival, 0 when the
-        # last mark leaves, so the bytes end equal to "count > 0" whatever the order.
-        counts_get = counts.get
-        for ident, before, after, _, facing in event.moved:
-            was_facing = facings[ident]
-            if before == after and facing == was_facing:
-                continue
-            old, new = frame_of_cell[before], frame_of_cell[after]
-            if before != after:
-                for row in rows[ident]:
-                    key = row + old
-                    left = counts[key] - 1
-                    if left:
-                        counts[key] = left
+        # Leaving marks go first, then arriving ones, entry by entry: a byte is 0 once
+        # its last mark has left and 1 while one is there, whatever the order.
+        for ident, before, after, _, facing in log.moved:
+            was = facings[ident]
+            if before == after:
+                if facing == was:
+                    continue
+                if not self._is_object[ident]:
+                    facings[ident] = facing
+                    continue
+                old = new = frame_of_cell[before]
+                leaving: tuple[int, ...] = (self._facing_rows[was],)
+                arriving: tuple[int, ...] = (self._facing_rows[facing],)
+            else:
+                old, new = frame_of_cell[before], frame_of_cell[after]
+                own = marks[ident]
+                leaving, arriving = own[was], own[facing]
+            for mark in leaving:
+                key = mark + old
+                if key in stacked:
+                    left = stacked[key] - 1
+                    if left == 1:
+                        del stacked[key]
                     else:
-                        del counts[key]
-                        cells[key] = 0
-                    key = row + new
-                    counts[key] = counts_get(key, 0) + 1
-                    cells[key] = 1
-            if is_object[ident]:
-                key = (facing_offset + was_facing) * area + old
-                left = counts[key] - 1
-                if left:
-                    counts[key] = left
+                        stacked[key] = left
                 else:
-                    del counts[key]
                     cells[key] = 0
-                key = (facing_offset + facing) * area + new
-                counts[key] = counts_get(key, 0) + 1
-                cells[key] = 1
-            facings[ident] = facing
-        for ident, _, position, _, _ in event.destroyed:
-            cell = frame_of_cell[position]
-            offsets = rows[ident]
-            if is_object[ident]:
-                offsets = (*offsets, (facing_offset + facings[ident]) * area)
-            for row in offsets:
-                key = row + cell
-                left = counts[key] - 1
-                if left:
-                    counts[key] = left
+            for mark in arriving:
+                key = mark + new
+                if cells[key]:
+                    stacked[key] = stacked.get(key, 1) + 1
                 else:
-                    del counts[key]
+                    cells[key] = 1
+            facings[ident] = facing
+        for ident, _, position, _, _ in log.destroyed:
+            cell = frame_of_cell[position]
+            for mark in marks[ident][facings[ident]]:
+                key = mark + cell
+                if key in stacked:
+                    left = stacked[key] - 1
+                    if left == 1:
+                        del stacked[key]
+                    else:
+                        stacked[key] = left
+                else:
                     cells[key] = 0
         return self.current()
 
-    def _entity_rows(
+    def _entity_marks(
         self, props: dict[str, frozenset[str]], nouns: tuple[str, ...], kinds: tuple[bool, ...]
-    ) -> list[tuple[int, ...]]:
-        """Each entity's rows (noun or word, then properties) as flat offsets."""
+    ) -> list[tuple[tuple[int, ...], ...]]:
+        """Each entity's marks by facing (noun or word row, property rows, facing row) as offsets."""
         vocabulary = self.level.vocabulary
         for_all = props.get(ALL, frozenset()) if vocabulary else frozenset()
         for_words = props.get(TEXT, frozenset()) if vocabulary else frozenset()
         area = self._area
         property_rows = self._property_rows
-        known: dict[tuple[str, bool], tuple[int, ...]] = {}
-        rows: list[tuple[int, ...]] = []
+        known: dict[tuple[str, bool], tuple[tuple[int, ...], ...]] = {}
+        marks: list[tuple[tuple[int, ...], ...]] = []
         for noun, is_word in zip(nouns, kinds, strict=True):
             found = known.get((noun, is_word))
             if found is None:
@@ -382,13 +430,17 @@ class ObservationBuilder:
                 held = for_words if is_word else props.get(noun, frozenset()) | for_all
                 property_rows_held = {property_rows.get(p, self._other_property) for p in held}
                 property_rows_held.discard(None)
-                found = tuple(
+                rows = tuple(
                     row * area
                     for row in (
                         *(() if own is None else (own,)),
                         *sorted(row for row in property_rows_held if row is not None),
                     )
                 )
+                if is_word:
+                    found = (rows,) * len(self._facing_rows)
+                else:
+                    found = tuple((*rows, facing) for facing in self._facing_rows)
                 known[(noun, is_word)] = found
-            rows.append(found)
-        return rows
+            marks.append(found)
+        return marks
