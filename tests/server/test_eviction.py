@@ -398,3 +398,22 @@ def test_the_least_recently_active_players_are_found_through_an_index(tmp_path: 
             )
         )
     assert "players_active" in plan, plan
+
+
+def test_totals_set_wrong_or_lost_by_hand_are_counted_afresh_when_the_database_opens(
+    location: str | Path,
+) -> None:
+    made = open_store(location)
+    made.start_game("ann", "pack", "a", (R,))
+    made.save_library_pack("ann", "mine", "1.0.0", "Mine", "{}")
+    made.close()
+    for statement in ("UPDATE totals SET games = 7, library_bytes = 0", "DELETE FROM totals"):
+        if isinstance(location, Path):
+            with contextlib.closing(sqlite3.connect(location)) as db:
+                db.execute(statement)
+                db.commit()
+        else:
+            with psycopg.connect(location) as db:
+                db.execute(statement)
+        open_store(location).close()
+        assert kept(location) == counted(location) == (1, 1, 2, 1)

@@ -279,6 +279,13 @@ class Statements:
             "(SELECT COALESCE(SUM(size), 0) FROM library), "
             "(SELECT COUNT(DISTINCT player) FROM library)"
         )
+        self.recount_totals = sql(
+            "UPDATE totals SET "
+            "games = (SELECT COUNT(*) FROM games WHERE finished_at IS NULL), "
+            "players = (SELECT COUNT(*) FROM players), "
+            "library_bytes = (SELECT COALESCE(SUM(size), 0) FROM library), "
+            "library_players = (SELECT COUNT(DISTINCT player) FROM library)"
+        )
         self.lock_totals = sql(
             "SELECT games, players, library_bytes, library_players FROM totals{row_lock}"
         )
@@ -595,6 +602,7 @@ class SqlStore:
                 )
             self._check_schema(db)
             self._ensure_indexes(db)
+            self._recount(db)
 
     def _add_activity(self, db: Database) -> None:
         """Add version 4's activity column and totals; every player counts as active now.
@@ -606,6 +614,18 @@ class SqlStore:
             db.execute(statement, ())
         db.execute(self.statements.activity_since_upgrade, (self._now(),))
         db.execute(self.statements.count_totals, ())
+
+    def _recount(self, db: Database) -> None:
+        """Count the totals afresh, once at each start: a row changed by hand is set right.
+
+        The row is locked first, in a statement of its own: every write that
+        changes a total takes it before it changes a row, so the counts,
+        read by the next statement, see none of them half done.
+        """
+        if db.execute(self.statements.lock_totals, ()).fetchall():
+            db.execute(self.statements.recount_totals, ())
+        else:
+            db.execute(self.statements.count_totals, ())
 
     @staticmethod
     def _ensure_indexes(db: Database) -> None:
