@@ -15,6 +15,7 @@ import contextlib
 import sqlite3
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -417,3 +418,36 @@ def test_totals_set_wrong_or_lost_by_hand_are_counted_afresh_when_the_database_o
                 db.execute(statement)
         open_store(location).close()
         assert kept(location) == counted(location) == (1, 1, 2, 1)
+
+
+@pytest.mark.postgres
+def test_processes_writing_at_once_keep_the_totals_right_and_never_deadlock(
+    postgres_url: str,
+) -> None:
+    stores = [open_store(postgres_url) for _ in range(3)]
+    for opened in stores:
+        assert isinstance(opened, SqlStore)
+        opened.max_player_games = 3
+
+    def work(index: int) -> None:
+        store = stores[index]
+        assert isinstance(store, SqlStore)
+        for round_ in range(15):
+            player = f"p{round_ % 4}"
+            level = f"l{(round_ + index) % 5}"
+            game = store.start_game(player, "pack", level, (R,), replace=True)
+            if round_ % 3 == 0:
+                store.record_win(game, player, "pack", level, 1, "R")
+            elif round_ % 3 == 1:
+                store.save_library_pack(player, f"mine{index}", "1.0.0", "Mine", "{}" * round_)
+            else:
+                store.delete_library_pack(player, f"mine{(index + 1) % 3}")
+
+    try:
+        with ThreadPoolExecutor(len(stores)) as pool:
+            for done in [pool.submit(work, index) for index in range(len(stores))]:
+                done.result(timeout=120)
+    finally:
+        for opened in stores:
+            opened.close()
+    assert kept(postgres_url) == counted(postgres_url)
