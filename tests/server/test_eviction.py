@@ -28,6 +28,7 @@ from miau.server.store import (
     SCHEMA_VERSION,
     LogEntry,
     SqliteStore,
+    StaleGameError,
     StoreQuotaError,
     StoreRunner,
     open_store,
@@ -428,14 +429,20 @@ def test_processes_writing_at_once_keep_the_totals_right_and_never_deadlock(
     for opened in stores:
         assert isinstance(opened, SqlStore)
         opened.max_player_games = 3
+        opened.clock = Clock()  # each store's own, moved on two hours a move below
 
     def work(index: int) -> None:
         store = stores[index]
         assert isinstance(store, SqlStore)
+        clock = store.clock
+        assert isinstance(clock, Clock)
         for round_ in range(15):
             player = f"p{round_ % 4}"
             level = f"l{(round_ + index) % 5}"
             game = store.start_game(player, "pack", level, (R,), replace=True)
+            clock.days_later(1 / 12)  # so that every move writes its player's activity
+            with contextlib.suppress(StaleGameError):  # another store restarted the level
+                store.append_intent(game, 1, R)
             if round_ % 3 == 0:
                 store.record_win(game, player, "pack", level, 1, "R")
             elif round_ % 3 == 1:

@@ -645,6 +645,7 @@ class SqlStore:
         with self._transaction() as db:
             self._lock_totals(db)
             self._admit_player(db, token)
+            self._touch(db, token)
 
     def players(self) -> list[str]:
         """Every player's token, oldest first (``miau progress`` picks the one to read or write)."""
@@ -724,6 +725,7 @@ class SqlStore:
                 raise StoreError(f"{self._name()} gave the new game no id")
             game_id = int(rows[0][0])
             self._add(db, games=1)
+            self._touch(db, player)
             self._execute_many(
                 db,
                 statements.insert_intent,
@@ -758,7 +760,7 @@ class SqlStore:
                     raise StaleGameError(f"game {game_id} has {stored} entries, not {length}")
                 # After the game's row, before the new game names the player: a transaction
                 # that evicts a player's data locks their games before their player row.
-                db.execute(statements.touch_player, (self._now(), player))
+                self._touch(db, player)
                 self._prune(db, player)
                 rows = db.execute(statements.insert_game, (player, pack, level)).fetchall()
                 new_id = int(rows[0][0])
@@ -822,6 +824,15 @@ class SqlStore:
         if self._touched is None or len(self._touched) >= _TOUCHED_GAMES:
             self._touched = {}
         self._touched[game_id] = self.clock()
+
+    def _touch(self, db: Database, player: str) -> None:
+        """Record ``player`` active now, in the caller's transaction.
+
+        Always after the transaction has changed the player's games: every
+        transaction takes a player's game rows before their player row, so
+        two of them never wait for each other in a circle (PostgreSQL).
+        """
+        db.execute(self.statements.touch_player, (self._now(), player))
 
     def _lock_totals(self, db: Database) -> None:
         """Hold the totals row until the transaction ends.
@@ -913,7 +924,6 @@ class SqlStore:
         """
         statements = self.statements
         if db.execute(statements.has_player, (player,)).fetchone() is not None:
-            db.execute(statements.touch_player, (self._now(), player))
             return
         (held,) = db.execute(statements.all_players, ()).fetchone()
         if int(held) >= self.max_players:
@@ -953,7 +963,13 @@ class SqlStore:
 
     def append_intent(self, game_id: int, seq: int, intent: LogEntry) -> None:
         """Append ``intent`` as entry ``seq`` (0-based) of the game's log (see :class:`Store`)."""
-        with self._statement() as db:
+        # The player's activity, at most once an hour per game, so a move stays one row; when
+        # it is written, in the append's transaction: the append's success is all a caller hears.
+        now = self.clock()
+        touch = self._touched is None or now - self._touched.get(game_id, -_TOUCH_SECONDS) >= (
+            _TOUCH_SECONDS
+        )
+        with self._transaction() if touch else self._statement() as db:
             try:
                 cursor = db.execute(
                     self.statements.append_intent, (seq, intent.letter, intent.payload, game_id)
@@ -962,13 +978,11 @@ class SqlStore:
                 raise StaleGameError(f"game {game_id} already has entry {seq}") from error
             if cursor.rowcount != 1:
                 raise StaleGameError(f"game {game_id} is finished")
-            # The player's activity, at most once an hour per game: a move stays one row.
-            now = self.clock()
-            if self._touched is None or now - self._touched.get(game_id, -_TOUCH_SECONDS) >= (
-                _TOUCH_SECONDS
-            ):
+            if touch:
+                # After the game's row, as every transaction takes a player's rows.
                 db.execute(self.statements.touch_game_player, (int(now), game_id))
-                self._touched_now(game_id)
+        if touch:
+            self._touched_now(game_id)
 
     def record_win(
         self, game_id: int, player: str, pack: str, level: str, moves: int, solution: str | None
@@ -982,7 +996,7 @@ class SqlStore:
             rows = db.execute(
                 self.statements.record_win, (player, pack, level, moves, solution)
             ).fetchall()
-            db.execute(self.statements.touch_player, (self._now(), player))
+            self._touch(db, player)
         if not rows:
             raise StoreError(f"{self._name()} returned no progress for the win")
         best_moves, best_solution = rows[0]
@@ -1057,6 +1071,7 @@ class SqlStore:
                 ).rowcount
             self._add(db, games=-finished)
             self._prune(db, player)
+            self._touch(db, player)
         return exists
 
     def set_library_summary(
