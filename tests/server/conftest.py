@@ -27,6 +27,7 @@ PACKS = ROOT / "packs"
 __all__ = [
     "PACKS",
     "ROOT",
+    "UNDO_VERSION_4",
     "Player",
     "TestClient",
     "count_rows",
@@ -34,6 +35,14 @@ __all__ = [
     "postgres_cluster",
     "postgres_url",
 ]
+
+
+UNDO_VERSION_4 = (
+    "DROP INDEX players_active",
+    "ALTER TABLE players DROP COLUMN active_at",
+    "DROP TABLE totals",
+)
+"""What turns a new database (SQLite or PostgreSQL) back into a version 3 one: no activity, no totals."""
 
 
 def pack_json(pack_id: str) -> dict[str, Any]:

@@ -213,3 +213,28 @@ def test_miau_play_answers_only_the_hosts_it_serves(tmp_path: Path) -> None:
             assert answered == status, host
     finally:
         assert server.stop() == 0
+
+
+def test_miau_play_gives_the_server_the_idle_days_it_is_told_and_refuses_a_negative_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from miau.server import app as app_module
+    from miau.server.store import IDLE_AFTER_SECONDS, StoreError
+
+    given: list[float] = []
+
+    def create_app(**options: object) -> object:
+        idle_after = options["idle_after"]
+        assert isinstance(idle_after, float | int)
+        given.append(float(idle_after))
+        raise StoreError("stopped here")
+
+    monkeypatch.setattr(app_module, "create_app", create_app)
+    db = str(tmp_path / "m.db")
+    for extra in ([], ["--idle-days", "7"], ["--idle-days", "0"]):
+        assert main(["play", "--no-browser", "--port", "0", "--db", db, *extra]) == 2
+    assert given == [IDLE_AFTER_SECONDS, 7 * 86_400.0, 0.0]
+    capsys.readouterr()
+    assert main(["play", "--no-browser", "--port", "0", "--db", db, "--idle-days", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "miau play: --idle-days must be 0 or more, not -1.0"

@@ -33,7 +33,7 @@ from miau.server.store import (
     open_store,
 )
 from miau.server.store.postgres import PostgresStore
-from tests.server.conftest import PACKS, Player, TestClient, pack_json
+from tests.server.conftest import PACKS, UNDO_VERSION_4, Player, TestClient, pack_json
 from tests.support.loops import run_alone
 
 BAD = Path(__file__).resolve().parents[1] / "packs" / "bad"
@@ -146,6 +146,8 @@ def _version_1_sqlite(path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("DROP TABLE library")
         db.execute("UPDATE schema_version SET version = 1")
+        for statement in UNDO_VERSION_4:
+            db.execute(statement)
 
 
 def test_a_version_1_sqlite_database_gains_the_library_and_keeps_its_games(
@@ -174,6 +176,8 @@ def test_a_version_1_postgres_database_gains_the_library(postgres_url: str) -> N
     with psycopg.connect(postgres_url) as db:
         db.execute("DROP TABLE library")
         db.execute("UPDATE schema_version SET version = 1")
+        for statement in UNDO_VERSION_4:
+            db.execute(statement)
     store = PostgresStore(postgres_url)
     try:
         store.save_library_pack("ann", "alpha", "1.0.0", "Alpha", "{}")

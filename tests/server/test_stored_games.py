@@ -38,7 +38,7 @@ from miau.server.store import (
     open_store,
 )
 from miau.server.store.sql import SqlStore
-from tests.server.conftest import Player, TestClient, count_rows, pack_json
+from tests.server.conftest import UNDO_VERSION_4, Player, TestClient, count_rows, pack_json
 from tests.support.loops import run_alone
 
 R, W = LogEntry("R"), LogEntry("W")
@@ -162,6 +162,8 @@ def test_a_version_2_database_gains_summaries_and_drops_its_finished_games(tmp_p
         db.execute("ALTER TABLE library DROP COLUMN summary")
         db.execute("ALTER TABLE library DROP COLUMN size")
         db.execute("UPDATE schema_version SET version = 2")
+        for statement in UNDO_VERSION_4:
+            db.execute(statement)
         db.execute("INSERT INTO players VALUES ('p', 'then')")
         for game_id, finished in ((1, "then"), (2, "then"), (3, None)):
             db.execute(
@@ -255,7 +257,10 @@ def test_a_restore_at_the_move_count_bound_is_taken_and_wins_are_stored(client: 
 def plant_game(db_path: Path, player: str, payload: str) -> None:
     """A stored game on tutorial/first-steps whose log is a restore of ``payload`` and a step."""
     with contextlib.closing(sqlite3.connect(db_path)) as db:
-        db.execute("INSERT INTO players VALUES (?, 'then') ON CONFLICT DO NOTHING", (player,))
+        db.execute(
+            "INSERT INTO players (token, created_at) VALUES (?, 'then') ON CONFLICT DO NOTHING",
+            (player,),
+        )
         (game_id,) = db.execute(
             "INSERT INTO games (player, pack, level, started_at) "
             "VALUES (?, 'tutorial', 'first-steps', 'then') RETURNING id",

@@ -78,6 +78,16 @@ def add_parser(subparsers: Any) -> None:
         help="open connections in all (default 512, at most the open-file limit less 64)",
     )
     parser.add_argument(
+        "--idle-days",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help=(
+            "how long a player must have stored nothing before a full server may evict their "
+            "games, library and then the player to make room for others (default 30)"
+        ),
+    )
+    parser.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -104,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         ConnectionGate,
         uvicorn_config,
     )
-    from miau.server.store import POSTGRES_SCHEMES, StoreError
+    from miau.server.store import IDLE_AFTER_SECONDS, POSTGRES_SCHEMES, StoreError
 
     database: str | Path
     if args.db is not None and args.db.startswith(POSTGRES_SCHEMES):
@@ -112,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         database = Path(args.db) if args.db is not None else default_db_path()
     shown_db = _without_password(database)
+    idle_after = IDLE_AFTER_SECONDS if args.idle_days is None else args.idle_days * 86_400
+    if not idle_after >= 0:  # also refuses nan
+        print(f"miau play: --idle-days must be 0 or more, not {args.idle_days}", file=sys.stderr)
+        return 2
     if isinstance(database, Path) and not _database_checked(database, args.replace_damaged_db):
         return 2
     try:
@@ -140,7 +154,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         if isinstance(database, Path):
             database.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(db_path=database, limits=PLAY_LIMITS, served=served)
+        app = create_app(
+            db_path=database,
+            limits=PLAY_LIMITS,
+            served=served,
+            idle_after=idle_after,
+        )
     except (OSError, StoreError, sqlite3.DatabaseError) as error:
         listener.close()
         print(f"miau play: cannot open the database {shown_db}: {error}", file=sys.stderr)

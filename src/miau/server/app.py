@@ -68,7 +68,7 @@ from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork, ServerF
 from miau.server.long_logs import LogShortenerProcess, LongLogs
 from miau.server.session import GameLocks, PlaySession
 from miau.server.shared import SharedEndpoints
-from miau.server.store import StoreRunner, open_store
+from miau.server.store import IDLE_AFTER_SECONDS, StoreRunner, open_store
 from miau.server.studio import StudioJobs
 from miau.server.web_security import CONTENT_SECURITY_POLICY, SecurityHeaders, WriteGuard
 
@@ -108,6 +108,7 @@ def create_app(
     served: ServedAddresses | None = None,
     long_logs: LongLogs | None = None,
     content_security_policy: str = CONTENT_SECURITY_POLICY,
+    idle_after: float = IDLE_AFTER_SECONDS,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -126,9 +127,12 @@ def create_app(
     before the cap (default: in a :class:`LogShortenerProcess`, started with
     the first such log; ``miau.server.long_logs``). ``content_security_policy``
     is the policy every response carries (``miau.server.web_security``).
+    ``idle_after`` is how many seconds a player must have stored nothing
+    before a full server evicts their data (games, then library packs, then
+    the player) to make room, instead of refusing everyone (default 30 days).
     """
     worlds = Worlds.load(packs_dir)
-    store = open_store(db_path)
+    store = open_store(db_path, idle_after=idle_after)
     runner = StoreRunner(store)
     library = Library(worlds, runner)
     shortening = long_logs or LongLogs(LogShortenerProcess(shortened_log, UnreplayableGameError))

@@ -31,6 +31,10 @@ before the loader runs (413 past it). Listings (``GET /api/library``,
 and never parse a pack; the parsed-pack cache is bounded by the entities it
 holds. Libraries have quotas (:class:`LibraryQuota`): packs and bytes per
 player, bytes and players in all, each refused with a 409 that says which.
+Past a server-wide quota the libraries of the least recently active players
+idle longer than the store's ``idle_after`` (30 days by default) are deleted
+to make room; a save is refused 409 ``server-full`` only when nobody is idle
+that long.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ from miau.play.refusal import MAX_PACK_BYTES, Refusal, problems_refusal, too_lar
 from miau.play.worlds import PackSummary, Worlds
 from miau.server.long_logs import ReplayBudgets
 from miau.server.store import (
+    LibraryBounds,
     LibraryEntry,
     LibraryPack,
     LibraryPackExistsError,
@@ -132,9 +137,9 @@ class LibraryQuota:
     bytes: int = 8 * 1024 * 1024
     """Bytes of pack text in one player's library."""
     all_bytes: int = 512 * 1024 * 1024
-    """Bytes of pack text in all libraries together."""
+    """Bytes of pack text in all libraries together (past it, idle players' packs make room)."""
     players: int = 10_000
-    """Players with at least one pack."""
+    """Players with at least one pack (past it, idle players' libraries make room)."""
 
 
 LIBRARY_QUOTA = LibraryQuota()
@@ -253,12 +258,19 @@ def _document(text: str) -> object:
 
 
 def refuse_past_quota(
-    quota: LibraryQuota, usage: LibraryUsage, size: int, replacing: int | None
+    quota: LibraryQuota,
+    usage: LibraryUsage,
+    size: int,
+    replacing: int | None,
+    *,
+    server_wide: bool = True,
 ) -> None:
     """Refuse a save that would take a library past its quota.
 
     ``size`` is the new text's size in bytes; ``replacing`` the size of
-    the pack it replaces, or None for a new pack.
+    the pack it replaces, or None for a new pack. Without ``server_wide``
+    only the player's own quotas are looked at (a full server may still
+    make room by evicting idle players' packs, inside the save).
 
     :raises Refusal: 409 ``full`` when the player's library holds its
         most packs or bytes, 409 ``server-full`` when all libraries hold
@@ -283,6 +295,8 @@ def refuse_past_quota(
                 "code": "full",
             },
         )
+    if not server_wide:
+        return
     if growth > 0 and usage.all_bytes + growth > quota.all_bytes:
         raise Refusal(
             409,
@@ -462,6 +476,7 @@ class Library:
         self.worlds = worlds
         self.store = store
         self.quota = quota
+        self._bounds = LibraryBounds(quota.all_bytes, quota.players)
         self._parsed = _ParsedPacks()
         self._parses = ReplayBudgets()
         self._clock = clock
@@ -563,11 +578,13 @@ class Library:
     async def _check_room(self, player: str, size: int, replacing: int | None) -> None:
         """Refuse early a save that would take a library past its quota (:func:`refuse_past_quota`).
 
-        Only a first look, before the pack is parsed: the save itself checks
-        again in its transaction (:meth:`_room`), where no other save can
-        slip in between.
+        Only a first look, before the pack is parsed, and only at the
+        player's own quotas: the save itself checks again in its transaction
+        (:meth:`_room`), where no other save can slip in between, after
+        evicting idle players' packs if the server's quotas are reached.
         """
-        refuse_past_quota(self.quota, await self.store.library_usage(player), size, replacing)
+        usage = await self.store.library_usage(player)
+        refuse_past_quota(self.quota, usage, size, replacing, server_wide=False)
 
     def _room(self, size: int) -> RoomCheck:
         """The quota check a save of ``size`` bytes runs in its transaction."""
@@ -626,6 +643,7 @@ class Library:
                 stale_levels=stale,
                 summary=PackSummary.of(pack).to_text(),
                 check_room=self._room(size),
+                bounds=self._bounds,
             )
         except StoreQuotaError:
             raise _no_new_players() from None
@@ -686,6 +704,7 @@ class Library:
                 stale_levels=stale,
                 summary=PackSummary.of(merged).to_text(),
                 check_room=self._room(size),
+                bounds=self._bounds,
             )
         except StoreQuotaError:
             raise _no_new_players() from None

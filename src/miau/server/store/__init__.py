@@ -18,6 +18,7 @@ from miau.server.store.records import (
     SCHEMA_VERSION,
     CallOutcome,
     LevelProgress,
+    LibraryBounds,
     LibraryEntry,
     LibraryPack,
     LibraryPackExistsError,
@@ -32,13 +33,16 @@ from miau.server.store.records import (
     text_size,
 )
 from miau.server.store.runner import StoreRunner
+from miau.server.store.sql import IDLE_AFTER_SECONDS, SqlStore
 from miau.server.store.sqlite import SqliteStore
 
 __all__ = [
+    "IDLE_AFTER_SECONDS",
     "POSTGRES_SCHEMES",
     "SCHEMA_VERSION",
     "CallOutcome",
     "LevelProgress",
+    "LibraryBounds",
     "LibraryEntry",
     "LibraryPack",
     "LibraryPackExistsError",
@@ -61,13 +65,23 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """A ``--db`` that starts with one of these is a PostgreSQL URL; anything else is a SQLite file."""
 
 
-def open_store(location: str | Path) -> Store:
+def open_store(location: str | Path, *, idle_after: float = IDLE_AFTER_SECONDS) -> Store:
     """The store at ``location``: a PostgreSQL URL (``postgresql://...``) or a SQLite file.
 
+    ``idle_after`` is how many seconds a player must have stored nothing
+    before a full server may evict their data to make room for others.
+
     :raises StoreError: when the database cannot be used.
+    :raises ValueError: when ``idle_after`` is negative.
     """
+    if not idle_after >= 0:  # also refuses nan
+        raise ValueError(f"idle_after must be zero or more seconds, not {idle_after!r}")
+    store: SqlStore
     if isinstance(location, str) and location.startswith(POSTGRES_SCHEMES):
         from miau.server.store.postgres import PostgresStore
 
-        return PostgresStore(location)
-    return SqliteStore(location)
+        store = PostgresStore(location)
+    else:
+        store = SqliteStore(location)
+    store.idle_after = idle_after
+    return store

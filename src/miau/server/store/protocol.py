@@ -14,6 +14,7 @@ from typing import Protocol
 
 from miau.server.store.records import (
     LevelProgress,
+    LibraryBounds,
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
@@ -34,7 +35,10 @@ class Store(Protocol):
         A player is recorded this way or by their first stored game or pack.
         The database keeps at most ``max_players``: past it, players who hold
         nothing (no game in progress, no win, no library pack) are deleted to
-        make room, and when none can go a new player is refused.
+        make room, then the least recently active players idle longer than
+        ``idle_after`` with all they hold; when none can go a new player is
+        refused. A player's activity is the time they last stored a game, a
+        move (at most once an hour per game), a win or a pack.
 
         :raises StoreQuotaError: when the database holds its most players.
         """
@@ -81,7 +85,10 @@ class Store(Protocol):
 
         Finished games are deleted with their logs (a win lives on in the
         progress). A player keeps at most ``max_player_games`` games in
-        progress: starting one more deletes their oldest.
+        progress: starting one more deletes their oldest. Past ``max_games``
+        in all, the games in progress of the least recently active players
+        idle longer than ``idle_after`` are deleted to make room (never the
+        player's own).
 
         :raises StaleGameError: without ``replace``, when there is an unfinished game.
         :raises StoreQuotaError: when the database holds its most games in progress.
@@ -147,6 +154,7 @@ class Store(Protocol):
         stale_levels: Sequence[str] = (),
         summary: str = "",
         check_room: RoomCheck | None = None,
+        bounds: LibraryBounds | None = None,
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one.
 
@@ -155,7 +163,10 @@ class Store(Protocol):
         transaction, library saves taking turns, with what the libraries
         hold and the size of the pack replaced; what it raises refuses the
         save (nothing stored) and reaches the caller: so racing saves never
-        pass a quota.
+        pass a quota. With ``bounds``, before ``check_room`` the libraries of
+        the least recently active players idle longer than ``idle_after``
+        (never the player's own) are deleted, one at a time, until the save
+        fits them.
 
         The player's unfinished games on ``stale_levels`` of the pack (levels
         whose content changed) are finished in the same transaction: their

@@ -13,6 +13,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "CallOutcome",
     "LevelProgress",
+    "LibraryBounds",
     "LibraryEntry",
     "LibraryPack",
     "LibraryPackExistsError",
@@ -27,12 +28,13 @@ __all__ = [
     "text_size",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this code writes; a database with a higher version is refused.
 
 Version 2 added the ``library`` table; version 3 a library pack's size and
-listing summary, and keeps no finished game. An older database is upgraded
-when opened.
+listing summary, and keeps no finished game; version 4 each player's last
+activity and the ``totals`` the server-wide quotas read. An older database
+is upgraded when opened.
 """
 
 
@@ -106,6 +108,16 @@ class LibraryUsage:
     bytes: int
     all_bytes: int
     players: int
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryBounds:
+    """The server-wide library quotas a save makes room under by evicting idle players' packs."""
+
+    all_bytes: int
+    """Bytes of pack text in all libraries together."""
+    players: int
+    """Players with at least one pack."""
 
 
 RoomCheck = Callable[[LibraryUsage, int | None], None]

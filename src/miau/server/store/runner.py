@@ -15,6 +15,7 @@ from miau.server.store.protocol import Store
 from miau.server.store.records import (
     CallOutcome,
     LevelProgress,
+    LibraryBounds,
     LibraryEntry,
     LibraryPack,
     LibraryUsage,
@@ -159,6 +160,7 @@ class StoreRunner:
         stale_levels: Sequence[str] = (),
         summary: str = "",
         check_room: RoomCheck | None = None,
+        bounds: LibraryBounds | None = None,
     ) -> bool:
         """Keep ``text`` as a pack of the player's library; whether it replaced one (see :class:`Store`)."""
         save = partial(
@@ -167,6 +169,7 @@ class StoreRunner:
             stale_levels=stale_levels,
             summary=summary,
             check_room=check_room,
+            bounds=bounds,
         )
         return await self.run(save, player, pack, version, name, text)
 

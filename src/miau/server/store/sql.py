@@ -10,7 +10,7 @@ writers to one key take turns.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Protocol
 from miau.server.store.records import (
     SCHEMA_VERSION,
     LevelProgress,
+    LibraryBounds,
     LibraryEntry,
     LibraryPack,
     LibraryPackExistsError,
@@ -33,6 +34,7 @@ from miau.server.store.records import (
 )
 
 __all__ = [
+    "IDLE_AFTER_SECONDS",
     "MAX_GAMES",
     "MAX_PLAYERS",
     "MAX_PLAYER_GAMES",
@@ -52,6 +54,19 @@ MAX_GAMES = 200_000
 MAX_PLAYERS = 1_000_000
 """How many players the database keeps. Past it, players who hold nothing (no game in progress,
 no win, no library pack) make room; when none do, a new player's first save is refused."""
+
+IDLE_AFTER_SECONDS = 30 * 24 * 3600
+"""How long a player must have stored nothing (no move, no game, no pack) before their data may
+be evicted to make room for others when a server-wide quota is reached (30 days)."""
+
+_EVICTED_PER_CALL = 64
+"""How many idle players' data one save evicts at most to make room (then it is refused)."""
+
+_TOUCH_SECONDS = 3600
+"""A move stores the player's activity time at most this often per game (a move is one row)."""
+
+_TOUCHED_GAMES = 10_000
+"""How many games' last activity writes the store remembers (then it forgets them all)."""
 
 _IDLE_PLAYERS_PRUNED = 1000
 """How many idle players one new player past :data:`MAX_PLAYERS` prunes at most."""
@@ -120,6 +135,8 @@ class Dialect:
     """Ends the select that checks a game is unfinished: holds it until the append commits."""
     code_point_order: str
     """After a text column in ORDER BY: sort by code point, not by the locale."""
+    row_lock: str
+    """Ends a select whose rows stay locked until the transaction ends."""
 
 
 SQLITE = Dialect(
@@ -131,6 +148,7 @@ SQLITE = Dialect(
     table_options=" WITHOUT ROWID",
     share_lock="",  # one writer at a time: nothing finishes a game under an append
     code_point_order="",  # BINARY on UTF-8 is code point order
+    row_lock="",  # BEGIN IMMEDIATE: one writer at a time
 )
 """SQLite's words."""
 
@@ -143,6 +161,7 @@ POSTGRES = Dialect(
     table_options="",
     share_lock=" FOR SHARE",
     code_point_order=' COLLATE "C"',
+    row_lock=" FOR UPDATE",
 )
 """PostgreSQL's words."""
 
@@ -201,14 +220,26 @@ _SUMMARY_SCHEMA = (
 )
 """Schema version 3: a library pack's size in bytes and the summary its listings show."""
 
-_INDEXES = ("CREATE INDEX IF NOT EXISTS games_player ON games(player)",)
+_ACTIVITY_SCHEMA = (
+    "ALTER TABLE players ADD COLUMN active_at BIGINT NOT NULL DEFAULT 0",
+    "CREATE TABLE totals (games BIGINT NOT NULL, players BIGINT NOT NULL, "
+    "library_bytes BIGINT NOT NULL, library_players BIGINT NOT NULL)",
+)
+"""Schema version 4: when each player last stored something (seconds since 1970, the store's
+clock), and the one row of totals the server-wide quotas read instead of counting rows."""
+
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS games_player ON games(player)",
+    "CREATE INDEX IF NOT EXISTS players_active ON players(active_at)",
+)
 """Indexes made on every open if missing (no schema version needed): a player's games, which
-every new game counts and prunes, were found by scanning all games (33 ms at 85,000)."""
+every new game counts and prunes, were found by scanning all games (33 ms at 85,000); the
+least recently active players, whom a full server evicts first."""
 
 
 EXPECTED_COLUMNS: dict[str, frozenset[str]] = {
     "schema_version": frozenset({"version"}),
-    "players": frozenset({"token", "created_at"}),
+    "players": frozenset({"token", "created_at", "active_at"}),
     "games": frozenset({"id", "player", "pack", "level", "started_at", "finished_at"}),
     "intents": frozenset({"game_id", "seq", "letter", "payload"}),
     "progress": frozenset(
@@ -217,6 +248,7 @@ EXPECTED_COLUMNS: dict[str, frozenset[str]] = {
     "library": frozenset(
         {"player", "pack", "version", "name", "text", "digest", "saved_at", "size", "summary"}
     ),
+    "totals": frozenset({"games", "players", "library_bytes", "library_players"}),
 }
 """Every table of the current schema and the columns Miau reads and writes in it."""
 
@@ -237,6 +269,30 @@ class Statements:
         """The table that version 2 added."""
         self.summary_schema = [sql(statement) for statement in _SUMMARY_SCHEMA]
         """The columns that version 3 added."""
+        self.activity_schema = [sql(statement) for statement in _ACTIVITY_SCHEMA]
+        """The column and table that version 4 added."""
+        self.activity_since_upgrade = sql("UPDATE players SET active_at = ?")
+        self.count_totals = sql(
+            "INSERT INTO totals (games, players, library_bytes, library_players) SELECT "
+            "(SELECT COUNT(*) FROM games WHERE finished_at IS NULL), "
+            "(SELECT COUNT(*) FROM players), "
+            "(SELECT COALESCE(SUM(size), 0) FROM library), "
+            "(SELECT COUNT(DISTINCT player) FROM library)"
+        )
+        self.recount_totals = sql(
+            "UPDATE totals SET "
+            "games = (SELECT COUNT(*) FROM games WHERE finished_at IS NULL), "
+            "players = (SELECT COUNT(*) FROM players), "
+            "library_bytes = (SELECT COALESCE(SUM(size), 0) FROM library), "
+            "library_players = (SELECT COUNT(DISTINCT player) FROM library)"
+        )
+        self.lock_totals = sql(
+            "SELECT games, players, library_bytes, library_players FROM totals{row_lock}"
+        )
+        self.add_totals = sql(
+            "UPDATE totals SET games = games + ?, players = players + ?, "
+            "library_bytes = library_bytes + ?, library_players = library_players + ?"
+        )
         # Version 3 keeps no finished game: the ones older versions kept go.
         self.prune_old_intents = sql(
             "DELETE FROM intents WHERE game_id IN "
@@ -255,8 +311,44 @@ class Statements:
             "ORDER BY pack, level"
         )
         self.ensure_player = sql(
-            "INSERT INTO players (token, created_at) VALUES (?, {now}) "
+            "INSERT INTO players (token, created_at, active_at) VALUES (?, {now}, ?) "
             "ON CONFLICT (token) DO NOTHING"
+        )
+        self.touch_player = sql("UPDATE players SET active_at = ? WHERE token = ?")
+        self.touch_game_player = sql(
+            "UPDATE players SET active_at = ? WHERE token = (SELECT player FROM games WHERE id = ?)"
+        )
+        # The least recently active players idle since a time, through players_active: the
+        # walk stops at the first ones who hold what is to be evicted.
+        self.idle_game_holders = sql(
+            "SELECT token FROM players WHERE active_at < ? AND token <> ? AND EXISTS "
+            "(SELECT 1 FROM games WHERE games.player = players.token "
+            "AND games.finished_at IS NULL) ORDER BY active_at, token LIMIT ?"
+        )
+        self.idle_library_holders = sql(
+            "SELECT token FROM players WHERE active_at < ? AND token <> ? AND EXISTS "
+            "(SELECT 1 FROM library WHERE library.player = players.token) "
+            "ORDER BY active_at, token LIMIT ?"
+        )
+        self.idle_players = sql(
+            "SELECT token FROM players WHERE active_at < ? AND token <> ? "
+            "ORDER BY active_at, token LIMIT ?"
+        )
+        self.finish_player_games = sql(
+            "UPDATE games SET finished_at = {now} WHERE player = ? AND finished_at IS NULL"
+        )
+        self.finish_library_games = sql(
+            "UPDATE games SET finished_at = {now} WHERE player = ? AND finished_at IS NULL "
+            "AND pack IN (SELECT pack FROM library WHERE player = ?)"
+        )
+        self.player_library = sql(
+            "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM library WHERE player = ?"
+        )
+        self.delete_player_library = sql("DELETE FROM library WHERE player = ?")
+        self.delete_player_progress = sql("DELETE FROM progress WHERE player = ?")
+        self.delete_gone_player = sql(
+            "DELETE FROM players WHERE token = ? AND NOT EXISTS "
+            "(SELECT 1 FROM games WHERE games.player = ?)"
         )
         # The game and its log in one statement, so both come from one snapshot; a game
         # with no entries yet joins to one row of NULLs.
@@ -301,9 +393,9 @@ class Statements:
         )
         self.log_length = sql("SELECT COUNT(*) FROM intents WHERE game_id = ?")
         self.player_games = sql("SELECT COUNT(*) FROM games WHERE player = ?")
-        self.all_games = sql("SELECT COUNT(*) FROM games")
+        self.all_games = sql("SELECT games FROM totals")
         self.has_player = sql("SELECT 1 FROM players WHERE token = ?")
-        self.all_players = "SELECT COUNT(*) FROM players"
+        self.all_players = "SELECT players FROM totals"
         # A player who holds nothing: no game in progress, no win, no library pack. At most
         # a batch at a time, so that one new player never pays for pruning them all.
         # (Each NOT IN is read once, not once per player; no game row at all may name the
@@ -351,9 +443,9 @@ class Statements:
         self.library_usage = sql(
             "SELECT (SELECT COUNT(*) FROM library WHERE player = ?), "
             "(SELECT COALESCE(SUM(size), 0) FROM library WHERE player = ?), "
-            "(SELECT COALESCE(SUM(size), 0) FROM library), "
-            "(SELECT COUNT(DISTINCT player) FROM library)"
+            "library_bytes, library_players FROM totals"
         )
+        self.library_totals = "SELECT library_bytes, library_players FROM totals"
         self.set_library_summary = sql(
             "UPDATE library SET summary = ?, size = ? WHERE player = ? AND pack = ? AND digest = ?"
         )
@@ -361,6 +453,10 @@ class Statements:
             "SELECT pack, version, name, digest, text FROM library WHERE player = ? AND pack = ?"
         )
         self.has_library_pack = sql("SELECT size FROM library WHERE player = ? AND pack = ?")
+        self.summarised_size = sql(
+            "SELECT size FROM library WHERE player = ? AND pack = ? AND digest = ?"
+        )
+        self.has_library = sql("SELECT 1 FROM library WHERE player = ? LIMIT 1")
         self.save_library_pack = sql(
             "INSERT INTO library "
             "(player, pack, version, name, text, digest, saved_at, size, summary) "
@@ -391,6 +487,12 @@ class SqlStore:
     players_full_until: float = 0.0
     """Until when (monotonic) the player table is known full of players who hold something:
     a new player is refused without another search for idle ones."""
+    idle_after: float = IDLE_AFTER_SECONDS
+    """How long a player must have stored nothing before a full server may evict their data."""
+    clock: Callable[[], float] = time.time
+    """The store's time in seconds since 1970, for players' activity (injectable for tests)."""
+    _touched: dict[int, float] | None = None
+    """When this store last wrote the activity of each game's player, by game id."""
 
     # --- the backend's hooks ----------------------------------------------------------------
 
@@ -473,19 +575,22 @@ class SqlStore:
                 db.execute(statements.library_schema, ())
                 for statement in statements.summary_schema:
                     db.execute(statement, ())
+                self._add_activity(db)
                 db.execute(statements.insert_version, (SCHEMA_VERSION,))
                 self._ensure_indexes(db)
                 return
             row = db.execute(statements.schema_version, ()).fetchone()
             version = row[0] if row else None
-            if version in (1, 2):
+            if version in (1, 2, 3):
                 if version == 1:
                     db.execute(statements.library_schema, ())
-                for statement in statements.summary_schema:
-                    db.execute(statement, ())
-                db.execute(statements.size_old_packs, ())
-                db.execute(statements.prune_old_intents, ())
-                db.execute(statements.prune_old_games, ())
+                if version in (1, 2):
+                    for statement in statements.summary_schema:
+                        db.execute(statement, ())
+                    db.execute(statements.size_old_packs, ())
+                    db.execute(statements.prune_old_intents, ())
+                    db.execute(statements.prune_old_games, ())
+                self._add_activity(db)
                 db.execute(statements.update_version, (SCHEMA_VERSION,))
                 self._check_schema(db)
                 self._ensure_indexes(db)
@@ -497,6 +602,30 @@ class SqlStore:
                 )
             self._check_schema(db)
             self._ensure_indexes(db)
+            self._recount(db)
+
+    def _add_activity(self, db: Database) -> None:
+        """Add version 4's activity column and totals; every player counts as active now.
+
+        (Their activity is unknown: none becomes idle, to be evicted, before
+        :attr:`idle_after` has passed since the upgrade.)
+        """
+        for statement in self.statements.activity_schema:
+            db.execute(statement, ())
+        db.execute(self.statements.activity_since_upgrade, (self._now(),))
+        db.execute(self.statements.count_totals, ())
+
+    def _recount(self, db: Database) -> None:
+        """Count the totals afresh, once at each start: a row changed by hand is set right.
+
+        The row is locked first, in a statement of its own: every write that
+        changes a total takes it before it changes a row, so the counts,
+        read by the next statement, see none of them half done.
+        """
+        if db.execute(self.statements.lock_totals, ()).fetchall():
+            db.execute(self.statements.recount_totals, ())
+        else:
+            db.execute(self.statements.count_totals, ())
 
     @staticmethod
     def _ensure_indexes(db: Database) -> None:
@@ -514,7 +643,9 @@ class SqlStore:
     def ensure_player(self, token: str) -> None:
         """Record the player ``token`` if it is new (within :attr:`max_players`, see :class:`Store`)."""
         with self._transaction() as db:
+            self._lock_totals(db)
             self._admit_player(db, token)
+            self._touch(db, token)
 
     def players(self) -> list[str]:
         """Every player's token, oldest first (``miau progress`` picks the one to read or write)."""
@@ -576,10 +707,12 @@ class SqlStore:
             # Two processes replacing one game take turns instead of both tripping over the
             # "one unfinished game per level" index.
             self._serialise(db, "game", player, pack, level)
+            self._lock_totals(db)
             self._admit_player(db, player)
             replaced = 0
             if replace:
                 replaced = db.execute(statements.finish_level_games, (player, pack, level)).rowcount
+                self._add(db, games=-replaced)
             # A game that replaces one adds none: only a new one is counted against the total.
             self._make_room(db, player, count_all=replaced < 1)
             try:
@@ -591,6 +724,8 @@ class SqlStore:
             if not rows:
                 raise StoreError(f"{self._name()} gave the new game no id")
             game_id = int(rows[0][0])
+            self._add(db, games=1)
+            self._touch(db, player)
             self._execute_many(
                 db,
                 statements.insert_intent,
@@ -599,6 +734,7 @@ class SqlStore:
                     for seq, intent in enumerate(intents)
                 ],
             )
+        self._touched_now(game_id)
         return game_id
 
     def compact_game(
@@ -622,6 +758,9 @@ class SqlStore:
                 (stored,) = db.execute(statements.log_length, (game_id,)).fetchone()
                 if int(stored) != length:
                     raise StaleGameError(f"game {game_id} has {stored} entries, not {length}")
+                # After the game's row, before the new game names the player: a transaction
+                # that evicts a player's data locks their games before their player row.
+                self._touch(db, player)
                 self._prune(db, player)
                 rows = db.execute(statements.insert_game, (player, pack, level)).fetchall()
                 new_id = int(rows[0][0])
@@ -635,6 +774,7 @@ class SqlStore:
                 )
         except StaleGameError:
             return None
+        self._touched_now(new_id)
         return new_id
 
     def _make_room(self, db: Database, player: str, *, count_all: bool = True) -> None:
@@ -648,13 +788,128 @@ class SqlStore:
         (held,) = db.execute(statements.player_games, (player,)).fetchone()
         excess = int(held) - self.max_player_games + 1
         if excess > 0:
-            db.execute(statements.finish_oldest_games, (player, excess))
+            finished = db.execute(statements.finish_oldest_games, (player, excess)).rowcount
+            self._add(db, games=-finished)
             self._prune(db, player)
         if not count_all:
             return
         (total,) = db.execute(statements.all_games, ()).fetchone()
-        if int(total) >= self.max_games:
-            raise StoreQuotaError(f"{self._name()} holds {int(total)} games in progress, its most")
+        total = int(total)
+        if total < self.max_games:
+            return
+        # Full: the games of the least recently active players idle long enough go, never
+        # the player's own.
+        idle = db.execute(
+            statements.idle_game_holders,
+            (self._idle_since(), player, min(_EVICTED_PER_CALL, total - self.max_games + 1)),
+        ).fetchall()
+        for (token,) in idle:
+            total -= self._evict_games(db, str(token))
+            if total < self.max_games:
+                return
+        raise StoreQuotaError(f"{self._name()} holds {total} games in progress, its most")
+
+    # --- activity, totals and eviction --------------------------------------------------------
+
+    def _now(self) -> int:
+        """The store's time, in whole seconds since 1970."""
+        return int(self.clock())
+
+    def _idle_since(self) -> int:
+        """A player active last before this time (the store's) is idle: their data may go."""
+        return int(self.clock() - self.idle_after)
+
+    def _touched_now(self, game_id: int) -> None:
+        """Remember that the player of ``game_id`` was just recorded active."""
+        if self._touched is None or len(self._touched) >= _TOUCHED_GAMES:
+            self._touched = {}
+        self._touched[game_id] = self.clock()
+
+    def _touch(self, db: Database, player: str) -> None:
+        """Record ``player`` active now, in the caller's transaction.
+
+        Always after the transaction has changed the player's games: every
+        transaction takes a player's game rows before their player row, so
+        two of them never wait for each other in a circle (PostgreSQL).
+        """
+        db.execute(self.statements.touch_player, (self._now(), player))
+
+    def _lock_totals(self, db: Database) -> None:
+        """Hold the totals row until the transaction ends.
+
+        Every transaction that changes a total takes it first, before any
+        row of games or players: so they take turns on it and never wait
+        for each other in a circle.
+        """
+        db.execute(self.statements.lock_totals, ()).fetchall()
+
+    def _add(
+        self,
+        db: Database,
+        *,
+        games: int = 0,
+        players: int = 0,
+        library_bytes: int = 0,
+        library_players: int = 0,
+    ) -> None:
+        """Change the totals the server-wide quotas read, in the caller's transaction."""
+        if games or players or library_bytes or library_players:
+            db.execute(self.statements.add_totals, (games, players, library_bytes, library_players))
+
+    def _evict_games(self, db: Database, player: str) -> int:
+        """Finish and delete every game the idle ``player`` has in progress; how many."""
+        finished = int(db.execute(self.statements.finish_player_games, (player,)).rowcount)
+        self._add(db, games=-finished)
+        self._prune(db, player)
+        return finished
+
+    def _evict_library(self, db: Database, player: str) -> int:
+        """Delete the idle ``player``'s library (and finish its games); the bytes it held."""
+        statements = self.statements
+        finished = db.execute(statements.finish_library_games, (player, player)).rowcount
+        self._add(db, games=-finished)
+        self._prune(db, player)
+        packs, size = db.execute(statements.player_library, (player,)).fetchone()
+        db.execute(statements.delete_player_library, (player,))
+        self._add(db, library_bytes=-int(size), library_players=-1 if int(packs) else 0)
+        return int(size)
+
+    def _evict_player(self, db: Database, player: str) -> bool:
+        """Delete the idle ``player`` and all they hold (games, wins, library); whether they went.
+
+        The game with the highest id stays even finished (see ``prune_games``):
+        a player who holds it stays too, holding nothing else.
+        """
+        statements = self.statements
+        self._evict_games(db, player)
+        self._evict_library(db, player)
+        db.execute(statements.delete_player_progress, (player,))
+        gone = db.execute(statements.delete_gone_player, (player, player)).rowcount == 1
+        if gone:
+            self._add(db, players=-1)
+        return gone
+
+    def _make_library_room(
+        self, db: Database, player: str, bounds: LibraryBounds, growth: int, new_library: bool
+    ) -> None:
+        """Evict the least recently active idle players' libraries until the save fits ``bounds``.
+
+        Never the player's own, nor a player active within :attr:`idle_after`;
+        when nobody idle is left the save's own check refuses it.
+        """
+        statements = self.statements
+        for _ in range(_EVICTED_PER_CALL):
+            (all_bytes, players) = db.execute(statements.library_totals, ()).fetchone()
+            over_bytes = growth > 0 and int(all_bytes) + growth > bounds.all_bytes
+            over_players = new_library and int(players) >= bounds.players
+            if not (over_bytes or over_players):
+                return
+            idle = db.execute(
+                statements.idle_library_holders, (self._idle_since(), player, 1)
+            ).fetchone()
+            if idle is None:
+                return
+            self._evict_library(db, str(idle[0]))
 
     def _admit_player(self, db: Database, player: str) -> None:
         """Record ``player`` at their first save, within :attr:`max_players`.
@@ -678,10 +933,20 @@ class SqlStore:
             pruned = db.execute(
                 statements.prune_idle_players, (max(excess, _IDLE_PLAYERS_PRUNED),)
             ).rowcount
+            self._add(db, players=-pruned)
+            if pruned < excess:
+                # Nobody who holds nothing is left: the least recently active players idle
+                # long enough go with all they hold.
+                idle = db.execute(
+                    statements.idle_players,
+                    (self._idle_since(), player, min(_EVICTED_PER_CALL, excess - pruned)),
+                ).fetchall()
+                pruned += sum(self._evict_player(db, str(token)) for (token,) in idle)
             if pruned < excess:
                 self.players_full_until = time.monotonic() + _PLAYERS_FULL_SECONDS
                 raise StoreQuotaError(f"{self._name()} holds {int(held)} players, its most")
-        db.execute(statements.ensure_player, (player,))
+        added = db.execute(statements.ensure_player, (player, self._now())).rowcount
+        self._add(db, players=added)
 
     def _prune(self, db: Database, player: str) -> None:
         """Delete the player's finished games and their logs (after marking them finished)."""
@@ -691,12 +956,20 @@ class SqlStore:
     def abandon_game(self, game_id: int, player: str) -> None:
         """Finish and delete the player's game ``game_id`` without a win (see :class:`Store`)."""
         with self._transaction() as db:
-            db.execute(self.statements.finish_game, (game_id,))
+            self._lock_totals(db)
+            finished = db.execute(self.statements.finish_game, (game_id,)).rowcount
+            self._add(db, games=-finished)
             self._prune(db, player)
 
     def append_intent(self, game_id: int, seq: int, intent: LogEntry) -> None:
         """Append ``intent`` as entry ``seq`` (0-based) of the game's log (see :class:`Store`)."""
-        with self._statement() as db:
+        # The player's activity, at most once an hour per game, so a move stays one row; when
+        # it is written, in the append's transaction: the append's success is all a caller hears.
+        now = self.clock()
+        touch = self._touched is None or now - self._touched.get(game_id, -_TOUCH_SECONDS) >= (
+            _TOUCH_SECONDS
+        )
+        with self._transaction() if touch else self._statement() as db:
             try:
                 cursor = db.execute(
                     self.statements.append_intent, (seq, intent.letter, intent.payload, game_id)
@@ -705,17 +978,25 @@ class SqlStore:
                 raise StaleGameError(f"game {game_id} already has entry {seq}") from error
             if cursor.rowcount != 1:
                 raise StaleGameError(f"game {game_id} is finished")
+            if touch:
+                # After the game's row, as every transaction takes a player's rows.
+                db.execute(self.statements.touch_game_player, (int(now), game_id))
+        if touch:
+            self._touched_now(game_id)
 
     def record_win(
         self, game_id: int, player: str, pack: str, level: str, moves: int, solution: str | None
     ) -> LevelProgress:
         """Finish the game and keep the win (the best move count and its moves); the new progress."""
         with self._transaction() as db:
-            db.execute(self.statements.finish_game, (game_id,))
+            self._lock_totals(db)
+            finished = db.execute(self.statements.finish_game, (game_id,)).rowcount
+            self._add(db, games=-finished)
             self._prune(db, player)
             rows = db.execute(
                 self.statements.record_win, (player, pack, level, moves, solution)
             ).fetchall()
+            self._touch(db, player)
         if not rows:
             raise StoreError(f"{self._name()} returned no progress for the win")
         best_moves, best_solution = rows[0]
@@ -755,38 +1036,55 @@ class SqlStore:
         stale_levels: Sequence[str] = (),
         summary: str = "",
         check_room: RoomCheck | None = None,
+        bounds: LibraryBounds | None = None,
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         statements = self.statements
+        size = text_size(text)
         with self._transaction() as db:
             # Library saves take turns (SQLite's writers do anyway), so "replaced" is told
             # right and the quotas are read and kept in one step: racing saves cannot pass one.
             self._serialise(db, "library")
+            self._lock_totals(db)
             self._admit_player(db, player)
             row = db.execute(statements.has_library_pack, (player, pack)).fetchone()
             exists = row is not None
             if exists and not replace:
                 raise LibraryPackExistsError(f"{player} has {pack} in their library already")
+            replacing = None if row is None else int(row[0] or 0)
+            growth = size - (replacing or 0)
+            new_library = db.execute(statements.has_library, (player,)).fetchone() is None
+            if bounds is not None:
+                self._make_library_room(db, player, bounds, growth, new_library)
             if check_room is not None:
                 usage = db.execute(statements.library_usage, (player, player)).fetchone()
-                replacing = None if row is None else int(row[0] or 0)
                 check_room(LibraryUsage(*(int(value) for value in usage)), replacing)
             db.execute(
                 statements.save_library_pack,
-                (player, pack, version, name, text, text_digest(text), text_size(text), summary),
+                (player, pack, version, name, text, text_digest(text), size, summary),
             )
-            self._execute_many(
-                db, statements.finish_level_games, [(player, pack, level) for level in stale_levels]
-            )
+            self._add(db, library_bytes=growth, library_players=1 if new_library else 0)
+            finished = 0
+            for level in stale_levels:
+                finished += db.execute(
+                    statements.finish_level_games, (player, pack, level)
+                ).rowcount
+            self._add(db, games=-finished)
             self._prune(db, player)
+            self._touch(db, player)
         return exists
 
     def set_library_summary(
         self, player: str, pack: str, digest: str, summary: str, size: int
     ) -> None:
         """Keep the listing summary of a pack saved before summaries were (see :class:`Store`)."""
-        with self._statement() as db:
+        with self._transaction() as db:
+            self._lock_totals(db)
+            row = db.execute(self.statements.summarised_size, (player, pack, digest)).fetchone()
+            if row is None:
+                return
             db.execute(self.statements.set_library_summary, (summary, size, player, pack, digest))
+            self._add(db, library_bytes=size - int(row[0]))
 
     def library_usage(self, player: str) -> LibraryUsage:
         """What the player's library and all libraries hold (see :class:`Store`)."""
@@ -796,9 +1094,16 @@ class SqlStore:
 
     def delete_library_pack(self, player: str, pack: str) -> bool:
         """Remove the pack from the player's library (and finish its games); whether it was there."""
+        statements = self.statements
         with self._transaction() as db:
-            deleted = db.execute(self.statements.delete_library_pack, (player, pack)).rowcount == 1
-            if deleted:
-                db.execute(self.statements.finish_pack_games, (player, pack))
-                self._prune(db, player)
-        return deleted
+            self._lock_totals(db)
+            row = db.execute(statements.has_library_pack, (player, pack)).fetchone()
+            if row is None:
+                return False
+            db.execute(statements.delete_library_pack, (player, pack))
+            emptied = db.execute(statements.has_library, (player,)).fetchone() is None
+            self._add(db, library_bytes=-int(row[0]), library_players=-1 if emptied else 0)
+            finished = db.execute(statements.finish_pack_games, (player, pack)).rowcount
+            self._add(db, games=-finished)
+            self._prune(db, player)
+        return True
