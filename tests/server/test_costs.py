@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks.adversary import word_flood
 
 from miau.packs import load_pack
 from miau.packs.share import (
@@ -29,47 +30,6 @@ from miau.server.app import create_app
 from miau.server.costs import ReplayTooCostlyError, timed_replay
 from miau.server.limits import DRAFT_MAX_ENTITIES, PLAY_LIMITS, UNTHROTTLED
 from tests.server.conftest import Player, TestClient
-
-SIDE = 64
-
-
-def word_flood(words: int) -> dict[str, Any]:
-    """A 64 x 64 vocabulary-1 level: TEXT IS MOVE, MIAU IS YOU, a cat and ``words`` MIAU words."""
-    rows = [["."] * SIDE for _ in range(SIDE)]
-    rows[0][0:3] = ["T", "=", "V"]
-    rows[1][0:3] = ["M", "=", "Y"]
-    rows[1][4] = "c"
-    cells = [(x, y) for y in range(3, SIDE) for x in range(SIDE)]
-    for x, y in cells[:words]:
-        rows[y][x] = "w"
-    legend = {
-        "T": {"word": "TEXT"},
-        "=": {"word": "IS"},
-        "V": {"word": "MOVE"},
-        "M": {"word": "MIAU"},
-        "Y": {"word": "YOU"},
-        "c": "MIAU",
-        "w": {"word": "MIAU"},
-    }
-    return {
-        "manifest": {
-            "id": "flood",
-            "name": "Flood",
-            "version": "1.0.0",
-            "engine": 1,
-            "features": ["vocabulary-1"],
-        },
-        "levels": [
-            {
-                "id": "flood",
-                "title": "Flood",
-                "width": SIDE,
-                "height": SIDE,
-                "map": ["".join(row) for row in rows],
-                "legend": legend,
-            }
-        ],
-    }
 
 
 def entities_of(document: dict[str, Any]) -> int:
