@@ -277,3 +277,54 @@ def test_a_thing_still_to_transform_keeps_every_step_played() -> None:
         thing("MIAU", 2, 5), thing("ROCK", 5, 5),
     )  # fmt: skip
     _check_told_children(data, budget=50)
+
+
+def _check_regions(data: dict[str, Any], budget: int) -> int:
+    """Each region's states and leaving children are what playing every move of its states gives.
+
+    Every child played from a state of the region either leaves it (and is
+    listed, from that state, with the same move, key, win and deadness) or is
+    one of the region's own states, not won; and each state of the region is
+    a child of the state it was walked to from. Returns the largest region seen.
+    """
+    largest = 0
+    for expander, key, _ in _states(data, budget):
+        states, leaving = expander.region(key)
+        inside = {state for state, _ in states}
+        assert states[0] == (key, None)
+        assert len(inside) == len(states)
+        largest = max(largest, len(states))
+        for state, came_from in states:
+            played = {(m, k, w, v) for m, k, w, v, _ in expander.children(state, _unrated)}
+            out = {(m, k, w, v) for source, (m, k, w, v, _) in leaving if source == state}
+            assert out <= played
+            for _, child, won, value in played - out:
+                assert child in inside and not won and value == 0
+            if came_from is not None:
+                walked = expander.children(came_from, _unrated)
+                assert state in {child for _, child, _, _, _ in walked}
+    return largest
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_levels())
+def test_a_region_is_the_states_and_children_its_moves_play(data: dict[str, Any]) -> None:
+    _check_regions(data, budget=150)
+
+
+@pytest.mark.parametrize(("name", "data"), KNOWN_LEVELS, ids=[n for n, _ in KNOWN_LEVELS])
+def test_regions_on_known_levels_are_the_states_and_children_their_moves_play(
+    name: str, data: dict[str, Any]
+) -> None:
+    _check_regions(data, budget=120)
+
+
+def test_a_lone_cat_in_an_empty_room_walks_the_whole_room_as_one_region() -> None:
+    data = level(5, 4, sentence("MIAU IS YOU", 0, 0), thing("MIAU", 2, 2))
+    expander = Expander(data)
+    child = next(k for m, k, _ in expander.successors(expander.root) if m == "D")
+    states, leaving = expander.region(child)
+    # Every cell but the three words' is free to walk, and every push of the words
+    # runs into the board's edge: nothing leaves the region.
+    assert len(states) == 5 * 4 - 3
+    assert leaving == []

@@ -22,7 +22,7 @@ from miau.engine.board import Board, JournalEntry
 from miau.engine.level import Level
 from miau.engine.movement import move_group
 from miau.engine.turn import move_you, settle_turn, start_board
-from miau.engine.vocabulary import MOVE_ALPHABET, VECTOR_OF_FACING, YOU
+from miau.engine.vocabulary import MOVE_ALPHABET, PUSH, STOP, VECTOR_OF_FACING, YOU
 from miau.solver.keys import KeyCodec
 from miau.solver.reduction import search_level
 from miau.solver.turns import defeated, settles_here, sinking_cells
@@ -51,6 +51,10 @@ to the state it came from (``None`` when that is not known; see ``Expander.child
 
 Rating = Callable[[Board], int]
 """Rates the settled board of a child state (for best-first search: lower is more promising)."""
+
+Region = tuple[list[tuple[bytes, bytes | None]], list[tuple[bytes, Child]]]
+"""What ``Expander.region`` gives: the region's states, each with the state it was walked to
+from (``None`` for the first), and each child leaving the region with the state it leaves from."""
 
 DEAD: Final = -1
 """The rating of a child that can never move again (nothing is YOU and waiting changes nothing)."""
@@ -163,6 +167,119 @@ class Expander:
             board.rewind(mark, journal)
         return found
 
+    def region(self, key: bytes, skip: int | None = None) -> Region:
+        """The states the lone YOU thing of ``key`` walks to freely, and every child that leaves them.
+
+        Returns ``(states, leaving)``. ``states`` lists ``key`` first, then
+        every state reached from it by told walks (see ``children``), each
+        with the state it was walked to from; ``leaving`` pairs each child of
+        those states that is not one of them with the state it comes from,
+        in the order the states are listed. Together they are exactly what
+        ``children`` (without a rating) gives for each of the states, only
+        found at less cost: a search that needs every state reachable (a
+        proof that no win is) walks a region cell by cell, and most of a
+        core level's states are the same board with the player elsewhere.
+
+        Why the states are one region: from a state that settles to itself
+        with one YOU thing, alone in its cell and not a word, nothing waiting
+        to transform, a step into an empty cell is told (``_free_walkers``);
+        the state it leads to meets the same conditions (the YOU thing is
+        alone again, no other cell changed, the rules are the same), and the
+        opposite step leads straight back (``_steps_back``). So every state
+        of the flood fill over empty cells can reach every other, and any
+        win one of them can reach, all can. A walk of a region never plays a
+        turn; only the moves out of it (into a cell that is not empty, or
+        off the board) are played, each from its own cell.
+
+        When those conditions do not hold (several YOU things, conditions
+        in the rules, the start, a wait that may change something), the
+        region is ``key`` alone and ``leaving`` is ``children(key, None,
+        skip)``. Children that leave a region carry no way back.
+        """
+        self._jump(key)
+        board = self.board
+        yous = board.holders(YOU) if board.rules.live else None
+        if (
+            key == self.root
+            or not self._returns
+            or yous is None
+            or len(yous) != 1
+            or not self.settles_to_itself(board, yous)
+            or self._free_walkers(board, yous) is None
+            or self._wait_can_change(board)
+        ):
+            return [(key, None)], [(key, child) for child in self.children(key, None, skip)]
+        walker = yous[0]
+        cells, width = board.cells, board.width
+        size = len(cells)
+        start = board.pos[walker]
+        walked: dict[int, int | None] = {start: None}
+        order = [start]
+        exits: list[list[tuple[str, int]]] = []
+        # A step the movement contract refuses outright is not played: off the
+        # board, or into a cell holding a STOP thing that is not PUSH (with no
+        # PULL, OPEN/SHUT or enter pair in play, nothing else can let it in).
+        rules = board.rules
+        plain = not (rules.pull or rules.open_shut or board.level.enter_pairs)
+        walls: dict[int, bool] = {}
+        for cell in order:
+            column = cell % width
+            mine: list[tuple[str, int]] = []
+            for letter, facing in _FACINGS:
+                if facing is None:
+                    continue
+                dx, dy = VECTOR_OF_FACING[facing]
+                target = cell + dx + dy * width
+                if not (0 <= column + dx < width and 0 <= target < size):
+                    if not plain:
+                        mine.append((letter, facing))
+                elif not cells[target] or target == start:
+                    if target not in walked:
+                        walked[target] = cell
+                        order.append(target)
+                elif not plain:
+                    mine.append((letter, facing))
+                else:
+                    wall = walls.get(target)
+                    if wall is None:
+                        wall = walls[target] = _stops(board, cells[target])
+                    if not wall:
+                        mine.append((letter, facing))
+            exits.append(mine)
+        codec = self.codec
+        keys = {start: key}
+        states: list[tuple[bytes, bytes | None]] = [(key, None)]
+        for cell in order[1:]:
+            state = keys[cell] = codec.moved(key, yous, (cell,))
+            came_from = walked[cell]
+            states.append((state, None if came_from is None else keys[came_from]))
+        leaving: list[tuple[bytes, Child]] = []
+        mark = board.checkpoint()
+        noun, facings, is_word = board.noun[walker], board.facing, board.is_word[walker]
+        settle, hands_off = self._settle, self.hands_off
+        for cell, moves in zip(order, exits, strict=True):
+            if not moves:
+                continue
+            state = keys[cell]
+            if board.pos[walker] != cell:
+                board.revert([(walker, cell, noun, facings[walker], is_word)])
+                self._key = state
+            for letter, facing in moves:
+                if not move_group(board, board, yous, facing, None):
+                    board.take_journal()
+                    continue
+                if hands_off and pushes_a_word(board, board.journal):
+                    board.rewind(mark, board.take_journal())
+                    continue
+                settle(board)
+                journal = board.take_journal()
+                won = board.won
+                value = DEAD if not won and self.is_dead(board) else 0
+                child = codec.successor(board, state, journal)
+                leaving.append((state, (letter, child, won, value, None)))
+                board.rewind(mark, journal)
+        return states, leaving
+
     def _free_walkers(self, board: Board, movers: list[int]) -> frozenset[int] | None:
         """The YOU things, when a turn in which each walks into a free cell can be told.
 
@@ -240,6 +357,22 @@ class Expander:
             return True
         by_noun = board.by_noun
         return any(by_noun.get(noun) for noun in board.rules.transforms)
+
+
+def _stops(board: Board, occupants: list[int]) -> bool:
+    """Whether a step into a cell of ``occupants`` is refused: one of them is STOP and not PUSH.
+
+    The movement contract's rule ("PUSH beats STOP") as the planner applies
+    it when no PULL, OPEN/SHUT or enter pair is in play: a PUSH occupant
+    joins the push chain, a STOP one that is not PUSH blocks the whole
+    step, whatever else shares its cell.
+    """
+    props = board.props
+    for ident in occupants:
+        traits = props(ident)
+        if STOP in traits and PUSH not in traits:
+            return True
+    return False
 
 
 def _walk(board: Board, movers: list[int], walkers: frozenset[int], facing: int) -> list[int]:

@@ -224,21 +224,40 @@ def search_win(expander: Expander, start: bytes, budget: SearchBudget, known: Kn
 def _breadth_first(
     expander: Expander, start: bytes, budget: SearchBudget, known: Known
 ) -> bool | None:
-    """``search_win``'s first pass, in breadth-first order."""
+    """``search_win``'s first pass, in breadth-first order, a walk region at a time.
+
+    Each state taken from the frontier is expanded with its whole region
+    (``Expander.region``: the states its player walks to freely, all of
+    which can reach each other); every state of the region counts as one
+    expansion of the budget, as if expanded alone.
+    """
     parents: dict[bytes, bytes | None] = {start: None}
+    expanded: set[bytes] = set()
     frontier: list[tuple[bytes, int | None]] = [(start, None)]
     while frontier:
         layer: list[tuple[bytes, int | None]] = []
         for key, skip in frontier:
-            if not budget.take():
-                return None
-            for _, child, won, rating, back in expander.children(key, None, skip):
+            if key in expanded:
+                continue
+            states, leaving = expander.region(key, skip)
+            for state, came_from in states:
+                if not budget.take():
+                    return None
+                expanded.add(state)
+                if state in parents:
+                    continue
+                if state in known.winnable:
+                    parents[state] = came_from
+                    _remember_line(known.winnable, parents, state)
+                    return True
+                parents[state] = came_from
+            for source, (_, child, won, rating, back) in leaving:
                 if won or child in known.winnable:
-                    _remember_line(known.winnable, parents, key)
+                    _remember_line(known.winnable, parents, source)
                     return True
                 if child in parents or child in known.dead:
                     continue
-                parents[child] = key
+                parents[child] = source
                 if rating != DEAD:
                     layer.append((child, back))
         frontier = layer
