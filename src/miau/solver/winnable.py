@@ -197,9 +197,10 @@ def search_win(expander: Expander, start: bytes, budget: SearchBudget, known: Kn
     """Whether a win is reachable from ``start``: True, False, or None when the budget ran out.
 
     Two passes. Breadth-first first, with :data:`BREADTH_FIRST_SHARE` of
-    what is left of the budget: it expands fastest (its turns are told,
-    not played, wherever they can be) and it is what a False answer
-    needs, every reachable state expanded. When it runs out, best-first
+    what is left of the budget: it expands fastest (a walk region at a
+    time, see ``Expander.region``: the states the player walks to freely
+    are expanded together and only the moves leaving them are played) and
+    it is what a False answer needs, every reachable state expanded. When it runs out, best-first
     search in ``solve_any``'s order takes the rest: a win many moves away
     in a large space is usually found after far fewer expansions that way
     (the two orders fail on different levels, so one backs up the other).
