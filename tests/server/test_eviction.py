@@ -23,6 +23,8 @@ import pytest
 
 from miau.play.refusal import Refusal
 from miau.play.worlds import Worlds
+from miau.server.app import create_app
+from miau.server.expiry import Expiry
 from miau.server.library import Library, LibraryQuota
 from miau.server.store import (
     SCHEMA_VERSION,
@@ -35,7 +37,7 @@ from miau.server.store import (
 )
 from miau.server.store.postgres import PostgresStore
 from miau.server.store.sql import SqlStore
-from tests.server.conftest import UNDO_VERSION_4
+from tests.server.conftest import UNDO_VERSION_4, TestClient
 from tests.server.test_library_bounds import walled_pack
 from tests.support.loops import run_alone
 
@@ -263,6 +265,107 @@ def test_past_the_player_quota_the_least_recently_active_idle_player_goes_with_a
     assert store.progress("ann") == [] and packs_of(store, "ann") == []
     assert store.current_game("bob", "pack", "a") is not None
     assert kept(location) == counted(location)
+
+
+# --- expiry by age ------------------------------------------------------------------------------
+
+
+def test_players_idle_past_the_expiry_age_go_with_all_they_hold_and_active_ones_stay(
+    store: SqlStore, clock: Clock, location: str | Path
+) -> None:
+    """No quota is reached here: data nobody came back for goes by age alone."""
+    won = store.start_game("ann", "pack", "a", (R,))
+    store.record_win(won, "ann", "pack", "a", 1, "R")
+    store.save_library_pack("ann", "mine", "1.0.0", "Mine", "{}")
+    store.start_game("ann", "pack", "b", (R,))
+    store.start_game("bob", "pack", "a", (R,))
+    clock.days_later(80)
+    dan = store.start_game("dan", "pack", "a", (R,))
+    store.start_game("cid", "pack", "a", (R,))
+    clock.days_later(9.5)
+    store.append_intent(dan, 1, R)  # dan plays on
+    clock.days_later(1)  # ann and bob idle 90.5 days, cid 10.5, dan 1
+    assert store.expire_idle(90 * DAY) == (2, 2)
+    assert sorted(store.players()) == ["cid", "dan"]
+    assert store.progress("ann") == [] and packs_of(store, "ann") == []
+    assert store.current_game("ann", "pack", "b") is None
+    assert store.current_game("bob", "pack", "a") is None
+    assert store.current_game("cid", "pack", "a") is not None
+    assert store.current_game("dan", "pack", "a") is not None
+    assert kept(location) == counted(location)
+    assert store.expire_idle(90 * DAY) == (0, 0)
+
+
+def test_a_player_active_one_second_within_the_expiry_age_is_never_touched(
+    store: SqlStore, clock: Clock
+) -> None:
+    store.save_library_pack("ann", "mine", "1.0.0", "Mine", "{}")
+    store.start_game("ann", "pack", "a", (R,))
+    clock.days_later(90)
+    clock.now -= 1
+    assert store.expire_idle(90 * DAY) == (0, 0)
+    assert packs_of(store, "ann") == ["mine"]
+    assert store.current_game("ann", "pack", "a") is not None
+
+
+def test_a_sweep_takes_every_expired_player_in_small_transactions(
+    location: str | Path, clock: Clock
+) -> None:
+    store = open_store(location)
+    assert isinstance(store, SqlStore)
+    store.clock = clock
+    try:
+        for index in range(150):
+            store.start_game(f"p{index:03}", "pack", "a", (R,))
+        clock.days_later(91)
+        store.start_game("new", "pack", "a", (R,))
+        calls: list[int] = []
+        runner = runner_of(store)
+        original = runner.expire_idle
+
+        async def counted_call(idle_for: float, at_most: int = 64) -> tuple[int, int]:
+            calls.append(at_most)
+            return await original(idle_for, at_most)
+
+        runner.expire_idle = counted_call  # type: ignore[method-assign]
+        expiry = Expiry(runner, 90 * DAY, batch=64)
+        assert run_alone(expiry.sweep()) == 150
+        assert calls == [64, 64, 64]
+        assert store.players() == ["new"]
+        assert kept(location) == counted(location)
+        assert run_alone(Expiry(runner, None).sweep()) == 0
+    finally:
+        store.close()
+
+
+def test_the_server_expires_idle_players_when_it_starts_and_keeps_them_when_told_to(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "store.db"
+    made = open_store(db)
+    assert isinstance(made, SqlStore)
+    made.clock = lambda: time.time() - 100 * DAY
+    made.save_library_pack("ann", "mine", "1.0.0", "Mine", "{}")
+    made.start_game("ann", "pack", "a", (R,))
+    made.clock = time.time
+    made.start_game("bob", "pack", "a", (R,))
+    made.close()
+    with TestClient(create_app(db_path=db, expire_after=None)):
+        pass
+    assert sorted(str(row[0]) for row in query(db, "SELECT token FROM players")) == ["ann", "bob"]
+    app = create_app(db_path=db, expire_after=90 * DAY)
+    with TestClient(app):
+        deadline = time.monotonic() + 10
+        while app.state.expiry.expired < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    assert query(db, "SELECT token FROM players") == [("bob",)]
+    assert query(db, "SELECT player FROM library") == []
+    assert query(db, "SELECT player FROM games WHERE finished_at IS NULL") == [("bob",)]
+
+
+def test_a_negative_expiry_age_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="expire_after must be zero or more seconds"):
+        create_app(db_path=tmp_path / "store.db", expire_after=-1.0)
 
 
 # --- the totals --------------------------------------------------------------------------------

@@ -33,10 +33,11 @@ from miau.server.store.records import (
     text_size,
 )
 from miau.server.store.runner import StoreRunner
-from miau.server.store.sql import IDLE_AFTER_SECONDS, SqlStore
+from miau.server.store.sql import EXPIRE_AFTER_SECONDS, IDLE_AFTER_SECONDS, SqlStore
 from miau.server.store.sqlite import SqliteStore
 
 __all__ = [
+    "EXPIRE_AFTER_SECONDS",
     "IDLE_AFTER_SECONDS",
     "POSTGRES_SCHEMES",
     "SCHEMA_VERSION",

@@ -190,6 +190,18 @@ class Store(Protocol):
         """Remove the pack from the player's library (and finish its games); whether it was there."""
         ...
 
+    def expire_idle(self, idle_for: float, at_most: int = 64) -> tuple[int, int]:
+        """Delete up to ``at_most`` players who stored nothing for ``idle_for`` seconds, with all they hold.
+
+        The least recently active first; each goes with their games in
+        progress, wins and library packs. A player active within
+        ``idle_for`` is never touched. How many idle players were found and
+        how many of them went (a player who holds the database's highest
+        game id stays, holding nothing else); fewer found than ``at_most``
+        means none are left.
+        """
+        ...
+
     def close(self) -> None:
         """Release the database."""
         ...

@@ -187,6 +187,10 @@ class StoreRunner:
         """Remove the pack from the player's library (and finish its games); whether it was there."""
         return await self.run(self.store.delete_library_pack, player, pack)
 
+    async def expire_idle(self, idle_for: float, at_most: int = 64) -> tuple[int, int]:
+        """Delete up to ``at_most`` players idle ``idle_for`` seconds, with all they hold (see :class:`Store`)."""
+        return await self.run(self.store.expire_idle, idle_for, at_most)
+
     def _work(self) -> None:
         while True:
             with self._lock:

@@ -34,6 +34,7 @@ from miau.server.store.records import (
 )
 
 __all__ = [
+    "EXPIRE_AFTER_SECONDS",
     "IDLE_AFTER_SECONDS",
     "MAX_GAMES",
     "MAX_PLAYERS",
@@ -58,6 +59,10 @@ no win, no library pack) make room; when none do, a new player's first save is r
 IDLE_AFTER_SECONDS = 30 * 24 * 3600
 """How long a player must have stored nothing (no move, no game, no pack) before their data may
 be evicted to make room for others when a server-wide quota is reached (30 days)."""
+
+EXPIRE_AFTER_SECONDS = 90 * 24 * 3600
+"""How long a player may have stored nothing before their data expires for good, whether the
+server is full or not (90 days): games in progress, wins, library packs and the player."""
 
 _EVICTED_PER_CALL = 64
 """How many idle players' data one save evicts at most to make room (then it is refused)."""
@@ -910,6 +915,16 @@ class SqlStore:
             if idle is None:
                 return
             self._evict_library(db, str(idle[0]))
+
+    def expire_idle(self, idle_for: float, at_most: int = _EVICTED_PER_CALL) -> tuple[int, int]:
+        """Delete the least recently active players idle ``idle_for`` seconds, with all they hold (see :class:`Store`)."""
+        with self._transaction() as db:
+            self._lock_totals(db)
+            idle = db.execute(
+                self.statements.idle_players, (int(self.clock() - idle_for), "", max(1, at_most))
+            ).fetchall()
+            gone = sum(self._evict_player(db, str(token)) for (token,) in idle)
+        return len(idle), gone
 
     def _admit_player(self, db: Database, player: str) -> None:
         """Record ``player`` at their first save, within :attr:`max_players`.
