@@ -125,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         ConnectionGate,
         uvicorn_config,
     )
+    from miau.server.shares import ADDRESS_SHARE
     from miau.server.store import (
         EXPIRE_AFTER_SECONDS,
         IDLE_AFTER_SECONDS,
@@ -182,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
             served=served,
             idle_after=idle_after,
             expire_after=expire_after,
+            address_share=ADDRESS_SHARE,
         )
     except (OSError, StoreError, sqlite3.DatabaseError) as error:
         listener.close()

@@ -70,6 +70,7 @@ from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork, ServerF
 from miau.server.long_logs import LogShortenerProcess, LongLogs
 from miau.server.session import GameLocks, PlaySession
 from miau.server.shared import SharedEndpoints
+from miau.server.shares import AddressShare, AddressShares
 from miau.server.store import (
     EXPIRE_AFTER_SECONDS,
     IDLE_AFTER_SECONDS,
@@ -117,6 +118,7 @@ def create_app(
     content_security_policy: str = CONTENT_SECURITY_POLICY,
     idle_after: float = IDLE_AFTER_SECONDS,
     expire_after: float | None = EXPIRE_AFTER_SECONDS,
+    address_share: AddressShare | None = None,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -141,7 +143,10 @@ def create_app(
     ``expire_after`` is how many seconds a player may have stored nothing
     before they expire with all they hold, full server or not (default 90
     days; None or 0: never), swept when the server starts and every 15
-    minutes (``miau.server.expiry``).
+    minutes (``miau.server.expiry``). ``address_share`` is what one address
+    may add to the server-wide quotas, new players and library bytes an
+    hour (default None: no bound; ``miau play`` passes
+    :data:`~miau.server.shares.ADDRESS_SHARE`; ``miau.server.shares``).
 
     :raises ValueError: when ``idle_after`` or ``expire_after`` is negative.
     """
@@ -153,9 +158,10 @@ def create_app(
     except ValueError:
         store.close()
         raise
-    library = Library(worlds, runner)
+    shares = None if address_share is None else AddressShares(address_share, runner)
+    library = Library(worlds, runner, shares=shares)
     shortening = long_logs or LongLogs(LogShortenerProcess(shortened_log, UnreplayableGameError))
-    api = _Api(worlds, runner, limits or UNTHROTTLED, library, shortening)
+    api = _Api(worlds, runner, limits or UNTHROTTLED, library, shortening, shares)
     library_api = LibraryEndpoints(library)
     shared_api = SharedEndpoints(runner)
     studio_jobs = studio or StudioJobs()
@@ -216,6 +222,7 @@ def create_app(
     app.state.studio = studio_jobs
     app.state.long_logs = shortening
     app.state.expiry = expiry
+    app.state.shares = shares
     return app
 
 
@@ -376,8 +383,10 @@ class _Api:
         limits: ConnectionLimits,
         library: Library,
         long_logs: LongLogs,
+        shares: AddressShares | None = None,
     ) -> None:
         self.worlds = worlds
+        self.shares = shares
         self.store = store
         self.limits = limits
         self.library = library
@@ -482,5 +491,7 @@ class _Api:
             self.heavy,
             self.locks,
             self.server_frames,
+            self.shares,
+            None if websocket.client is None else websocket.client.host,
         )
         await session.serve(websocket)

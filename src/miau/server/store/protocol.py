@@ -44,6 +44,10 @@ class Store(Protocol):
         """
         ...
 
+    def is_player(self, token: str) -> bool:
+        """Whether the player ``token`` is stored (has stored a game, a win or a pack)."""
+        ...
+
     def current_game(
         self, player: str, pack: str, level: str, at_most: int | None = None
     ) -> StoredGame | None:

@@ -77,6 +77,10 @@ class StoreRunner:
         """Record the player ``token`` if it is new."""
         await self.run(self.store.ensure_player, token)
 
+    async def is_player(self, token: str) -> bool:
+        """Whether the player ``token`` is stored."""
+        return await self.run(self.store.is_player, token)
+
     async def current_game(
         self, player: str, pack: str, level: str, at_most: int | None = None
     ) -> StoredGame | None:

@@ -652,6 +652,11 @@ class SqlStore:
             self._admit_player(db, token)
             self._touch(db, token)
 
+    def is_player(self, token: str) -> bool:
+        """Whether the player ``token`` is stored (see :class:`Store`)."""
+        with self._reading() as db:
+            return db.execute(self.statements.has_player, (token,)).fetchone() is not None
+
     def players(self) -> list[str]:
         """Every player's token, oldest first (``miau progress`` picks the one to read or write)."""
         with self._reading() as db:
