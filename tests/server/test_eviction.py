@@ -34,16 +34,19 @@ from miau.server.store import (
     StoreQuotaError,
     StoreRunner,
     open_store,
+    stored_size,
 )
 from miau.server.store.postgres import PostgresStore
 from miau.server.store.sql import SqlStore
 from tests.server.conftest import UNDO_VERSION_4, TestClient
-from tests.server.test_library_bounds import walled_pack
+from tests.server.test_library_bounds import counted_size, walled_pack
 from tests.support.loops import run_alone
 
 R = LogEntry("R")
 DAY = 86_400.0
 START = 1_800_000_000.0
+MINE = stored_size("mine", "1.0.0", "Mine", "{}", "")
+"""What the quotas count for the pack ``{}`` saved below as mine, 1.0.0, Mine, with no summary."""
 
 
 class Clock:
@@ -140,7 +143,7 @@ def test_past_the_library_byte_quota_an_idle_players_packs_make_room_and_the_new
 ) -> None:
     small = walled_pack("pack-a", 1)
     library = Library(
-        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=len(small) * 2 + 100)
+        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=counted_size(small) * 2 + 100)
     )
     assert refusal_of(library, "ann", small) is None
     clock.days_later(1)
@@ -171,7 +174,7 @@ def test_an_active_players_packs_are_never_evicted_past_the_quota_with_nobody_id
 ) -> None:
     small = walled_pack("pack-a", 1)
     library = Library(
-        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=len(small) * 2 + 100)
+        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=counted_size(small) * 2 + 100)
     )
     assert refusal_of(library, "ann", small) is None
     assert refusal_of(library, "bob", small) is None
@@ -187,7 +190,9 @@ def test_a_players_own_packs_never_make_room_for_their_next_one(
     store: SqlStore, clock: Clock
 ) -> None:
     small = walled_pack("pack-a", 1)
-    library = Library(Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=len(small) + 100))
+    library = Library(
+        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=counted_size(small) + 100)
+    )
     assert refusal_of(library, "ann", small) is None
     clock.days_later(60)  # ann comes back after two months, the only one with a library
     refused = refusal_of(library, "ann", walled_pack("pack-b", 1))
@@ -474,7 +479,7 @@ def test_a_version_3_database_gains_activity_and_totals_and_nobody_in_it_is_idle
     assert isinstance(store, SqlStore)
     try:
         assert query(location, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
-        assert kept(location) == counted(location) == (2, 2, 2, 1)
+        assert kept(location) == counted(location) == (2, 2, MINE, 1)
         # Their activity is unknown: they count as active at the upgrade, so idle 30 days later.
         upgraded = time.time()
         store.max_games = 2
@@ -521,7 +526,7 @@ def test_totals_set_wrong_or_lost_by_hand_are_counted_afresh_when_the_database_o
             with psycopg.connect(location) as db:
                 db.execute(statement)
         open_store(location).close()
-        assert kept(location) == counted(location) == (1, 1, 2, 1)
+        assert kept(location) == counted(location) == (1, 1, MINE, 1)
 
 
 @pytest.mark.postgres

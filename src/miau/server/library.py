@@ -86,6 +86,7 @@ from miau.server.store import (
     RoomCheck,
     StoreQuotaError,
     StoreRunner,
+    stored_size,
     text_digest,
     text_size,
 )
@@ -556,7 +557,11 @@ class Library:
             return None
         summary = PackSummary.of(pack)
         await self.store.set_library_summary(
-            player, stored.pack, stored.digest, summary.to_text(), text_size(stored.text)
+            player,
+            stored.pack,
+            stored.digest,
+            summary.to_text(),
+            _stored_size(stored, summary.to_text()),
         )
         return summary
 
@@ -657,6 +662,7 @@ class Library:
         # (An old pack that no longer loads has no games that can be opened: nothing is stale.)
         stale = _changed_levels(old, pack)
         await self._take_share(player, address, size, stored)
+        summary = PackSummary.of(pack).to_text()
         try:
             replaced = await self.store.save_library_pack(
                 player,
@@ -666,8 +672,10 @@ class Library:
                 text,
                 replace=replace,
                 stale_levels=stale,
-                summary=PackSummary.of(pack).to_text(),
-                check_room=self._room(size),
+                summary=summary,
+                check_room=self._room(
+                    stored_size(pack_id, pack.manifest.version, pack.manifest.name, text, summary)
+                ),
                 bounds=self._bounds,
             )
         except StoreQuotaError:
@@ -729,6 +737,7 @@ class Library:
             raise problems_refusal(error, "The pack with this level") from None
         stale = [level_id] if old is not None and level_id in _changed_levels(old, merged) else []
         await self._take_share(player, address, size, stored)
+        summary = PackSummary.of(merged).to_text()
         try:
             await self.store.save_library_pack(
                 player,
@@ -738,8 +747,12 @@ class Library:
                 text,
                 replace=True,
                 stale_levels=stale,
-                summary=PackSummary.of(merged).to_text(),
-                check_room=self._room(size),
+                summary=summary,
+                check_room=self._room(
+                    stored_size(
+                        pack_id, merged.manifest.version, merged.manifest.name, text, summary
+                    )
+                ),
                 bounds=self._bounds,
             )
         except StoreQuotaError:
@@ -751,6 +764,11 @@ class Library:
         """Remove the pack from the player's library; whether it was there."""
         deleted: bool = await self.store.delete_library_pack(player, pack_id)
         return deleted
+
+
+def _stored_size(stored: LibraryPack, summary: str) -> int:
+    """The size the quotas count for ``stored`` with ``summary`` (:func:`stored_size`)."""
+    return stored_size(stored.pack, stored.version, stored.name, stored.text, summary)
 
 
 def _mebibytes(size: int) -> str:

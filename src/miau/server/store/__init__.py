@@ -29,6 +29,7 @@ from miau.server.store.records import (
     StoredGame,
     StoreError,
     StoreQuotaError,
+    stored_size,
     text_digest,
     text_size,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "StoreRunner",
     "StoredGame",
     "open_store",
+    "stored_size",
     "text_digest",
     "text_size",
 ]

@@ -29,8 +29,8 @@ from miau.server.store.records import (
     StoredGame,
     StoreError,
     StoreQuotaError,
+    stored_size,
     text_digest,
-    text_size,
 )
 
 __all__ = [
@@ -1060,7 +1060,7 @@ class SqlStore:
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         statements = self.statements
-        size = text_size(text)
+        size = stored_size(pack, version, name, text, summary)
         with self._transaction() as db:
             # Library saves take turns (SQLite's writers do anyway), so "replaced" is told
             # right and the quotas are read and kept in one step: racing saves cannot pass one.
