@@ -344,6 +344,12 @@ def _cookie_token(scope: Scope) -> str | None:
     return next((found[name] for name in names if name in found), None)
 
 
+def _client_host(scope: Scope) -> str | None:
+    """The client's address, as the server sees it (a proxy's, unless uvicorn trusts it)."""
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
 def player_of(scope: Scope) -> str:
     """The player's token, as the middleware left it."""
     token: str = scope[PLAYER_KEY]
@@ -492,6 +498,6 @@ class _Api:
             self.locks,
             self.server_frames,
             self.shares,
-            None if websocket.client is None else websocket.client.host,
+            _client_host(websocket.scope),
         )
         await session.serve(websocket)
