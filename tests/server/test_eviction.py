@@ -493,6 +493,27 @@ def test_a_version_3_database_gains_activity_and_totals_and_nobody_in_it_is_idle
         store.close()
 
 
+def test_the_search_for_players_who_hold_nothing_reads_no_table_whole(tmp_path: Path) -> None:
+    """Games, wins and libraries are looked up per player by key; players are walked by activity."""
+    store = SqliteStore(tmp_path / "store.db")
+    for player in ("ann", "bob"):
+        store.save_library_pack(player, "mine", "1.0.0", "Mine", "{}")
+        won = store.start_game(player, "pack", "a", (R,))
+        store.record_win(won, player, "pack", "a", 1, "R")
+    store.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "store.db")) as db:
+        plan = [
+            str(row[-1])
+            for row in db.execute(
+                f"EXPLAIN QUERY PLAN {SqliteStore.statements.prune_idle_players}", (10,)
+            )
+        ]
+    scans = [step for step in plan if step.startswith("SCAN")]
+    assert scans == ["SCAN players USING INDEX players_active"], plan
+    for table in ("games", "progress", "library"):
+        assert any(step.startswith(f"SEARCH {table} USING") for step in plan), plan
+
+
 def test_the_least_recently_active_players_are_found_through_an_index(tmp_path: Path) -> None:
     path = tmp_path / "store.db"
     store = SqliteStore(path)

@@ -402,15 +402,16 @@ class Statements:
         self.has_player = sql("SELECT 1 FROM players WHERE token = ?")
         self.all_players = "SELECT players FROM totals"
         # A player who holds nothing: no game in progress, no win, no library pack. At most
-        # a batch at a time, so that one new player never pays for pruning them all.
-        # (Each NOT IN is read once, not once per player; no game row at all may name the
-        # player, finished or not, for the foreign key.)
+        # a batch at a time, so that one new player never pays for pruning them all. The
+        # least recently active first, through players_active; each player's games, wins and
+        # packs are looked up by key (games_player and the primary keys), never read whole
+        # (no game row at all may name the player, finished or not, for the foreign key).
         self.prune_idle_players = sql(
             "DELETE FROM players WHERE token IN (SELECT token FROM players WHERE "
-            "token NOT IN (SELECT player FROM games) "
-            "AND token NOT IN (SELECT player FROM progress) "
-            "AND token NOT IN (SELECT player FROM library) "
-            "ORDER BY created_at, token LIMIT ?)"
+            "NOT EXISTS (SELECT 1 FROM games WHERE games.player = players.token) "
+            "AND NOT EXISTS (SELECT 1 FROM progress WHERE progress.player = players.token) "
+            "AND NOT EXISTS (SELECT 1 FROM library WHERE library.player = players.token) "
+            "ORDER BY active_at, token LIMIT ?)"
         )
         self.finish_oldest_games = sql(
             "UPDATE games SET finished_at = {now} WHERE id IN (SELECT id FROM games "
@@ -935,7 +936,7 @@ class SqlStore:
         """Record ``player`` at their first save, within :attr:`max_players`.
 
         Past the bound, up to :data:`_IDLE_PLAYERS_PRUNED` players who hold
-        nothing are deleted, oldest first, to make room: a player with a
+        nothing are deleted, least recently active first, to make room: a player with a
         game in progress, a win or a library pack is never dropped. When none
         can go, the save is refused, and for a minute new players are refused
         without searching again.
