@@ -238,3 +238,28 @@ def test_miau_play_gives_the_server_the_idle_days_it_is_told_and_refuses_a_negat
     assert main(["play", "--no-browser", "--port", "0", "--db", db, "--idle-days", "-1"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "miau play: --idle-days must be 0 or more, not -1.0"
+
+
+def test_miau_play_gives_the_server_the_expiry_age_it_is_told_and_refuses_a_negative_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from miau.server import app as app_module
+    from miau.server.store import EXPIRE_AFTER_SECONDS, StoreError
+
+    given: list[float] = []
+
+    def create_app(**options: object) -> object:
+        expire_after = options["expire_after"]
+        assert isinstance(expire_after, float | int)
+        given.append(float(expire_after))
+        raise StoreError("stopped here")
+
+    monkeypatch.setattr(app_module, "create_app", create_app)
+    db = str(tmp_path / "m.db")
+    for extra in ([], ["--expire-days", "120"], ["--expire-days", "0"]):
+        assert main(["play", "--no-browser", "--port", "0", "--db", db, *extra]) == 2
+    assert given == [EXPIRE_AFTER_SECONDS, 120 * 86_400.0, 0.0]
+    capsys.readouterr()
+    assert main(["play", "--no-browser", "--port", "0", "--db", db, "--expire-days", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "miau play: --expire-days must be 0 or more, not -1.0"

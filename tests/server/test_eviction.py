@@ -23,6 +23,8 @@ import pytest
 
 from miau.play.refusal import Refusal
 from miau.play.worlds import Worlds
+from miau.server.app import create_app
+from miau.server.expiry import Expiry
 from miau.server.library import Library, LibraryQuota
 from miau.server.store import (
     SCHEMA_VERSION,
@@ -32,16 +34,19 @@ from miau.server.store import (
     StoreQuotaError,
     StoreRunner,
     open_store,
+    stored_size,
 )
 from miau.server.store.postgres import PostgresStore
 from miau.server.store.sql import SqlStore
-from tests.server.conftest import UNDO_VERSION_4
-from tests.server.test_library_bounds import walled_pack
+from tests.server.conftest import UNDO_VERSION_4, TestClient
+from tests.server.test_library_bounds import counted_size, walled_pack
 from tests.support.loops import run_alone
 
 R = LogEntry("R")
 DAY = 86_400.0
 START = 1_800_000_000.0
+MINE = stored_size("mine", "1.0.0", "Mine", "{}", "")
+"""What the quotas count for the pack ``{}`` saved below as mine, 1.0.0, Mine, with no summary."""
 
 
 class Clock:
@@ -138,7 +143,7 @@ def test_past_the_library_byte_quota_an_idle_players_packs_make_room_and_the_new
 ) -> None:
     small = walled_pack("pack-a", 1)
     library = Library(
-        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=len(small) * 2 + 100)
+        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=counted_size(small) * 2 + 100)
     )
     assert refusal_of(library, "ann", small) is None
     clock.days_later(1)
@@ -169,7 +174,7 @@ def test_an_active_players_packs_are_never_evicted_past_the_quota_with_nobody_id
 ) -> None:
     small = walled_pack("pack-a", 1)
     library = Library(
-        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=len(small) * 2 + 100)
+        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=counted_size(small) * 2 + 100)
     )
     assert refusal_of(library, "ann", small) is None
     assert refusal_of(library, "bob", small) is None
@@ -185,7 +190,9 @@ def test_a_players_own_packs_never_make_room_for_their_next_one(
     store: SqlStore, clock: Clock
 ) -> None:
     small = walled_pack("pack-a", 1)
-    library = Library(Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=len(small) + 100))
+    library = Library(
+        Worlds.load(None), runner_of(store), LibraryQuota(all_bytes=counted_size(small) + 100)
+    )
     assert refusal_of(library, "ann", small) is None
     clock.days_later(60)  # ann comes back after two months, the only one with a library
     refused = refusal_of(library, "ann", walled_pack("pack-b", 1))
@@ -263,6 +270,107 @@ def test_past_the_player_quota_the_least_recently_active_idle_player_goes_with_a
     assert store.progress("ann") == [] and packs_of(store, "ann") == []
     assert store.current_game("bob", "pack", "a") is not None
     assert kept(location) == counted(location)
+
+
+# --- expiry by age ------------------------------------------------------------------------------
+
+
+def test_players_idle_past_the_expiry_age_go_with_all_they_hold_and_active_ones_stay(
+    store: SqlStore, clock: Clock, location: str | Path
+) -> None:
+    """No quota is reached here: data nobody came back for goes by age alone."""
+    won = store.start_game("ann", "pack", "a", (R,))
+    store.record_win(won, "ann", "pack", "a", 1, "R")
+    store.save_library_pack("ann", "mine", "1.0.0", "Mine", "{}")
+    store.start_game("ann", "pack", "b", (R,))
+    store.start_game("bob", "pack", "a", (R,))
+    clock.days_later(80)
+    dan = store.start_game("dan", "pack", "a", (R,))
+    store.start_game("cid", "pack", "a", (R,))
+    clock.days_later(9.5)
+    store.append_intent(dan, 1, R)  # dan plays on
+    clock.days_later(1)  # ann and bob idle 90.5 days, cid 10.5, dan 1
+    assert store.expire_idle(90 * DAY) == (2, 2)
+    assert sorted(store.players()) == ["cid", "dan"]
+    assert store.progress("ann") == [] and packs_of(store, "ann") == []
+    assert store.current_game("ann", "pack", "b") is None
+    assert store.current_game("bob", "pack", "a") is None
+    assert store.current_game("cid", "pack", "a") is not None
+    assert store.current_game("dan", "pack", "a") is not None
+    assert kept(location) == counted(location)
+    assert store.expire_idle(90 * DAY) == (0, 0)
+
+
+def test_a_player_active_one_second_within_the_expiry_age_is_never_touched(
+    store: SqlStore, clock: Clock
+) -> None:
+    store.save_library_pack("ann", "mine", "1.0.0", "Mine", "{}")
+    store.start_game("ann", "pack", "a", (R,))
+    clock.days_later(90)
+    clock.now -= 1
+    assert store.expire_idle(90 * DAY) == (0, 0)
+    assert packs_of(store, "ann") == ["mine"]
+    assert store.current_game("ann", "pack", "a") is not None
+
+
+def test_a_sweep_takes_every_expired_player_in_small_transactions(
+    location: str | Path, clock: Clock
+) -> None:
+    store = open_store(location)
+    assert isinstance(store, SqlStore)
+    store.clock = clock
+    try:
+        for index in range(150):
+            store.start_game(f"p{index:03}", "pack", "a", (R,))
+        clock.days_later(91)
+        store.start_game("new", "pack", "a", (R,))
+        calls: list[int] = []
+        runner = runner_of(store)
+        original = runner.expire_idle
+
+        async def counted_call(idle_for: float, at_most: int = 64) -> tuple[int, int]:
+            calls.append(at_most)
+            return await original(idle_for, at_most)
+
+        runner.expire_idle = counted_call  # type: ignore[method-assign]
+        expiry = Expiry(runner, 90 * DAY, batch=64)
+        assert run_alone(expiry.sweep()) == 150
+        assert calls == [64, 64, 64]
+        assert store.players() == ["new"]
+        assert kept(location) == counted(location)
+        assert run_alone(Expiry(runner, None).sweep()) == 0
+    finally:
+        store.close()
+
+
+def test_the_server_expires_idle_players_when_it_starts_and_keeps_them_when_told_to(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "store.db"
+    made = open_store(db)
+    assert isinstance(made, SqlStore)
+    made.clock = lambda: time.time() - 100 * DAY
+    made.save_library_pack("ann", "mine", "1.0.0", "Mine", "{}")
+    made.start_game("ann", "pack", "a", (R,))
+    made.clock = time.time
+    made.start_game("bob", "pack", "a", (R,))
+    made.close()
+    with TestClient(create_app(db_path=db, expire_after=None)):
+        pass
+    assert sorted(str(row[0]) for row in query(db, "SELECT token FROM players")) == ["ann", "bob"]
+    app = create_app(db_path=db, expire_after=90 * DAY)
+    with TestClient(app):
+        deadline = time.monotonic() + 10
+        while app.state.expiry.expired < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    assert query(db, "SELECT token FROM players") == [("bob",)]
+    assert query(db, "SELECT player FROM library") == []
+    assert query(db, "SELECT player FROM games WHERE finished_at IS NULL") == [("bob",)]
+
+
+def test_a_negative_expiry_age_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="expire_after must be zero or more seconds"):
+        create_app(db_path=tmp_path / "store.db", expire_after=-1.0)
 
 
 # --- the totals --------------------------------------------------------------------------------
@@ -371,7 +479,7 @@ def test_a_version_3_database_gains_activity_and_totals_and_nobody_in_it_is_idle
     assert isinstance(store, SqlStore)
     try:
         assert query(location, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
-        assert kept(location) == counted(location) == (2, 2, 2, 1)
+        assert kept(location) == counted(location) == (2, 2, MINE, 1)
         # Their activity is unknown: they count as active at the upgrade, so idle 30 days later.
         upgraded = time.time()
         store.max_games = 2
@@ -383,6 +491,27 @@ def test_a_version_3_database_gains_activity_and_totals_and_nobody_in_it_is_idle
         assert store.current_game("ann", "pack", "a") is None
     finally:
         store.close()
+
+
+def test_the_search_for_players_who_hold_nothing_reads_no_table_whole(tmp_path: Path) -> None:
+    """Games, wins and libraries are looked up per player by key; players are walked by activity."""
+    store = SqliteStore(tmp_path / "store.db")
+    for player in ("ann", "bob"):
+        store.save_library_pack(player, "mine", "1.0.0", "Mine", "{}")
+        won = store.start_game(player, "pack", "a", (R,))
+        store.record_win(won, player, "pack", "a", 1, "R")
+    store.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "store.db")) as db:
+        plan = [
+            str(row[-1])
+            for row in db.execute(
+                f"EXPLAIN QUERY PLAN {SqliteStore.statements.prune_idle_players}", (10,)
+            )
+        ]
+    scans = [step for step in plan if step.startswith("SCAN")]
+    assert scans == ["SCAN players USING INDEX players_active"], plan
+    for table in ("games", "progress", "library"):
+        assert any(step.startswith(f"SEARCH {table} USING") for step in plan), plan
 
 
 def test_the_least_recently_active_players_are_found_through_an_index(tmp_path: Path) -> None:
@@ -418,7 +547,7 @@ def test_totals_set_wrong_or_lost_by_hand_are_counted_afresh_when_the_database_o
             with psycopg.connect(location) as db:
                 db.execute(statement)
         open_store(location).close()
-        assert kept(location) == counted(location) == (1, 1, 2, 1)
+        assert kept(location) == counted(location) == (1, 1, MINE, 1)
 
 
 @pytest.mark.postgres

@@ -1,4 +1,4 @@
-"""Fair shares of the server's global pools: frames, idle sockets.
+"""Fair shares of the server's global pools: frames, idle sockets, new players and library bytes.
 
 The third outside attack held every connection slot with idle WebSockets
 kept alive by pings, and slowed every player with garbage from eight
@@ -16,7 +16,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from miau.server.app import create_app
 from miau.server.limits import PLAY_LIMITS, UNTHROTTLED, ServerFrames
-from tests.server.conftest import Player, TestClient
+from miau.server.shares import AddressShare, address_key
+from tests.server.conftest import Player, TestClient, count_rows
+from tests.server.test_library_bounds import walled_pack
 
 
 class FrozenClock:
@@ -82,3 +84,87 @@ def test_a_flood_from_other_sockets_spends_only_the_unreserved_frames(db_path: P
             assert "as many messages as it can" in replies[-1]["message"]
             for _ in range(10):
                 player.intent("wait")
+
+
+# --- each address's share of the server-wide quotas ------------------------------------------------
+
+
+def _first_move(client: TestClient) -> dict[str, object]:
+    """A new browser's first stored move from ``client``'s address: the reply."""
+    client.cookies.clear()
+    client.get("/api/worlds")  # a fresh cookie: a new player
+    with client.websocket_connect("/ws") as socket:
+        player = Player(socket)
+        player.open("tutorial", "first-steps")
+        return player.send({"type": "intent", "seq": 1, "intent": "wait"})
+
+
+def test_fresh_cookies_from_one_address_past_its_share_of_new_players_are_refused_and_others_are_served(
+    db_path: Path,
+) -> None:
+    clock = FrozenClock()
+    share = AddressShare(
+        new_players_per_hour=1.0, new_players_burst=2, library_bytes_per_hour=None, clock=clock
+    )
+    app = create_app(db_path=db_path, address_share=share)
+    with (
+        TestClient(app, client=("203.0.113.9", 4000)) as flood,
+        TestClient(app, client=("198.51.100.7", 4000)) as neighbour,
+    ):
+        assert [_first_move(flood)["type"] for _ in range(2)] == ["result", "result"]
+        refused = _first_move(flood)
+        assert refused["type"] == "error" and refused["code"] == "quota", refused
+        assert "Your network has started as many new players" in str(refused["message"])
+        assert count_rows(db_path, "players") == 2
+        # Another address is served; a player already stored from the flooding one plays on.
+        assert _first_move(neighbour)["type"] == "result"
+        with neighbour.websocket_connect("/ws") as socket:
+            player = Player(socket)
+            player.open("tutorial", "walls")
+            player.intent("wait")
+        clock.now += 3600.0  # an hour later the address may start one more
+        assert _first_move(flood)["type"] == "result"
+        assert _first_move(flood)["code"] == "quota"
+    assert count_rows(db_path, "players") == 4
+
+
+def test_library_bytes_from_one_address_past_its_share_are_refused_429_and_others_are_served(
+    db_path: Path,
+) -> None:
+    clock = FrozenClock()
+    pack = walled_pack("pack-a", 1)
+    share = AddressShare(
+        new_players_per_hour=None,
+        library_bytes_per_hour=float(len(pack)),
+        library_bytes_burst=len(pack) * 2,
+        clock=clock,
+    )
+    app = create_app(db_path=db_path, address_share=share)
+    with (
+        TestClient(app, client=("203.0.113.9", 4000)) as flood,
+        TestClient(app, client=("198.51.100.7", 4000)) as neighbour,
+    ):
+        for _ in range(2):
+            flood.cookies.clear()
+            assert flood.post("/api/library", json={"text": pack}).status_code == 200
+        flood.cookies.clear()
+        refused = flood.post("/api/library", json={"text": pack})
+        assert refused.status_code == 429
+        assert refused.json()["code"] == "address-share"
+        assert "this pack was not saved" in refused.json()["error"]
+        assert neighbour.post("/api/library", json={"text": pack}).status_code == 200
+        # Replacing a pack with one of the same size adds nothing: it is not counted.
+        neighbour_pack = walled_pack("pack-a", 1, name="Sllaw")
+        assert (
+            neighbour.post("/api/library", json={"text": neighbour_pack, "replace": True})
+        ).status_code == 200
+    assert count_rows(db_path, "library") == 3
+
+
+def test_addresses_are_counted_by_ipv4_address_and_ipv6_prefix() -> None:
+    assert address_key("203.0.113.9") == "203.0.113.9"
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::7")
+    assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
+    assert address_key("::ffff:203.0.113.9") == "203.0.113.9"
+    assert address_key(None) == "?"
+    assert address_key("testclient") == "testclient"

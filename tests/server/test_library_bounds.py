@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 
 from miau.packs import load_pack_text
 from miau.play.refusal import Refusal
-from miau.play.worlds import Worlds
+from miau.play.worlds import PackSummary, Worlds
 from miau.server import library as library_module
 from miau.server.app import create_app
 from miau.server.library import (
@@ -30,7 +30,7 @@ from miau.server.library import (
     _ParsedPacks,
     pack_entity_count,
 )
-from miau.server.store import LibraryUsage, StoreRunner, open_store
+from miau.server.store import LibraryUsage, StoreRunner, open_store, stored_size
 from tests.server.conftest import TestClient
 from tests.support.loops import run_alone
 
@@ -41,6 +41,13 @@ LEGEND = {
     "#": "WALL",
     "c": "MIAU",
 }
+
+
+def counted_size(text: str) -> int:
+    """What the library quotas count for the pack ``text``: its row's texts, summary included."""
+    pack = load_pack_text(text)
+    summary = PackSummary.of(pack).to_text()
+    return stored_size(pack.manifest.id, pack.manifest.version, pack.manifest.name, text, summary)
 
 
 def walled_pack(pack_id: str, levels: int, side: int = 8, *, name: str = "Walls") -> str:
@@ -178,7 +185,21 @@ def test_a_pack_saved_before_summaries_is_parsed_once_and_its_summary_kept(
     assert len(counted_parses) == 1
     with contextlib.closing(sqlite3.connect(db_path)) as db:
         (size,) = db.execute("SELECT size FROM library").fetchone()
-    assert size == len(walled_pack("old", 2).encode("utf-8"))
+    assert size == counted_size(walled_pack("old", 2))
+
+
+def test_a_packs_summary_counts_against_the_quotas_as_it_is_stored(runner: StoreRunner) -> None:
+    """A pack's description is stored twice (in its text and in its listing summary): both count."""
+    document = json.loads(walled_pack("wordy", 1))
+    document["manifest"]["description"] = "é" * 2000
+    wordy = json.dumps(document, ensure_ascii=False)
+    library = Library(Worlds.load(None), runner, LibraryQuota(bytes=len(wordy.encode()) + 2000))
+    refused = refusal_of(library, "ann", wordy)
+    assert refused is not None and refused.body["code"] == "full", refused
+    roomy = Library(Worlds.load(None), runner, LibraryQuota(bytes=counted_size(wordy)))
+    assert refusal_of(roomy, "ann", wordy) is None
+    usage = run_alone(runner.library_usage("ann"))
+    assert usage.bytes == usage.all_bytes == counted_size(wordy) > 2 * 4000
 
 
 # --- the cache ---------------------------------------------------------------------------------
@@ -226,7 +247,7 @@ def test_a_players_library_is_refused_past_its_pack_and_byte_quotas_with_409_ful
     runner: StoreRunner,
 ) -> None:
     small, big = walled_pack("pack-a", 1), walled_pack("pack-b", 8)
-    quota = LibraryQuota(packs=2, bytes=len(small) * 2 + 100)
+    quota = LibraryQuota(packs=2, bytes=counted_size(small) * 2 + 100)
     library = Library(Worlds.load(None), runner, quota)
     assert refusal_of(library, "ann", small) is None
     too_big = refusal_of(library, "ann", big)
@@ -299,7 +320,9 @@ def test_past_the_servers_byte_or_player_quota_a_new_pack_is_409_server_full(
     runner: StoreRunner,
 ) -> None:
     small = walled_pack("pack-a", 1)
-    by_bytes = Library(Worlds.load(None), runner, LibraryQuota(all_bytes=len(small) * 2 + 100))
+    by_bytes = Library(
+        Worlds.load(None), runner, LibraryQuota(all_bytes=counted_size(small) * 2 + 100)
+    )
     assert refusal_of(by_bytes, "ann", small) is None
     assert refusal_of(by_bytes, "bob", small) is None
     full = refusal_of(by_bytes, "cid", small)

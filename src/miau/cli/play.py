@@ -88,6 +88,17 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
+        "--expire-days",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help=(
+            "how long a player may have stored nothing (no move, game, win or pack) before "
+            "their games in progress, wins, library and the player are deleted, full server "
+            "or not; swept at start and every 15 minutes (default 90; 0 keeps them for ever)"
+        ),
+    )
+    parser.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -114,7 +125,13 @@ def run(args: argparse.Namespace) -> int:
         ConnectionGate,
         uvicorn_config,
     )
-    from miau.server.store import IDLE_AFTER_SECONDS, POSTGRES_SCHEMES, StoreError
+    from miau.server.shares import ADDRESS_SHARE
+    from miau.server.store import (
+        EXPIRE_AFTER_SECONDS,
+        IDLE_AFTER_SECONDS,
+        POSTGRES_SCHEMES,
+        StoreError,
+    )
 
     database: str | Path
     if args.db is not None and args.db.startswith(POSTGRES_SCHEMES):
@@ -125,6 +142,12 @@ def run(args: argparse.Namespace) -> int:
     idle_after = IDLE_AFTER_SECONDS if args.idle_days is None else args.idle_days * 86_400
     if not idle_after >= 0:  # also refuses nan
         print(f"miau play: --idle-days must be 0 or more, not {args.idle_days}", file=sys.stderr)
+        return 2
+    expire_after = EXPIRE_AFTER_SECONDS if args.expire_days is None else args.expire_days * 86_400
+    if not expire_after >= 0:  # also refuses nan
+        print(
+            f"miau play: --expire-days must be 0 or more, not {args.expire_days}", file=sys.stderr
+        )
         return 2
     if isinstance(database, Path) and not _database_checked(database, args.replace_damaged_db):
         return 2
@@ -159,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
             limits=PLAY_LIMITS,
             served=served,
             idle_after=idle_after,
+            expire_after=expire_after,
+            address_share=ADDRESS_SHARE,
         )
     except (OSError, StoreError, sqlite3.DatabaseError) as error:
         listener.close()

@@ -28,6 +28,7 @@ of the server's memory and never delays anyone else.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -58,6 +59,7 @@ from miau.play.worlds import (
     world_json,
 )
 from miau.server.addresses import AddressGuard, ServedAddresses
+from miau.server.expiry import Expiry
 from miau.server.library import (
     Library,
     LibraryEndpoints,
@@ -68,7 +70,13 @@ from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork, ServerF
 from miau.server.long_logs import LogShortenerProcess, LongLogs
 from miau.server.session import GameLocks, PlaySession
 from miau.server.shared import SharedEndpoints
-from miau.server.store import IDLE_AFTER_SECONDS, StoreRunner, open_store
+from miau.server.shares import AddressShare, AddressShares
+from miau.server.store import (
+    EXPIRE_AFTER_SECONDS,
+    IDLE_AFTER_SECONDS,
+    StoreRunner,
+    open_store,
+)
 from miau.server.studio import StudioJobs
 from miau.server.web_security import CONTENT_SECURITY_POLICY, SecurityHeaders, WriteGuard
 
@@ -109,6 +117,8 @@ def create_app(
     long_logs: LongLogs | None = None,
     content_security_policy: str = CONTENT_SECURITY_POLICY,
     idle_after: float = IDLE_AFTER_SECONDS,
+    expire_after: float | None = EXPIRE_AFTER_SECONDS,
+    address_share: AddressShare | None = None,
 ) -> Starlette:
     """The Miau game server on the database ``db_path`` (created on first use).
 
@@ -130,13 +140,28 @@ def create_app(
     ``idle_after`` is how many seconds a player must have stored nothing
     before a full server evicts their data (games, then library packs, then
     the player) to make room, instead of refusing everyone (default 30 days).
+    ``expire_after`` is how many seconds a player may have stored nothing
+    before they expire with all they hold, full server or not (default 90
+    days; None or 0: never), swept when the server starts and every 15
+    minutes (``miau.server.expiry``). ``address_share`` is what one address
+    may add to the server-wide quotas, new players and library bytes an
+    hour (default None: no bound; ``miau play`` passes
+    :data:`~miau.server.shares.ADDRESS_SHARE`; ``miau.server.shares``).
+
+    :raises ValueError: when ``idle_after`` or ``expire_after`` is negative.
     """
     worlds = Worlds.load(packs_dir)
     store = open_store(db_path, idle_after=idle_after)
     runner = StoreRunner(store)
-    library = Library(worlds, runner)
+    try:
+        expiry = Expiry(runner, expire_after)
+    except ValueError:
+        store.close()
+        raise
+    shares = None if address_share is None else AddressShares(address_share, runner)
+    library = Library(worlds, runner, shares=shares)
     shortening = long_logs or LongLogs(LogShortenerProcess(shortened_log, UnreplayableGameError))
-    api = _Api(worlds, runner, limits or UNTHROTTLED, library, shortening)
+    api = _Api(worlds, runner, limits or UNTHROTTLED, library, shortening, shares)
     library_api = LibraryEndpoints(library)
     shared_api = SharedEndpoints(runner)
     studio_jobs = studio or StudioJobs()
@@ -147,7 +172,14 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
+        sweeping = asyncio.create_task(expiry.run()) if expiry.enabled else None
+        try:
+            yield
+        finally:
+            if sweeping is not None:
+                sweeping.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeping
         # No solver worker may outlive the server.
         await studio_jobs.close()
         await shortening.close()
@@ -189,6 +221,8 @@ def create_app(
     app.state.store = store
     app.state.studio = studio_jobs
     app.state.long_logs = shortening
+    app.state.expiry = expiry
+    app.state.shares = shares
     return app
 
 
@@ -310,6 +344,12 @@ def _cookie_token(scope: Scope) -> str | None:
     return next((found[name] for name in names if name in found), None)
 
 
+def _client_host(scope: Scope) -> str | None:
+    """The client's address, as the server sees it (a proxy's, unless uvicorn trusts it)."""
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
 def player_of(scope: Scope) -> str:
     """The player's token, as the middleware left it."""
     token: str = scope[PLAYER_KEY]
@@ -349,8 +389,10 @@ class _Api:
         limits: ConnectionLimits,
         library: Library,
         long_logs: LongLogs,
+        shares: AddressShares | None = None,
     ) -> None:
         self.worlds = worlds
+        self.shares = shares
         self.store = store
         self.limits = limits
         self.library = library
@@ -455,5 +497,7 @@ class _Api:
             self.heavy,
             self.locks,
             self.server_frames,
+            self.shares,
+            _client_host(websocket.scope),
         )
         await session.serve(websocket)

@@ -76,6 +76,7 @@ from miau.play.library_documents import (
 from miau.play.refusal import MAX_PACK_BYTES, Refusal, problems_refusal, too_large
 from miau.play.worlds import PackSummary, Worlds
 from miau.server.long_logs import ReplayBudgets
+from miau.server.shares import AddressShareError, AddressShares
 from miau.server.store import (
     LibraryBounds,
     LibraryEntry,
@@ -85,6 +86,7 @@ from miau.server.store import (
     RoomCheck,
     StoreQuotaError,
     StoreRunner,
+    stored_size,
     text_digest,
     text_size,
 )
@@ -467,12 +469,15 @@ class Library:
         *,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+        shares: AddressShares | None = None,
     ) -> None:
         """Libraries kept in ``store`` within ``quota``, beside the shipped ``worlds`` (whose ids they may not take).
 
         ``clock`` and ``sleep`` pace the parses (:data:`PARSE_ENTITIES_PER_SECOND`;
-        injectable for tests).
+        injectable for tests). ``shares`` bound what each address adds (new
+        players, library bytes; ``miau.server.shares``); None: no bound.
         """
+        self.shares = shares
         self.worlds = worlds
         self.store = store
         self.quota = quota
@@ -552,7 +557,11 @@ class Library:
             return None
         summary = PackSummary.of(pack)
         await self.store.set_library_summary(
-            player, stored.pack, stored.digest, summary.to_text(), text_size(stored.text)
+            player,
+            stored.pack,
+            stored.digest,
+            summary.to_text(),
+            _stored_size(stored, summary.to_text()),
         )
         return summary
 
@@ -595,11 +604,31 @@ class Library:
 
         return check
 
-    async def import_text(self, player: str, text: str, *, replace: bool) -> dict[str, Any]:
+    async def _take_share(
+        self, player: str, address: str | None, size: int, stored: LibraryPack | None
+    ) -> None:
+        """Count the save against its address's share (:class:`AddressShares`).
+
+        :raises Refusal: 429 ``address-share`` past it.
+        """
+        if self.shares is None:
+            return
+        growth = size - (0 if stored is None else text_size(stored.text))
+        try:
+            await self.shares.take(player, address, growth)
+        except AddressShareError as error:
+            raise Refusal(429, {"error": str(error), "code": "address-share"}) from None
+
+    async def import_text(
+        self, player: str, text: str, *, replace: bool, address: str | None = None
+    ) -> dict[str, Any]:
         """``POST /api/library``: add the pack ``text`` to the library; the 200 reply's body.
 
-        :raises Refusal: 413, 400 with the problems, or 409 (``shipped``,
-            ``reserved``, ``exists``, ``full``); nothing is stored then.
+        ``address`` is the client's, for its share of the server's quotas.
+
+        :raises Refusal: 413, 400 with the problems, 409 (``shipped``,
+            ``reserved``, ``exists``, ``full``) or 429 (``address-share``);
+            nothing is stored then.
         """
         size = utf8_size(text)
         if size > MAX_PACK_BYTES:
@@ -632,6 +661,8 @@ class Library:
             old = await self._parse(player, stored)
         # (An old pack that no longer loads has no games that can be opened: nothing is stale.)
         stale = _changed_levels(old, pack)
+        await self._take_share(player, address, size, stored)
+        summary = PackSummary.of(pack).to_text()
         try:
             replaced = await self.store.save_library_pack(
                 player,
@@ -641,8 +672,10 @@ class Library:
                 text,
                 replace=replace,
                 stale_levels=stale,
-                summary=PackSummary.of(pack).to_text(),
-                check_room=self._room(size),
+                summary=summary,
+                check_room=self._room(
+                    stored_size(pack_id, pack.manifest.version, pack.manifest.name, text, summary)
+                ),
                 bounds=self._bounds,
             )
         except StoreQuotaError:
@@ -657,17 +690,27 @@ class Library:
         return import_reply(pack, replaced)
 
     async def put_level(
-        self, player: str, pack_id: str, level_id: str, document: object
+        self,
+        player: str,
+        pack_id: str,
+        level_id: str,
+        document: object,
+        address: str | None = None,
     ) -> dict[str, Any]:
         """``PUT /api/library/{pack}/levels/{level}``: save a one-level pack's level into a library pack.
 
         Saves into one pack are taken one at a time (see :meth:`_put_level`).
         """
         async with self._writer(player, pack_id):
-            return await self._put_level(player, pack_id, level_id, document)
+            return await self._put_level(player, pack_id, level_id, document, address)
 
     async def _put_level(
-        self, player: str, pack_id: str, level_id: str, document: object
+        self,
+        player: str,
+        pack_id: str,
+        level_id: str,
+        document: object,
+        address: str | None = None,
     ) -> dict[str, Any]:
         """``PUT /api/library/{pack}/levels/{level}``: save a one-level pack's level into a library pack.
 
@@ -693,6 +736,8 @@ class Library:
         except PackError as error:
             raise problems_refusal(error, "The pack with this level") from None
         stale = [level_id] if old is not None and level_id in _changed_levels(old, merged) else []
+        await self._take_share(player, address, size, stored)
+        summary = PackSummary.of(merged).to_text()
         try:
             await self.store.save_library_pack(
                 player,
@@ -702,8 +747,12 @@ class Library:
                 text,
                 replace=True,
                 stale_levels=stale,
-                summary=PackSummary.of(merged).to_text(),
-                check_room=self._room(size),
+                summary=summary,
+                check_room=self._room(
+                    stored_size(
+                        pack_id, merged.manifest.version, merged.manifest.name, text, summary
+                    )
+                ),
                 bounds=self._bounds,
             )
         except StoreQuotaError:
@@ -715,6 +764,11 @@ class Library:
         """Remove the pack from the player's library; whether it was there."""
         deleted: bool = await self.store.delete_library_pack(player, pack_id)
         return deleted
+
+
+def _stored_size(stored: LibraryPack, summary: str) -> int:
+    """The size the quotas count for ``stored`` with ``summary`` (:func:`stored_size`)."""
+    return stored_size(stored.pack, stored.version, stored.name, stored.text, summary)
 
 
 def _mebibytes(size: int) -> str:
@@ -730,6 +784,11 @@ def _player(request: Request) -> str:
     # The cookie middleware (miau.server.app) leaves the token here.
     token: str = request.scope["miau.player"]
     return token
+
+
+def _address(request: Request) -> str | None:
+    """The client's address, as the server sees it (a proxy's, unless uvicorn trusts it)."""
+    return None if request.client is None else request.client.host
 
 
 class LibraryEndpoints:
@@ -750,7 +809,9 @@ class LibraryEndpoints:
             body = await read_json_body(request)
             text, replace = import_request(body)
             return json_response(
-                await self.library.import_text(_player(request), text, replace=replace)
+                await self.library.import_text(
+                    _player(request), text, replace=replace, address=_address(request)
+                )
             )
         except Refusal as refusal:
             return refusal_response(refusal)
@@ -764,6 +825,7 @@ class LibraryEndpoints:
                 request.path_params["pack"],
                 request.path_params["level"],
                 body.get("pack"),
+                _address(request),
             )
             return json_response(reply)
         except Refusal as refusal:

@@ -100,6 +100,7 @@ from miau.server.replays import (
     query_limiter,
     replay_limiter,
 )
+from miau.server.shares import AddressShareError, AddressShares
 from miau.server.store import (
     StaleGameError,
     StoredGame,
@@ -210,6 +211,8 @@ class PlaySession:
         heavy: HeavyWork | None = None,
         locks: GameLocks | None = None,
         server_frames: ServerFrames | None = None,
+        shares: AddressShares | None = None,
+        address: str | None = None,
     ) -> None:
         """A session for ``player`` on ``worlds`` and the player's ``library``, within ``limits``.
 
@@ -222,8 +225,12 @@ class PlaySession:
         ``locks`` make pages of one player on one level take turns (default:
         this session's own). ``server_frames`` is the server's frame budget,
         shared by all its sessions (default: this session's own).
+        ``shares`` bound the new players each address starts, ``address``
+        being this connection's (``miau.server.shares``; None: no bound).
         """
         self.player = player
+        self.shares = shares
+        self.address = address
         self.worlds = worlds
         self.store = store
         self.library = library or Library(worlds, store)
@@ -303,6 +310,10 @@ class PlaySession:
             if error.code in _REFUSALS_OF_STANDING:
                 self.refused_at = self.limits.clock()
             return error.reply()
+        except AddressShareError as error:
+            # Nothing was stored; the live game is ahead of the store: drop it.
+            self.current = None
+            return ProtocolError(ErrorCode.QUOTA, str(error), seq).reply()
         except StoreQuotaError:
             # Nothing was stored; the live game may be ahead of the store: drop it.
             self.current = None
@@ -749,6 +760,8 @@ class PlaySession:
         fresh_start = entry.starts_afresh
         if current.game_id is None or fresh_start:
             log = [entry] if fresh_start else [*current.log, entry]
+            if self.shares is not None:
+                await self.shares.take(self.player, self.address)
             current.game_id = await self.store.start_game(
                 self.player, pack_id, level_id, tuple(log), replace=fresh_start
             )

@@ -29,14 +29,16 @@ from miau.server.store.records import (
     StoredGame,
     StoreError,
     StoreQuotaError,
+    stored_size,
     text_digest,
     text_size,
 )
 from miau.server.store.runner import StoreRunner
-from miau.server.store.sql import IDLE_AFTER_SECONDS, SqlStore
+from miau.server.store.sql import EXPIRE_AFTER_SECONDS, IDLE_AFTER_SECONDS, SqlStore
 from miau.server.store.sqlite import SqliteStore
 
 __all__ = [
+    "EXPIRE_AFTER_SECONDS",
     "IDLE_AFTER_SECONDS",
     "POSTGRES_SCHEMES",
     "SCHEMA_VERSION",
@@ -57,6 +59,7 @@ __all__ = [
     "StoreRunner",
     "StoredGame",
     "open_store",
+    "stored_size",
     "text_digest",
     "text_size",
 ]

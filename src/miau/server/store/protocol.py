@@ -44,6 +44,10 @@ class Store(Protocol):
         """
         ...
 
+    def is_player(self, token: str) -> bool:
+        """Whether the player ``token`` is stored (has stored a game, a win or a pack)."""
+        ...
+
     def current_game(
         self, player: str, pack: str, level: str, at_most: int | None = None
     ) -> StoredGame | None:
@@ -188,6 +192,18 @@ class Store(Protocol):
 
     def delete_library_pack(self, player: str, pack: str) -> bool:
         """Remove the pack from the player's library (and finish its games); whether it was there."""
+        ...
+
+    def expire_idle(self, idle_for: float, at_most: int = 64) -> tuple[int, int]:
+        """Delete up to ``at_most`` players who stored nothing for ``idle_for`` seconds, with all they hold.
+
+        The least recently active first; each goes with their games in
+        progress, wins and library packs. A player active within
+        ``idle_for`` is never touched. How many idle players were found and
+        how many of them went (a player who holds the database's highest
+        game id stays, holding nothing else); fewer found than ``at_most``
+        means none are left.
+        """
         ...
 
     def close(self) -> None:

@@ -24,6 +24,7 @@ __all__ = [
     "StoreError",
     "StoreQuotaError",
     "StoredGame",
+    "stored_size",
     "text_digest",
     "text_size",
 ]
@@ -79,8 +80,22 @@ def text_digest(text: str) -> str:
 
 
 def text_size(text: str) -> int:
-    """A pack's text's size in bytes of UTF-8, as quotas count it."""
+    """A text's size in bytes of UTF-8."""
     return len(text.encode("utf-8", "surrogatepass"))
+
+
+DIGEST_SIZE = 64
+"""The bytes of a stored pack's digest (:func:`text_digest`, hex)."""
+
+
+def stored_size(pack: str, version: str, name: str, text: str, summary: str) -> int:
+    """A library pack's size as the quotas count it: the bytes of every text stored in its row.
+
+    Its id, version, name, text, digest and the listing summary (which
+    copies the pack's description): so a pack whose summary is as big as
+    its text counts twice, as it takes twice the room.
+    """
+    return sum(text_size(each) for each in (pack, version, name, text, summary)) + DIGEST_SIZE
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,10 @@ class StoreRunner:
         """Record the player ``token`` if it is new."""
         await self.run(self.store.ensure_player, token)
 
+    async def is_player(self, token: str) -> bool:
+        """Whether the player ``token`` is stored."""
+        return await self.run(self.store.is_player, token)
+
     async def current_game(
         self, player: str, pack: str, level: str, at_most: int | None = None
     ) -> StoredGame | None:
@@ -186,6 +190,10 @@ class StoreRunner:
     async def delete_library_pack(self, player: str, pack: str) -> bool:
         """Remove the pack from the player's library (and finish its games); whether it was there."""
         return await self.run(self.store.delete_library_pack, player, pack)
+
+    async def expire_idle(self, idle_for: float, at_most: int = 64) -> tuple[int, int]:
+        """Delete up to ``at_most`` players idle ``idle_for`` seconds, with all they hold (see :class:`Store`)."""
+        return await self.run(self.store.expire_idle, idle_for, at_most)
 
     def _work(self) -> None:
         while True:

@@ -29,11 +29,12 @@ from miau.server.store.records import (
     StoredGame,
     StoreError,
     StoreQuotaError,
+    stored_size,
     text_digest,
-    text_size,
 )
 
 __all__ = [
+    "EXPIRE_AFTER_SECONDS",
     "IDLE_AFTER_SECONDS",
     "MAX_GAMES",
     "MAX_PLAYERS",
@@ -58,6 +59,10 @@ no win, no library pack) make room; when none do, a new player's first save is r
 IDLE_AFTER_SECONDS = 30 * 24 * 3600
 """How long a player must have stored nothing (no move, no game, no pack) before their data may
 be evicted to make room for others when a server-wide quota is reached (30 days)."""
+
+EXPIRE_AFTER_SECONDS = 90 * 24 * 3600
+"""How long a player may have stored nothing before their data expires for good, whether the
+server is full or not (90 days): games in progress, wins, library packs and the player."""
 
 _EVICTED_PER_CALL = 64
 """How many idle players' data one save evicts at most to make room (then it is refused)."""
@@ -397,15 +402,16 @@ class Statements:
         self.has_player = sql("SELECT 1 FROM players WHERE token = ?")
         self.all_players = "SELECT players FROM totals"
         # A player who holds nothing: no game in progress, no win, no library pack. At most
-        # a batch at a time, so that one new player never pays for pruning them all.
-        # (Each NOT IN is read once, not once per player; no game row at all may name the
-        # player, finished or not, for the foreign key.)
+        # a batch at a time, so that one new player never pays for pruning them all. The
+        # least recently active first, through players_active; each player's games, wins and
+        # packs are looked up by key (games_player and the primary keys), never read whole
+        # (no game row at all may name the player, finished or not, for the foreign key).
         self.prune_idle_players = sql(
             "DELETE FROM players WHERE token IN (SELECT token FROM players WHERE "
-            "token NOT IN (SELECT player FROM games) "
-            "AND token NOT IN (SELECT player FROM progress) "
-            "AND token NOT IN (SELECT player FROM library) "
-            "ORDER BY created_at, token LIMIT ?)"
+            "NOT EXISTS (SELECT 1 FROM games WHERE games.player = players.token) "
+            "AND NOT EXISTS (SELECT 1 FROM progress WHERE progress.player = players.token) "
+            "AND NOT EXISTS (SELECT 1 FROM library WHERE library.player = players.token) "
+            "ORDER BY active_at, token LIMIT ?)"
         )
         self.finish_oldest_games = sql(
             "UPDATE games SET finished_at = {now} WHERE id IN (SELECT id FROM games "
@@ -646,6 +652,11 @@ class SqlStore:
             self._lock_totals(db)
             self._admit_player(db, token)
             self._touch(db, token)
+
+    def is_player(self, token: str) -> bool:
+        """Whether the player ``token`` is stored (see :class:`Store`)."""
+        with self._reading() as db:
+            return db.execute(self.statements.has_player, (token,)).fetchone() is not None
 
     def players(self) -> list[str]:
         """Every player's token, oldest first (``miau progress`` picks the one to read or write)."""
@@ -911,11 +922,21 @@ class SqlStore:
                 return
             self._evict_library(db, str(idle[0]))
 
+    def expire_idle(self, idle_for: float, at_most: int = _EVICTED_PER_CALL) -> tuple[int, int]:
+        """Delete the least recently active players idle ``idle_for`` seconds, with all they hold (see :class:`Store`)."""
+        with self._transaction() as db:
+            self._lock_totals(db)
+            idle = db.execute(
+                self.statements.idle_players, (int(self.clock() - idle_for), "", max(1, at_most))
+            ).fetchall()
+            gone = sum(self._evict_player(db, str(token)) for (token,) in idle)
+        return len(idle), gone
+
     def _admit_player(self, db: Database, player: str) -> None:
         """Record ``player`` at their first save, within :attr:`max_players`.
 
         Past the bound, up to :data:`_IDLE_PLAYERS_PRUNED` players who hold
-        nothing are deleted, oldest first, to make room: a player with a
+        nothing are deleted, least recently active first, to make room: a player with a
         game in progress, a win or a library pack is never dropped. When none
         can go, the save is refused, and for a minute new players are refused
         without searching again.
@@ -1040,7 +1061,7 @@ class SqlStore:
     ) -> bool:
         """Keep ``text`` as the pack ``pack`` of the player's library; whether it replaced one (see :class:`Store`)."""
         statements = self.statements
-        size = text_size(text)
+        size = stored_size(pack, version, name, text, summary)
         with self._transaction() as db:
             # Library saves take turns (SQLite's writers do anyway), so "replaced" is told
             # right and the quotas are read and kept in one step: racing saves cannot pass one.
