@@ -117,3 +117,24 @@ def test_the_printed_report_says_once_that_no_you_can_move() -> None:
     said = [line for line in lines if "YOU can" in line or "YOU cannot" in line]
     assert said == ["    warning: no YOU can move from the start (U, D, L and R are all refused)"]
     assert "    moves from start: none" in lines
+
+
+def test_the_rules_at_start_and_the_replayed_rule_changes_say_has_and_not_as_written() -> None:
+    from miau.cli.render import describe_event, describe_rules
+    from miau.engine import Game
+    from miau.packs import load_pack
+    from miau.worlds import shipped_pack_path
+
+    heirloom = next(
+        each for each in load_pack(shipped_pack_path("deep-end")).levels if each.id == "heirloom"
+    )
+    report = check_level(LevelSpec(heirloom.id, heirloom.title, heirloom.data))
+    assert "ROCK HAS WATER" in report.rules
+    assert "ROCK IS WATER" not in report.rules
+    game = Game(heirloom.data)
+    game.play("RR")
+    (push,) = game.play("D")  # FLAG into ROCK HAS WATER's place, WATER onto IS SINK
+    changes = describe_event(push)
+    assert "  + ROCK HAS FLAG" in changes and "  - ROCK HAS WATER" in changes
+    assert "  + WATER IS SINK" in changes
+    assert "  ROCK HAS FLAG" in describe_rules(game.state).splitlines()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from typing import Any
 
 from miau.engine import Event, State
 from miau.engine.vocabulary import YOU
@@ -55,14 +56,19 @@ def describe_rules(state: State) -> str:
     """The active rules, one per line."""
     if not state.rules:
         return "  (no rules)"
-    return "\n".join(f"  {rule.subject} IS {rule.predicate}" for rule in state.rules)
+    return "\n".join(f"  {rule.text()}" for rule in state.rules)
+
+
+def _rule_words(record: Mapping[str, Any]) -> str:
+    """A rule record as words: its ``text`` when it is more than ``X IS Y`` (HAS, NOT, conditions)."""
+    return str(record.get("text") or f"{record['subject']} IS {record['predicate']}")
 
 
 def describe_event(event: Event) -> list[str]:
     """Plain-language lines for the rule changes, transformations, destructions and makings."""
     record = event.to_json()
-    lines = [f"  + {r['subject']} IS {r['predicate']}" for r in record["rulesAdded"]]
-    lines += [f"  - {r['subject']} IS {r['predicate']}" for r in record["rulesRemoved"]]
+    lines = [f"  + {_rule_words(r)}" for r in record["rulesAdded"]]
+    lines += [f"  - {_rule_words(r)}" for r in record["rulesRemoved"]]
     lines += [f"  ~ #{t['id']} {t['from']} becomes {t['to']}" for t in record["transformed"]]
     for gone in record["destroyed"]:
         name = gone.get("noun") or gone.get("text")

@@ -152,7 +152,7 @@ def check_level(
     except LevelError as error:
         return LevelReport(spec.id, spec.title, errors=(str(error),), warnings=spec.warnings)
     warnings = list(spec.warnings)
-    rules = tuple(f"{rule.subject} IS {rule.predicate}" for rule in game.state.rules)
+    rules = tuple(rule.text() for rule in game.state.rules)
     start_moves = _start_moves(spec.data)
     if not start_moves:
         refused = listing(START_MOVES)
