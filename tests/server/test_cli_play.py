@@ -263,3 +263,37 @@ def test_miau_play_gives_the_server_the_expiry_age_it_is_told_and_refuses_a_nega
     assert main(["play", "--no-browser", "--port", "0", "--db", db, "--expire-days", "-1"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "miau play: --expire-days must be 0 or more, not -1.0"
+
+
+def test_miau_play_gives_each_address_the_share_of_new_players_it_is_told_and_none_for_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from miau.server import app as app_module
+    from miau.server.shares import ADDRESS_SHARE, AddressShare
+    from miau.server.store import StoreError
+
+    given: list[AddressShare | None] = []
+
+    def create_app(**options: object) -> object:
+        share = options["address_share"]
+        assert share is None or isinstance(share, AddressShare)
+        given.append(share)
+        raise StoreError("stopped here")
+
+    monkeypatch.setattr(app_module, "create_app", create_app)
+    db = str(tmp_path / "m.db")
+    for extra in ([], ["--players-per-address", "500"], ["--players-per-address", "0"]):
+        assert main(["play", "--no-browser", "--port", "0", "--db", db, *extra]) == 2
+    default, behind_a_proxy, off = given
+    assert default == ADDRESS_SHARE
+    assert behind_a_proxy is not None and behind_a_proxy != ADDRESS_SHARE
+    assert behind_a_proxy.new_players_per_hour == 500.0
+    assert behind_a_proxy.new_players_burst == 500
+    assert off is None
+    capsys.readouterr()
+    assert (
+        main(["play", "--no-browser", "--port", "0", "--db", db, "--players-per-address", "-2"])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert err.strip() == "miau play: --players-per-address must be 0 or more, not -2"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import os
 import socket
@@ -12,8 +13,11 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from miau.server.shares import AddressShare
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
@@ -99,6 +103,17 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
+        "--players-per-address",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            "new players one address may start in an hour (default 32, with 8 MiB of library "
+            "packs); 0 turns the address shares off, for a server whose players all reach it "
+            "through one address (a proxy that does not pass theirs on)"
+        ),
+    )
+    parser.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -109,6 +124,23 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.set_defaults(run=run)
+
+
+def _address_share(players_per_address: int | None) -> AddressShare | str | None:
+    """The shares ``--players-per-address`` asks for, or why the count is refused."""
+    from miau.server.shares import ADDRESS_SHARE
+
+    if players_per_address is None:
+        return ADDRESS_SHARE
+    if players_per_address < 0:
+        return f"--players-per-address must be 0 or more, not {players_per_address}"
+    if players_per_address == 0:
+        return None
+    return dataclasses.replace(
+        ADDRESS_SHARE,
+        new_players_per_hour=float(players_per_address),
+        new_players_burst=players_per_address,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,7 +157,6 @@ def run(args: argparse.Namespace) -> int:
         ConnectionGate,
         uvicorn_config,
     )
-    from miau.server.shares import ADDRESS_SHARE
     from miau.server.store import (
         EXPIRE_AFTER_SECONDS,
         IDLE_AFTER_SECONDS,
@@ -148,6 +179,10 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"miau play: --expire-days must be 0 or more, not {args.expire_days}", file=sys.stderr
         )
+        return 2
+    address_share = _address_share(args.players_per_address)
+    if isinstance(address_share, str):
+        print(f"miau play: {address_share}", file=sys.stderr)
         return 2
     if isinstance(database, Path) and not _database_checked(database, args.replace_damaged_db):
         return 2
@@ -183,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
             served=served,
             idle_after=idle_after,
             expire_after=expire_after,
-            address_share=ADDRESS_SHARE,
+            address_share=address_share,
         )
     except (OSError, StoreError, sqlite3.DatabaseError) as error:
         listener.close()
