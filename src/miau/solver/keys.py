@@ -16,9 +16,11 @@ of rules and movement; it only steers how a glyph is drawn). Rules are not in
 the key: they follow from the word positions.
 
 A ``vocabulary-1`` level keeps everything: every entity's position, noun
-(a word's text) and facing (MOVE, SHIFT and FACING read it; NOT, ALL and
-HAS reach any noun), and every entity's kind (``X IS TEXT`` makes an object
-a word, ``TEXT IS X`` a word an object; 0 while it is gone).
+(a word's text) and facing (NOT, ALL and HAS reach any noun), and every
+entity's kind (``X IS TEXT`` makes an object a word, ``TEXT IS X`` a word an
+object; 0 while it is gone). Facings are left out of its keys too when the
+level names none of MOVE, SHIFT and FACING, the only words that read them
+(see ``reads_facing``): on Deep End's FLOAT level that is 8 states in 9.
 
 The analysis is deliberately coarse, so it is obviously safe: a noun "might
 be reached" when an ``IS`` word and a word naming the noun both exist,
@@ -33,7 +35,7 @@ from collections.abc import Sequence
 from miau.engine.board import GONE, Board, JournalEntry
 from miau.engine.level import Level
 from miau.engine.state import State
-from miau.engine.vocabulary import IS, OPERATORS, SINK, TEXT
+from miau.engine.vocabulary import FACING, IS, MOVE, OPERATORS, SHIFT, SINK, TEXT
 
 _BYTE_LIMIT = 255
 
@@ -91,7 +93,7 @@ class KeyCodec:
         self.noun_index: dict[str, int] = {n: k + 1 for k, n in enumerate(self.nouns)}
         self.phase_count = len(level.automata)
         every = tuple(range(level.entity_count)) if level.vocabulary else ()
-        self.facing_ids: tuple[int, ...] = every
+        self.facing_ids: tuple[int, ...] = every if reads_facing(level) else ()
         self.kind_ids: tuple[int, ...] = every
         # Per entity, where its position and noun live in the slots (-1: not kept).
         self.pos_slot = [-1] * level.entity_count
@@ -125,10 +127,9 @@ class KeyCodec:
         index = self.noun_index
         slots = [pos[i] + 1 for i in self.pos_ids]
         slots.extend(0 if pos[i] == GONE else index[noun[i]] for i in self.noun_ids)
-        if self.facing_ids:
-            slots.extend(0 if pos[i] == GONE else facing[i] for i in self.facing_ids)
-            # Kinds: 0 while gone, 1 an object, 2 a word.
-            slots.extend(0 if pos[i] == GONE else 1 + kinds[i] for i in self.kind_ids)
+        slots.extend(0 if pos[i] == GONE else facing[i] for i in self.facing_ids)
+        # Kinds: 0 while gone, 1 an object, 2 a word.
+        slots.extend(0 if pos[i] == GONE else 1 + kinds[i] for i in self.kind_ids)
         slots.extend(phases)
         return slots
 
@@ -159,13 +160,16 @@ class KeyCodec:
             slot = noun_slot[ident]
             if slot >= 0:
                 slots[slot] = 0 if pos[ident] == GONE else index[noun[ident]]
-        if self.facing_ids:
+        if self.kind_ids:
+            # Facing and kind slots are kept for every entity, in id order.
             start = len(self.pos_ids) + len(self.noun_ids)
             kinds_start = start + len(self.facing_ids)
             facing, kinds = board.facing, board.is_word
+            facings = bool(self.facing_ids)
             for ident, _, _, _, _ in journal:
                 gone = pos[ident] == GONE
-                slots[start + ident] = 0 if gone else facing[ident]
+                if facings:
+                    slots[start + ident] = 0 if gone else facing[ident]
                 slots[kinds_start + ident] = 0 if gone else 1 + kinds[ident]
         if self.phase_count:
             for offset, phase in enumerate(board.phases, self.slot_count - self.phase_count):
@@ -224,7 +228,7 @@ class KeyCodec:
         pos_ids, noun_ids = self.pos_ids, self.noun_ids
         split = len(pos_ids)
         values = self.view(target)
-        if not self.facing_ids:
+        if not self.kind_ids:
             return self._core_changes(board, current, target, values)
         end = split + len(noun_ids)
         kinds_start = end + len(self.facing_ids)
@@ -312,3 +316,23 @@ class KeyCodec:
     def phases(self, slots: Sequence[int]) -> list[int]:
         """The automata phases held in ``slots``."""
         return list(slots[self.slot_count - self.phase_count :])
+
+
+FACING_READERS = frozenset({MOVE, SHIFT, FACING})
+"""The words through which a rule reads a facing: MOVE and SHIFT things move along
+theirs, a ``FACING`` condition looks at the cell in front (``engine.turn.run_move``,
+``run_shift`` and ``engine.board``'s conditions are the only readers)."""
+
+
+def reads_facing(level: Level) -> bool:
+    """Whether a rule of ``level`` might ever read an entity's facing.
+
+    Only a rule holding one of :data:`FACING_READERS` does, and a word tile
+    with that text can only exist if the level names it: words are the
+    level's own, and ``X IS TEXT`` or ``HAS`` only make words of nouns the
+    level already lists (every entity's text, objects and reserved ids
+    included). Where none is named, two boards that differ only in
+    facings behave the same under every move string, so a key need not
+    tell them apart.
+    """
+    return not FACING_READERS.isdisjoint(level.texts)
