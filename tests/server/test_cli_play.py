@@ -297,3 +297,37 @@ def test_miau_play_gives_each_address_the_share_of_new_players_it_is_told_and_no
     )
     err = capsys.readouterr().err
     assert err.strip() == "miau play: --players-per-address must be 0 or more, not -2"
+
+
+def test_miau_play_gives_the_server_the_request_rate_it_is_told_and_none_for_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from miau.server import app as app_module
+    from miau.server.limits import PLAY_LIMITS, ConnectionLimits
+    from miau.server.store import StoreError
+
+    given: list[ConnectionLimits] = []
+
+    def create_app(**options: object) -> object:
+        limits = options["limits"]
+        assert isinstance(limits, ConnectionLimits)
+        given.append(limits)
+        raise StoreError("stopped here")
+
+    monkeypatch.setattr(app_module, "create_app", create_app)
+    db = str(tmp_path / "m.db")
+    for extra in ([], ["--requests-per-second", "1500"], ["--requests-per-second", "0"]):
+        assert main(["play", "--no-browser", "--port", "0", "--db", db, *extra]) == 2
+    default, larger, off = given
+    assert default == PLAY_LIMITS and default.server_requests_per_second == 400.0
+    assert larger.server_requests_per_second == 1500.0
+    assert larger.server_requests_burst == 3000
+    assert off.server_requests_per_second is None
+    assert off.server_frames_per_second == PLAY_LIMITS.server_frames_per_second
+    capsys.readouterr()
+    assert (
+        main(["play", "--no-browser", "--port", "0", "--db", db, "--requests-per-second", "-1"])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert err.strip() == "miau play: --requests-per-second must be 0 or more, not -1"

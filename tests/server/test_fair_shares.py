@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from miau.server.app import create_app
 from miau.server.limits import PLAY_LIMITS, UNTHROTTLED, ServerFrames
+from miau.server.request_budget import RequestBudget
 from miau.server.shares import AddressShare, address_key
 from tests.server.conftest import Player, TestClient, count_rows
 from tests.server.test_library_bounds import walled_pack
@@ -84,6 +85,63 @@ def test_a_flood_from_other_sockets_spends_only_the_unreserved_frames(db_path: P
             assert "as many messages as it can" in replies[-1]["message"]
             for _ in range(10):
                 player.intent("wait")
+
+
+def test_the_servers_request_budget_keeps_its_reserve_for_addresses_within_their_share() -> None:
+    clock = FrozenClock()
+    limits = dataclasses.replace(
+        PLAY_LIMITS,
+        clock=clock,
+        server_requests_per_second=1.0,
+        server_requests_burst=8,
+        address_requests_per_second=1.0,
+        address_requests_burst=4,
+    )
+    budget = RequestBudget(_not_reached, limits)
+    # Four within the flooder's own share, then two more down to the reserve of 2.
+    assert [budget.take("10.0.0.1") for _ in range(7)] == [True] * 6 + [False]
+    # A visitor within its share gets the reserve; the flooder does not.
+    assert budget.take("10.0.0.2") and not budget.take("10.0.0.1")
+    assert budget.take("10.0.0.2") and not budget.take("10.0.0.2")
+    assert budget.refused == 3
+    clock.now += 1.0
+    assert budget.take("10.0.0.3")
+
+
+async def _not_reached(scope: object, receive: object, send: object) -> None:
+    raise AssertionError("the budget was asked directly")
+
+
+def test_a_request_flood_from_one_address_is_answered_503_and_a_new_visitor_still_loads_the_game(
+    db_path: Path,
+) -> None:
+    clock = FrozenClock()
+    limits = dataclasses.replace(
+        PLAY_LIMITS,
+        clock=clock,
+        server_requests_per_second=1.0,
+        server_requests_burst=40,
+        address_requests_per_second=1.0,
+        address_requests_burst=10,
+    )
+    app = create_app(db_path=db_path, limits=limits)
+    with TestClient(app, client=("10.0.0.1", 4000)) as flood:
+        statuses = [flood.get("/api/worlds").status_code for _ in range(40)]
+        assert statuses[:30] == [200] * 30  # the unreserved 30 of the burst of 40
+        assert set(statuses[30:]) == {503}
+        refused = flood.get("/")
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+        assert "too many requests" in refused.json()["error"]
+        assert refused.headers["x-content-type-options"] == "nosniff"
+        visitor = TestClient(app, client=("10.0.0.2", 4000))
+        assert visitor.get("/").status_code == 200
+        assert visitor.get("/api/worlds").status_code == 200
+        assert flood.get("/api/worlds").status_code == 503
+
+
+def test_without_limits_no_request_is_ever_refused(db_path: Path) -> None:
+    with TestClient(create_app(db_path=db_path)) as client:
+        assert {client.get("/api/worlds").status_code for _ in range(1000)} == {200}
 
 
 # --- each address's share of the server-wide quotas ------------------------------------------------

@@ -30,8 +30,12 @@ VOCABULARY_LEVELS = [
     for spec in read_levels(path).levels
     if Level.from_dict(spec.data).vocabulary
 ]
-FACING_FREE = [(name, data) for name, data in VOCABULARY_LEVELS if not reads_facing(Level.from_dict(data))]
-FACING_READING = [(name, data) for name, data in VOCABULARY_LEVELS if reads_facing(Level.from_dict(data))]
+FACING_FREE = [
+    (name, data) for name, data in VOCABULARY_LEVELS if not reads_facing(Level.from_dict(data))
+]
+FACING_READING = [
+    (name, data) for name, data in VOCABULARY_LEVELS if reads_facing(Level.from_dict(data))
+]
 
 
 def _turned(data: dict[str, Any], quarter_turns: int) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
+    from miau.server.limits import ConnectionLimits
     from miau.server.shares import AddressShare
 
 DEFAULT_PORT = 8765
@@ -114,6 +115,17 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
+        "--requests-per-second",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            "HTTP requests the whole server answers a second (default 400, bursts of twice "
+            "that; the last quarter kept for addresses within their own share); 0 turns "
+            "the bound off"
+        ),
+    )
+    parser.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -143,6 +155,23 @@ def _address_share(players_per_address: int | None) -> AddressShare | str | None
     )
 
 
+def _play_limits(requests_per_second: int | None) -> ConnectionLimits | str:
+    """The play limits with the request budget ``--requests-per-second`` asks for, or why not."""
+    from miau.server.limits import PLAY_LIMITS
+
+    if requests_per_second is None:
+        return PLAY_LIMITS
+    if requests_per_second < 0:
+        return f"--requests-per-second must be 0 or more, not {requests_per_second}"
+    if requests_per_second == 0:
+        return dataclasses.replace(PLAY_LIMITS, server_requests_per_second=None)
+    return dataclasses.replace(
+        PLAY_LIMITS,
+        server_requests_per_second=float(requests_per_second),
+        server_requests_burst=2 * requests_per_second,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve the game until interrupted; exit 0, or non-zero when it cannot start."""
     # Imported here so that the other subcommands start without the server stack.
@@ -150,7 +179,6 @@ def run(args: argparse.Namespace) -> int:
 
     from miau.server.addresses import ServedAddresses
     from miau.server.app import create_app
-    from miau.server.limits import PLAY_LIMITS
     from miau.server.serving import (
         MAX_CONNECTIONS,
         MAX_CONNECTIONS_PER_ADDRESS,
@@ -184,6 +212,10 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(address_share, str):
         print(f"miau play: {address_share}", file=sys.stderr)
         return 2
+    limits = _play_limits(args.requests_per_second)
+    if isinstance(limits, str):
+        print(f"miau play: {limits}", file=sys.stderr)
+        return 2
     if isinstance(database, Path) and not _database_checked(database, args.replace_damaged_db):
         return 2
     try:
@@ -214,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
             database.parent.mkdir(parents=True, exist_ok=True)
         app = create_app(
             db_path=database,
-            limits=PLAY_LIMITS,
+            limits=limits,
             served=served,
             idle_after=idle_after,
             expire_after=expire_after,

@@ -146,7 +146,7 @@ class AddressGuard:
             shown = "none" if host is None else repr(host.decode("latin-1")[:80])
             sentence = f"This server does not answer for the host {shown}."
             if kind == "http":
-                await _refuse_http(send, 421, sentence)
+                await refuse_http(send, 421, sentence)
             else:
                 await _refuse_socket(receive, send, "unknown host")
             return
@@ -157,7 +157,10 @@ class AddressGuard:
         await self.app(scope, receive, send)
 
 
-async def _refuse_http(send: Send, status: int, sentence: str) -> None:
+async def refuse_http(
+    send: Send, status: int, sentence: str, headers: Iterable[tuple[bytes, bytes]] = ()
+) -> None:
+    """Answer an HTTP request here with ``status`` and ``{"error": sentence}``, never cached."""
     body = json.dumps({"error": sentence}).encode()
     await send(
         {
@@ -167,6 +170,7 @@ async def _refuse_http(send: Send, status: int, sentence: str) -> None:
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
                 (b"cache-control", b"no-store"),
+                *headers,
             ],
         }
     )

@@ -68,6 +68,7 @@ from miau.server.library import (
 )
 from miau.server.limits import UNTHROTTLED, ConnectionLimits, HeavyWork, ServerFrames
 from miau.server.long_logs import LogShortenerProcess, LongLogs
+from miau.server.request_budget import RequestBudget
 from miau.server.session import GameLocks, PlaySession
 from miau.server.shared import SharedEndpoints
 from miau.server.shares import AddressShare, AddressShares
@@ -210,6 +211,7 @@ def create_app(
         # The guard answers before the cookie middleware: a refusal never sets a cookie.
         middleware=[
             Middleware(SecurityHeaders, policy=content_security_policy),
+            Middleware(RequestBudget, limits=limits or UNTHROTTLED),
             Middleware(AddressGuard, served=served),
             Middleware(WriteGuard),
             Middleware(PlayerCookieMiddleware),

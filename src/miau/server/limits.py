@@ -73,7 +73,14 @@ class ConnectionLimits:
     ``server_frames_per_second`` and ``server_frames_burst`` bound the
     frames all play sockets together are answered each second
     (:class:`ServerFrames`); the last ``server_frames_reserve`` of it is
-    kept for players in good standing; None turns it off. ``engine_clock`` times each turn and replay
+    kept for players in good standing; None turns it off.
+    ``server_requests_per_second`` and ``server_requests_burst`` bound the
+    HTTP requests the whole server answers each second
+    (:class:`~miau.server.request_budget.RequestBudget`; keep-alive lets one
+    connection send any number); the last ``server_requests_reserve`` of it
+    is kept for addresses within their own share
+    (``address_requests_per_second``, bursts of ``address_requests_burst``);
+    None turns it off. ``engine_clock`` times each turn and replay
     (the CPU time of the thread that runs it, :mod:`miau.server.costs`),
     whose cost is charged to the rate limit and the heavy budget. ``clock``,
     ``sleep`` and ``engine_clock`` are injectable for tests.
@@ -95,6 +102,11 @@ class ConnectionLimits:
     server_frames_per_second: float | None = 600.0
     server_frames_burst: int = 600
     server_frames_reserve: float = 0.25
+    server_requests_per_second: float | None = 400.0
+    server_requests_burst: int = 800
+    server_requests_reserve: float = 0.25
+    address_requests_per_second: float = 40.0
+    address_requests_burst: int = 240
 
 
 PLAY_LIMITS = ConnectionLimits()
@@ -107,6 +119,7 @@ UNTHROTTLED = ConnectionLimits(
     replay_entries_per_second=None,
     heavy_tokens_per_second=None,
     server_frames_per_second=None,
+    server_requests_per_second=None,
 )
 """No rate limit (scripted clients, tests); the send timeout and replay chunks still hold."""
 

@@ -38,6 +38,7 @@ __all__ = [
     "ADDRESS_SHARE",
     "LIBRARY_BYTES_PER_HOUR",
     "NEW_PLAYERS_PER_HOUR",
+    "AddressBuckets",
     "AddressShare",
     "AddressShareError",
     "AddressShares",
@@ -92,16 +93,18 @@ def address_key(host: str | None) -> str:
     return str(parsed)
 
 
-class _Buckets:
+class AddressBuckets:
     """A token bucket per address, the least recently used forgotten past a bound."""
 
     def __init__(self, rate_per_hour: float, burst: int, clock: Callable[[], float]) -> None:
+        """Buckets of ``burst`` tokens, each refilled at ``rate_per_hour``, read on ``clock``."""
         self.rate = rate_per_hour / 3600.0
         self.burst = max(1, burst)
         self.clock = clock
         self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def of(self, address: str) -> TokenBucket:
+        """The bucket of ``address`` (a full one for an address not seen lately), filled up to now."""
         bucket = self.buckets.get(address)
         if bucket is None:
             if len(self.buckets) >= ADDRESSES_REMEMBERED:
@@ -124,12 +127,12 @@ class AddressShares:
         self._players = (
             None
             if players_rate is None
-            else _Buckets(players_rate, share.new_players_burst, share.clock)
+            else AddressBuckets(players_rate, share.new_players_burst, share.clock)
         )
         self._bytes = (
             None
             if bytes_rate is None
-            else _Buckets(bytes_rate, share.library_bytes_burst, share.clock)
+            else AddressBuckets(bytes_rate, share.library_bytes_burst, share.clock)
         )
         self._known: OrderedDict[str, None] = OrderedDict()
         self.refused = 0

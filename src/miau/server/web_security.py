@@ -25,7 +25,6 @@ how to set them elsewhere.
 
 from __future__ import annotations
 
-import json
 from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -37,7 +36,7 @@ from miau.play.web_policy import (
     STATIC_SITE_HEADERS,
     static_site_headers_file,
 )
-from miau.server.addresses import same_origin
+from miau.server.addresses import refuse_http, same_origin
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
@@ -100,7 +99,7 @@ class WriteGuard:
         headers = dict(scope.get("headers", []))
         fetch_site = headers.get(b"sec-fetch-site", b"").strip().lower()
         if not same_origin(scope) or (fetch_site and fetch_site not in _SAME_SITE_FETCHES):
-            await _refuse(
+            await refuse_http(
                 send,
                 403,
                 "This change came from another site's page; Miau takes changes only from its "
@@ -110,7 +109,9 @@ class WriteGuard:
         if str(scope.get("path", "")).startswith("/api/") and _has_body(headers):
             content_type = headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
             if content_type != b"application/json":
-                await _refuse(send, 415, "Send the body as JSON (Content-Type: application/json).")
+                await refuse_http(
+                    send, 415, "Send the body as JSON (Content-Type: application/json)."
+                )
                 return
         await self.app(scope, receive, send)
 
@@ -121,19 +122,3 @@ def _has_body(headers: dict[bytes, bytes]) -> bool:
     if length is not None:
         return length.strip() != b"0"
     return b"transfer-encoding" in headers
-
-
-async def _refuse(send: Send, status: int, sentence: str) -> None:
-    body = json.dumps({"error": sentence}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"cache-control", b"no-store"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
