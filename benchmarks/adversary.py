@@ -3,6 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python -m benchmarks.adversary [--min-seconds 10] [--min-replies 100] [--only NAME,NAME]
+        [--play-option=--requests-per-second=0 ...]
 
 It starts ``miau play --no-browser`` on 127.0.0.1 (a real process, as
 deployed, with its rate limits) on a fresh SQLite database. A well-behaved
@@ -40,6 +41,9 @@ attacks:
   (then one at the entity cap) and stepping as fast as replies come;
 - ``library-packs``: rounds of a new player uploading a 64-level 64 x 64 pack (278 KiB,
   refused) and a 7-level one just under the entity cap, listing, deleting;
+- ``quota-fill``: fresh players from 8 addresses storing packs of almost 1 MiB and never
+  deleting them, while a returning author from a ninth address saves a small pack every
+  half second (the database's growth printed);
 - ``long-resume``: 10 sockets resuming a stored 50,000-intent game, again and again;
 - ``restore-padding``: ``restore`` frames carrying an extra 60 KB field (disk growth printed);
 - ``overflow-restore``: ``restore`` with ``moveCount`` 2**63 - 1, a step, a re-open;
@@ -52,6 +56,9 @@ attacks:
 - ``idle-websockets``: 64 idle WebSockets from each of 8 addresses (pings answered), while a
   new visitor from a ninth address loads the page and opens a socket every half second;
 - ``header-flood``: 8 clients sending requests of 10,000 header lines;
+- ``request-flood``: 4 kept-alive connections from each of 8 addresses sending cheap
+  ``GET /api/worlds`` requests flat out, while a new visitor from a ninth address loads the
+  page and opens a level every half second;
 - ``csrf``: ``no-cors``-style writes from a page on another port (``text/plain`` POSTs,
   DELETEs with a foreign ``Origin``, ``Sec-Fetch-Site: same-site``);
 - ``studio-monopoly``: 3 ``/studio`` sockets of one address starting long solves while an
@@ -610,6 +617,74 @@ async def attack_library_packs(target: Target, tally: Tally, clients: int = 2) -
     )
 
 
+async def attack_quota_fill(
+    target: Target, tally: Tally, addresses: int = 8, padding: int = 960 * 1024
+) -> None:
+    """Fresh players from 8 addresses storing packs of almost 1 MiB, never deleting them.
+
+    The third outside attack filled the library quota this way in a minute
+    (512 uploads of 1 MiB), after which every player's save was refused.
+    Each address may now add only its share an hour; a returning author
+    from a ninth address saves a small pack every half second and must be
+    served throughout. The database's growth is printed.
+    """
+    small = json.loads((ROOT / "packs" / "tutorial.json").read_text(encoding="utf-8"))
+    small["manifest"]["id"] = "authors-pack"
+    small["levels"] = small["levels"][:1]
+    author = attacker_cookie()
+    before = database_bytes(target.db_path)
+    stored = [0]
+    statuses: dict[int, int] = {}
+    visitors = [0, 0]  # served, refused
+
+    async def fill(address: str) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(
+            base_url=target.base, timeout=60, transport=transport
+        ) as client:
+            for index in range(ROUNDS):
+                if time.monotonic() >= target.deadline:
+                    return
+                pack = json.loads(big_pack_text(f"fill-{index}", levels=1, side=8))
+                pack["manifest"]["description"] = "x" * padding
+                reply = await client.post(
+                    "/api/library", json={"text": json.dumps(pack)}, headers=attacker_cookie()
+                )
+                tally.sent += 1
+                statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
+                tally.refused += reply.status_code >= 400
+                stored[0] += reply.status_code < 400
+                if reply.status_code >= 400:
+                    await asyncio.sleep(0.05)  # refused: try again, not flat out
+
+    async def author_saves() -> None:
+        transport = httpx.AsyncHTTPTransport(local_address="127.0.0.98")
+        async with httpx.AsyncClient(
+            base_url=target.base, timeout=10, transport=transport
+        ) as client:
+            while time.monotonic() < target.deadline:
+                try:
+                    reply = await client.post(
+                        "/api/library", json={"text": json.dumps(small)}, headers=author
+                    )
+                    ok = reply.status_code < 400
+                except httpx.TransportError:
+                    ok = False
+                visitors[0 if ok else 1] += 1
+                await asyncio.sleep(0.5)
+
+    await asyncio.gather(
+        *(fill(f"127.0.0.{60 + index}") for index in range(addresses)), author_saves()
+    )
+    grown = (database_bytes(target.db_path) - before) / 2**20
+    tally.notes.append(
+        f"{stored[0]} packs of {padding // 1024} KiB stored ("
+        + ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))
+        + f"); database grew {grown:.0f} MiB (library quota 512 MiB); "
+        f"the author's saves served {visitors[0]} times, refused {visitors[1]}"
+    )
+
+
 async def attack_long_resume(
     target: Target, tally: Tally, sockets: int = 10, opens: int = 2000
 ) -> None:
@@ -941,6 +1016,32 @@ async def attack_heavy_share(target: Target, tally: Tally, sockets: int = 4) -> 
     )
 
 
+async def keep_visiting(target: Target, visitors: list[int], address: str = "127.0.0.99") -> None:
+    """A new visitor from an address of its own: the page, then a level opened, every 0.5 s.
+
+    ``visitors`` counts ``[served, refused]``: served when the page was 200
+    and the level opened.
+    """
+    while time.monotonic() < target.deadline:
+        try:
+            async with httpx.AsyncClient(
+                base_url=target.base,
+                timeout=5,
+                transport=httpx.AsyncHTTPTransport(local_address=address),
+            ) as client:
+                page = await client.get("/")
+                ok = page.status_code == 200
+            async with connect(target.ws, local_addr=(address, 0), open_timeout=5) as ws:
+                await ws.send(
+                    json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
+                )
+                ok = ok and json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "opened"
+        except (OSError, TimeoutError, httpx.TransportError, websockets.WebSocketException):
+            ok = False
+        visitors[0 if ok else 1] += 1
+        await asyncio.sleep(0.5)
+
+
 async def attack_idle_websockets(
     target: Target, tally: Tally, addresses: int = 8, per_address: int = 64
 ) -> None:
@@ -960,29 +1061,9 @@ async def attack_idle_websockets(
             held.append(ws)
             tally.sent += 1
 
-    async def visit() -> None:
-        while time.monotonic() < target.deadline:
-            try:
-                async with httpx.AsyncClient(
-                    base_url=target.base,
-                    timeout=5,
-                    transport=httpx.AsyncHTTPTransport(local_address="127.0.0.99"),
-                ) as client:
-                    page = await client.get("/")
-                    ok = page.status_code == 200
-                async with connect(target.ws, local_addr=("127.0.0.99", 0), open_timeout=5) as ws:
-                    await ws.send(
-                        json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
-                    )
-                    ok = ok and json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "opened"
-            except (OSError, TimeoutError, httpx.TransportError, websockets.WebSocketException):
-                ok = False
-            visitors[0 if ok else 1] += 1
-            await asyncio.sleep(0.5)
-
     try:
         holding = asyncio.gather(*(hold(f"127.0.0.{10 + index}") for index in range(addresses)))
-        await asyncio.gather(holding, visit())
+        await asyncio.gather(holding, keep_visiting(target, visitors))
         alive = sum(ws.state is websockets.protocol.State.OPEN for ws in held)
         tally.notes.append(
             f"{len(held)} idle sockets opened, {alive} still open at the end; new visitor "
@@ -1023,6 +1104,43 @@ async def attack_header_flood(target: Target, tally: Tally, clients: int = 8) ->
 
     await asyncio.gather(*(worker(f"127.0.0.{30 + index}") for index in range(clients)))
     tally.notes.append(", ".join(f"{count} {status}" for status, count in sorted(statuses.items())))
+
+
+async def attack_request_flood(
+    target: Target, tally: Tally, addresses: int = 8, per_address: int = 4
+) -> None:
+    """Cheap requests on kept-alive connections from 8 addresses, flat out; a new visitor comes in.
+
+    A kept-alive connection sends request after request, so the
+    per-address allowance of new connections does not bound it; the
+    server-wide request budget does.
+    """
+    statuses: dict[str, int] = {}
+    visitors = [0, 0]  # served, refused
+
+    async def flood(address: str) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(
+            base_url=target.base, timeout=10, transport=transport
+        ) as client:
+            while time.monotonic() < target.deadline:
+                try:
+                    status = str((await client.get("/api/worlds")).status_code)
+                except httpx.TransportError:
+                    status = "closed"
+                    tally.closed += 1
+                tally.sent += 1
+                statuses[status] = statuses.get(status, 0) + 1
+                tally.refused += status != "200"
+
+    await asyncio.gather(
+        *(flood(f"127.0.0.{40 + index}") for index in range(addresses) for _ in range(per_address)),
+        keep_visiting(target, visitors),
+    )
+    tally.notes.append(
+        ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
+        + f"; new visitor served {visitors[0]} times, refused {visitors[1]}"
+    )
 
 
 async def attack_csrf(target: Target, tally: Tally) -> None:
@@ -1226,6 +1344,7 @@ ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
     "studio-flood": attack_studio_flood,
     "heavy-drafts": attack_heavy_drafts,
     "library-packs": attack_library_packs,
+    "quota-fill": attack_quota_fill,
     "long-resume": attack_long_resume,
     "restore-padding": attack_restore_padding,
     "overflow-restore": attack_overflow_restore,
@@ -1234,6 +1353,7 @@ ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
     "heavy-share": attack_heavy_share,
     "idle-websockets": attack_idle_websockets,
     "header-flood": attack_header_flood,
+    "request-flood": attack_request_flood,
     "csrf": attack_csrf,
     "studio-monopoly": attack_studio_monopoly,
     "reconnect-storm": attack_reconnect_storm,
@@ -1390,6 +1510,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", default="", help=f"comma-separated attacks (default all: {', '.join(ATTACKS)})"
     )
+    parser.add_argument(
+        "--play-option",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="an option for the server's `miau play` (repeat it; e.g. --play-option=--requests-per-second=0)",
+    )
     args = parser.parse_args(argv)
     names = [name for name in args.only.split(",") if name] or list(ATTACKS)
     unknown = [name for name in names if name not in ATTACKS]
@@ -1404,7 +1531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             store_long_game(db_path)
         log = scratch / "server.log"
         with log.open("w") as errors:
-            play = start_miau_play(db_path, errors)
+            play = start_miau_play(db_path, errors, options=tuple(args.play_option))
             try:
                 target = Target(play, db_path, scratch, args.min_seconds)
                 context = multiprocessing.get_context("spawn")
