@@ -91,6 +91,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -139,6 +140,9 @@ class Sample:
     sent: float
     latency: float
     ok: bool
+    why: str = ""
+    """What went wrong when not ``ok``: an error reply's code, ``rejected``, ``timeout``, or
+    the exception that dropped the socket."""
 
 
 async def _play(port: int, stop: Connection) -> list[Sample]:
@@ -159,16 +163,28 @@ async def _play(port: int, stop: Connection) -> list[Sample]:
                     try:
                         reply = json.loads(await asyncio.wait_for(ws.recv(), PLAYER_PATIENCE))
                     except TimeoutError:
-                        samples.append(Sample(sent, PLAYER_PATIENCE, False))
+                        samples.append(Sample(sent, PLAYER_PATIENCE, False, "timeout"))
                         break
                     received = time.monotonic()
                     ok = reply.get("type") == "result" and bool(reply["event"]["accepted"])
-                    samples.append(Sample(sent, received - sent, ok))
+                    why = (
+                        ""
+                        if ok
+                        # The code and the sentence's start: several limits answer one code.
+                        else f"{reply.get('code') or 'rejected'} "
+                        f"({' '.join(str(reply.get('message', '')).split()[:5])})"
+                    )
+                    samples.append(Sample(sent, received - sent, ok, why))
                     due += PLAYER_INTERVAL
                     await asyncio.sleep(max(0.0, due - time.monotonic()))
                     due = max(due, time.monotonic() - PLAYER_INTERVAL)
-        except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
-            samples.append(Sample(time.monotonic(), 0.0, False))
+        except (
+            OSError,
+            TimeoutError,
+            websockets.ConnectionClosed,
+            websockets.InvalidHandshake,
+        ) as error:
+            samples.append(Sample(time.monotonic(), 0.0, False, type(error).__name__))
             await asyncio.sleep(0.2)
     return samples
 
@@ -176,7 +192,7 @@ async def _play(port: int, stop: Connection) -> list[Sample]:
 def player_process(port: int, stop: Connection, results: Connection) -> None:
     """The player's process: play until told to stop, then send every sample back."""
     samples = asyncio.run(_play(port, stop))
-    results.send([(each.sent, each.latency, each.ok) for each in samples])
+    results.send([(each.sent, each.latency, each.ok, each.why) for each in samples])
 
 
 # --- measuring the server -------------------------------------------------------------------
@@ -636,6 +652,7 @@ async def attack_quota_fill(
     stored = [0]
     statuses: dict[int, int] = {}
     visitors = [0, 0]  # served, refused
+    why: dict[str, int] = {}
 
     async def fill(address: str) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=address)
@@ -665,12 +682,18 @@ async def attack_quota_fill(
             while time.monotonic() < target.deadline:
                 try:
                     reply = await client.post(
-                        "/api/library", json={"text": json.dumps(small)}, headers=author
+                        "/api/library",
+                        json={"text": json.dumps(small), "replace": True},
+                        headers=author,
                     )
-                    ok = reply.status_code < 400
-                except httpx.TransportError:
-                    ok = False
-                visitors[0 if ok else 1] += 1
+                    problem = (
+                        "" if reply.status_code < 400 else f"{reply.status_code} {reply.text[:80]}"
+                    )
+                except httpx.TransportError as error:
+                    problem = type(error).__name__
+                visitors[1 if problem else 0] += 1
+                if problem:
+                    why[problem] = why.get(problem, 0) + 1
                 await asyncio.sleep(0.5)
 
     await asyncio.gather(
@@ -681,7 +704,7 @@ async def attack_quota_fill(
         f"{stored[0]} packs of {padding // 1024} KiB stored ("
         + ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))
         + f"); database grew {grown:.0f} MiB (library quota 512 MiB); "
-        f"the author's saves served {visitors[0]} times, refused {visitors[1]}"
+        f"the author's saves served {visitors[0]} times, refused {visitors[1]} {why or ''}"
     )
 
 
@@ -722,13 +745,23 @@ async def attack_restore_padding(
     """``restore`` frames of a real state plus an extra 60 KB field, as fast as replies come."""
     before = database_bytes(target.db_path)
     budget = [frames]
+    # One player for the attack: the address may start only its share of new players, and
+    # a socket the server closes is opened again at once.
+    player = attacker_cookie()
 
     async def one() -> None:
         async with connect(
-            target.ws, additional_headers=attacker_cookie(), max_size=2**22, compression=None
+            target.ws, additional_headers=player, max_size=2**22, compression=None
         ) as ws:
             await ws.send(json.dumps({"type": "open", "pack": "tutorial", "level": "walls"}))
-            state = json.loads(await ws.recv())["state"]
+            opened = json.loads(await ws.recv())
+            if "state" not in opened:
+                tally.sent += 1
+                tally.refused += 1
+                tally.notes.append(f"open refused: {opened.get('code', opened.get('type'))}")
+                await asyncio.sleep(0.5)
+                return
+            state = opened["state"]
             padded = {**state, "padding": "x" * 60_000}
             seq = 0
             while time.monotonic() < target.deadline and budget[0] > 0:
@@ -1016,13 +1049,19 @@ async def attack_heavy_share(target: Target, tally: Tally, sockets: int = 4) -> 
     )
 
 
-async def keep_visiting(target: Target, visitors: list[int], address: str = "127.0.0.99") -> None:
+async def keep_visiting(
+    target: Target, visitors: list[int], address: str, why: dict[str, int] | None = None
+) -> None:
     """A new visitor from an address of its own: the page, then a level opened, every 0.5 s.
 
-    ``visitors`` counts ``[served, refused]``: served when the page was 200
-    and the level opened.
+    Each visit is a new browser: it takes the cookie the page sets to its
+    socket, as a browser does. ``visitors`` counts ``[served, refused]``:
+    served when the page was 200 and the level opened; ``why`` counts the
+    refusals by what went wrong. Give each attack its own address: an
+    address may start only its share of new players an hour.
     """
     while time.monotonic() < target.deadline:
+        problem = ""
         try:
             async with httpx.AsyncClient(
                 base_url=target.base,
@@ -1030,15 +1069,31 @@ async def keep_visiting(target: Target, visitors: list[int], address: str = "127
                 transport=httpx.AsyncHTTPTransport(local_address=address),
             ) as client:
                 page = await client.get("/")
-                ok = page.status_code == 200
-            async with connect(target.ws, local_addr=(address, 0), open_timeout=5) as ws:
+                cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
+            if page.status_code != 200:
+                problem = f"page {page.status_code}"
+            async with connect(
+                target.ws,
+                local_addr=(address, 0),
+                open_timeout=5,
+                additional_headers={"Cookie": cookie} if cookie else None,
+            ) as ws:
                 await ws.send(
                     json.dumps({"type": "open", "pack": "tutorial", "level": "first-steps"})
                 )
-                ok = ok and json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "opened"
-        except (OSError, TimeoutError, httpx.TransportError, websockets.WebSocketException):
-            ok = False
-        visitors[0 if ok else 1] += 1
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if reply["type"] != "opened":
+                    problem = problem or f"open {reply.get('code', reply['type'])}"
+        except (
+            OSError,
+            TimeoutError,
+            httpx.TransportError,
+            websockets.WebSocketException,
+        ) as error:
+            problem = type(error).__name__
+        visitors[1 if problem else 0] += 1
+        if problem and why is not None:
+            why[problem] = why.get(problem, 0) + 1
         await asyncio.sleep(0.5)
 
 
@@ -1063,7 +1118,7 @@ async def attack_idle_websockets(
 
     try:
         holding = asyncio.gather(*(hold(f"127.0.0.{10 + index}") for index in range(addresses)))
-        await asyncio.gather(holding, keep_visiting(target, visitors))
+        await asyncio.gather(holding, keep_visiting(target, visitors, "127.0.0.99"))
         alive = sum(ws.state is websockets.protocol.State.OPEN for ws in held)
         tally.notes.append(
             f"{len(held)} idle sockets opened, {alive} still open at the end; new visitor "
@@ -1117,6 +1172,7 @@ async def attack_request_flood(
     """
     statuses: dict[str, int] = {}
     visitors = [0, 0]  # served, refused
+    why: dict[str, int] = {}
 
     async def flood(address: str) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=address)
@@ -1135,11 +1191,11 @@ async def attack_request_flood(
 
     await asyncio.gather(
         *(flood(f"127.0.0.{40 + index}") for index in range(addresses) for _ in range(per_address)),
-        keep_visiting(target, visitors),
+        keep_visiting(target, visitors, "127.0.0.97", why),
     )
     tally.notes.append(
         ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-        + f"; new visitor served {visitors[0]} times, refused {visitors[1]}"
+        + f"; new visitor served {visitors[0]} times, refused {visitors[1]} {why or ''}"
     )
 
 
@@ -1326,7 +1382,9 @@ async def attack_concurrent_pages(target: Target, tally: Tally, pages: int = 4) 
                     if reply.get("code") != "server-error":
                         await ws.send(json.dumps(OPEN_ROCKS))
                         await ws.recv()
-                await asyncio.sleep(0.02)
+                # 25 steps a second a page: within each socket's rate limit, so the pages
+                # meet each other, not the limit (on a quiet machine replies come at once).
+                await asyncio.sleep(0.04)
 
     await asyncio.gather(*(page() for _ in range(pages)))
     tally.notes.append(", ".join(f"{count} {kind}" for kind, count in sorted(codes.items())))
@@ -1418,7 +1476,7 @@ LOADED_FACTOR = 3.0
 
 def verdict(
     outcome: Outcome,
-    window: Sequence[tuple[float, float, bool]],
+    window: Sequence[tuple[float, float, bool, str]],
     min_replies: int,
     baseline_p99: float | None = None,
 ) -> str:
@@ -1448,7 +1506,9 @@ def verdict(
 
 
 def report(
-    outcomes: Sequence[Outcome], samples: Sequence[tuple[float, float, bool]], min_replies: int
+    outcomes: Sequence[Outcome],
+    samples: Sequence[tuple[float, float, bool, str]],
+    min_replies: int,
 ) -> bool:
     """Print the table; whether every attack was judged and kept the player's line."""
     print(
@@ -1479,6 +1539,13 @@ def report(
         )
     print()
     for outcome in outcomes:
+        window = [each for each in samples if outcome.start <= each[0] < outcome.end]
+        refusals = Counter(each[3] for each in window if not each[2])
+        if refusals:
+            outcome.tally.notes.append(
+                "the player was refused: "
+                + ", ".join(f"{count} {why}" for why, count in refusals.most_common())
+            )
         if outcome.tally.notes:
             print(f"{outcome.name}: {'; '.join(outcome.tally.notes)}")
     print(

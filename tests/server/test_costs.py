@@ -202,3 +202,38 @@ def test_a_replay_past_its_engine_time_cap_is_refused() -> None:
     assert game.state.move_count == 50 and seconds == pytest.approx(0.051)
     with pytest.raises(ReplayTooCostlyError):
         timed_replay(level, entries, SteppingClock(0.1), cap=1.0)
+
+
+def test_share_link_opens_draw_the_heavy_budget_before_they_are_decoded(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A link at the entity bound takes about 5 ms to decode: a flood of them once kept four
+    # threads decoding at once, each contending with the event loop for the interpreter.
+    from miau.play import service as play_service
+
+    decoded: list[int] = []
+    real_decode = play_service.decode_share_code
+
+    def counted_decode(code: str) -> Any:
+        decoded.append(len(code))
+        return real_decode(code)
+
+    monkeypatch.setattr(play_service, "decode_share_code", counted_decode)
+    at_bound = encode_share_code(word_flood(MAX_SHARED_ENTITIES - 7))
+    clock = FrozenClock()
+    client = client_with(
+        db_path, frames_per_second=1000.0, burst=1000, flood_close=None, clock=clock
+    )
+    with client:
+        client.get("/api/worlds")
+        answers = []
+        with client.websocket_connect("/ws") as socket:
+            player = Player(socket)
+            for _ in range(12):
+                answers.append(player.send({"type": "open", "share": at_bound}).get("code"))
+        with client.websocket_connect("/ws") as socket:
+            # The budget binds heavy work only: a shipped level still opens.
+            assert Player(socket).open("tutorial", "first-steps")["type"] == "opened"
+    assert answers[0] is None  # the first opened
+    assert "rate-limited" in answers
+    assert len(decoded) == answers.count(None) < len(answers)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from miau.server.app import create_app
 from miau.server.limits import PLAY_LIMITS, UNTHROTTLED, ServerFrames
-from miau.server.request_budget import RequestBudget
+from miau.server.request_budget import STANDING_AFTER, RequestBudget
 from miau.server.shares import AddressShare, address_key
 from tests.server.conftest import Player, TestClient, count_rows
 from tests.server.test_library_bounds import walled_pack
@@ -105,7 +106,12 @@ def test_the_servers_request_budget_keeps_its_reserve_for_addresses_within_their
     assert budget.take("10.0.0.2") and not budget.take("10.0.0.2")
     assert budget.refused == 3
     clock.now += 1.0
+    # A second later the flooder's own share has a request again, but it went past its
+    # share lately: it stays out of the reserve, which a newcomer still gets.
+    assert not budget.take("10.0.0.1")
     assert budget.take("10.0.0.3")
+    clock.now += STANDING_AFTER + 1.0
+    assert budget.take("10.0.0.1")
 
 
 async def _not_reached(scope: object, receive: object, send: object) -> None:
@@ -217,6 +223,46 @@ def test_library_bytes_from_one_address_past_its_share_are_refused_429_and_other
             neighbour.post("/api/library", json={"text": neighbour_pack, "replace": True})
         ).status_code == 200
     assert count_rows(db_path, "library") == 3
+
+
+def test_a_save_past_its_addresses_byte_share_is_refused_before_its_body_is_read(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from miau.server import library as library_module
+
+    parsed: list[int] = []
+    real_parse = library_module.load_pack_text
+
+    def counting_parse(text: str) -> Any:
+        parsed.append(len(text))
+        return real_parse(text)
+
+    read: list[int] = []
+    real_read = library_module.read_json_body
+
+    async def counting_read(request: Any, limit: int = library_module.MAX_BODY_BYTES) -> Any:
+        read.append(1)
+        return await real_read(request, limit)
+
+    monkeypatch.setattr(library_module, "load_pack_text", counting_parse)
+    monkeypatch.setattr(library_module, "read_json_body", counting_read)
+    pack = walled_pack("pack-a", 1)
+    share = AddressShare(
+        new_players_per_hour=None,
+        library_bytes_per_hour=float(len(pack)),
+        library_bytes_burst=len(pack),
+        clock=FrozenClock(),
+    )
+    with TestClient(create_app(db_path=db_path, address_share=share)) as flood:
+        assert flood.post("/api/library", json={"text": pack}).status_code == 200
+        assert len(parsed) == 1
+        for _ in range(5):
+            flood.cookies.clear()
+            refused = flood.post("/api/library", json={"text": pack})
+            assert refused.status_code == 429 and refused.json()["code"] == "address-share"
+        # Refused from the body's declared length, before its bytes were read.
+        assert len(parsed) == 1 and len(read) == 1
+    assert count_rows(db_path, "library") == 1
 
 
 def test_addresses_are_counted_by_ipv4_address_and_ipv6_prefix() -> None:

@@ -42,13 +42,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import anyio
 from starlette.requests import ClientDisconnect, Request
@@ -76,6 +75,7 @@ from miau.play.library_documents import (
 from miau.play.refusal import MAX_PACK_BYTES, Refusal, problems_refusal, too_large
 from miau.play.worlds import PackSummary, Worlds
 from miau.server.long_logs import ReplayBudgets
+from miau.server.replays import pack_parse_limiter
 from miau.server.shares import AddressShareError, AddressShares
 from miau.server.store import (
     LibraryBounds,
@@ -111,6 +111,10 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES: Final = MAX_PACK_BYTES * 3 // 2
+
+_BODY_FRAME_BYTES: Final = 64
+"""More than a ``POST /api/library`` body holds besides its escaped text (the key, quotes,
+braces, ``"replace": false`` and spaces)."""
 """The largest request body read: a pack's text inside JSON grows by its escapes."""
 
 MAX_LIBRARY_PACKS: Final = 100
@@ -227,6 +231,19 @@ lock with the event loop); a parse past it waits its turn, it is never refused."
 PARSE_BURST: Final = 2 * MAX_PACK_ENTITIES
 """The entities the library may parse at once before parses wait: two packs at the bound."""
 
+UPLOAD_BYTES_PER_SECOND: Final = 2 * MAX_PACK_BYTES
+"""The bytes of library uploads the server reads a second, all players together: a body of
+1 MiB costs the event loop about 15 ms (read, JSON, sizes, digest) before any parse. An
+upload past it waits its turn before its body is read; it is never refused for it."""
+
+UPLOAD_BURST: Final = 4 * MAX_PACK_BYTES
+"""The upload bytes the library may read at once before uploads wait: four packs at the bound."""
+
+UPLOAD_UNMETERED_BYTES: Final = 64 * 1024
+"""Bodies up to this size (a pack of a few dozen levels) never wait for the upload budget:
+they cost the event loop under a millisecond, and an author's save must not queue behind
+a flood of big uploads."""
+
 
 def _check_cost(document: object) -> int:
     """The pack's entity count.
@@ -257,6 +274,23 @@ def _document(text: str) -> object:
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
+
+
+def _document_and_lone_surrogate(text: str) -> tuple[object, tuple[str, int] | None]:
+    """The pack text as JSON (see :func:`_document`) and its first lone surrogate, if any.
+
+    One parse for both: an upload's text is parsed here and once more by the loader.
+    """
+    document = _document(text)
+    return document, None if document is None else lone_surrogate(document)
+
+
+Result = TypeVar("Result")
+
+
+async def _off_the_loop(work: Callable[[str], Result], text: str) -> Result:
+    """``work(text)`` on the server's one pack-parsing thread (:func:`pack_parse_limiter`)."""
+    return await anyio.to_thread.run_sync(work, text, limiter=pack_parse_limiter())
 
 
 def refuse_past_quota(
@@ -375,17 +409,6 @@ async def read_json_body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[
     return body
 
 
-def _lone_surrogate_in_text(text: str) -> tuple[str, int] | None:
-    """:func:`lone_surrogate` of a JSON text the loader accepted (None if json cannot read it)."""
-    try:
-        return lone_surrogate(json.loads(text))
-    except (ValueError, RecursionError):
-        return None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def lone_surrogate(value: Any) -> tuple[str, int] | None:
     """The place (``levels[0].title``) and code point of the first lone surrogate in a JSON value.
 
@@ -396,9 +419,14 @@ def lone_surrogate(value: Any) -> tuple[str, int] | None:
     while pending:
         where, item = pending.pop()
         if isinstance(item, str):
-            found = _SURROGATE.search(item)
-            if found is not None:
-                return where, ord(found.group())
+            # An ASCII string holds none (a flag CPython keeps: no scan); otherwise UTF-8
+            # encoding, in C, stops at the first surrogate: a megabyte costs a millisecond.
+            if item.isascii():
+                continue
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                return where, ord(item[error.start])
         elif isinstance(item, dict):
             for key, inner in reversed(item.items()):
                 place = key if where == "the top" else f"{where}.{key}"
@@ -501,6 +529,21 @@ class Library:
             lock = self._writing[key] = asyncio.Lock()
         return lock
 
+    async def wait_to_read(self, declared: int) -> None:
+        """Wait until the server's upload budget has room for a body of ``declared`` bytes.
+
+        Like the parse budget (:meth:`_wait_to_parse`), for the work before
+        it: big uploads from many addresses at once take their turns. Small
+        bodies (:data:`UPLOAD_UNMETERED_BYTES`) pass at once.
+        """
+        if declared <= UPLOAD_UNMETERED_BYTES:
+            return
+        delay = self._parses.reserve(
+            "uploads", declared, UPLOAD_BYTES_PER_SECOND, UPLOAD_BURST, self._clock()
+        )
+        if delay > 0:
+            await self._sleep(delay)
+
     async def _wait_to_parse(self, entities: int) -> None:
         """Wait until the server's parse budget has room for a pack of ``entities`` entities.
 
@@ -521,9 +564,9 @@ class Library:
             return cached
         try:
             # A pack stored before the entity bound, past it, is not loaded at all.
-            entities = _check_cost(await anyio.to_thread.run_sync(_document, stored.text))
+            entities = _check_cost(await _off_the_loop(_document, stored.text))
             await self._wait_to_parse(entities)
-            pack = await anyio.to_thread.run_sync(load_pack_text, stored.text)
+            pack = await _off_the_loop(load_pack_text, stored.text)
         except (PackError, Refusal) as error:
             # A stored pack that a later loader refuses: leave it out, keep the others.
             logger.warning("library pack %s of %s no longer loads: %s", stored.pack, player, error)
@@ -617,7 +660,24 @@ class Library:
         try:
             await self.shares.take(player, address, growth)
         except AddressShareError as error:
-            raise Refusal(429, {"error": str(error), "code": "address-share"}) from None
+            raise _share_refusal(error) from None
+
+    async def first_look_share(self, player: str, address: str | None, size: int) -> None:
+        """Refuse a save of at least ``size`` bytes that cannot fit its address's share.
+
+        What the save adds is at least ``size`` less all the player's
+        library holds (the most a replacement frees), so this needs no
+        parse; nothing is taken from the share (:meth:`_take_share` does).
+
+        :raises Refusal: 429 ``address-share``.
+        """
+        if self.shares is None or size <= 0:
+            return
+        held = (await self.store.library_usage(player)).bytes
+        try:
+            await self.shares.first_look(player, address, size - held)
+        except AddressShareError as error:
+            raise _share_refusal(error) from None
 
     async def import_text(
         self, player: str, text: str, *, replace: bool, address: str | None = None
@@ -633,13 +693,15 @@ class Library:
         size = utf8_size(text)
         if size > MAX_PACK_BYTES:
             raise too_large()
-        entities = _check_cost(await anyio.to_thread.run_sync(_document, text))
+        # Before the parse: a flood of saves past their share must not cost one each.
+        await self.first_look_share(player, address, size)
+        document, lone = await _off_the_loop(_document_and_lone_surrogate, text)
+        entities = _check_cost(document)
         await self._wait_to_parse(entities)
         try:
-            pack = await anyio.to_thread.run_sync(load_pack_text, text)
+            pack = await _off_the_loop(load_pack_text, text)
         except PackError as error:
             raise problems_refusal(error) from None
-        lone = await anyio.to_thread.run_sync(_lone_surrogate_in_text, text)
         if lone is not None:
             where, code_point = lone
             raise Refusal(
@@ -732,7 +794,7 @@ class Library:
         await self._check_room(player, size, None if stored is None else text_size(stored.text))
         await self._wait_to_parse(entities)
         try:
-            merged = await anyio.to_thread.run_sync(load_pack_text, text)
+            merged = await _off_the_loop(load_pack_text, text)
         except PackError as error:
             raise problems_refusal(error, "The pack with this level") from None
         stale = [level_id] if old is not None and level_id in _changed_levels(old, merged) else []
@@ -806,6 +868,10 @@ class LibraryEndpoints:
     async def import_pack(self, request: Request) -> Response:
         """``POST /api/library`` with ``{"text": ..., "replace": bool}``."""
         try:
+            await self.library.first_look_share(
+                _player(request), _address(request), _least_text_bytes(request)
+            )
+            await self.library.wait_to_read(_declared_length(request))
             body = await read_json_body(request)
             text, replace = import_request(body)
             return json_response(
@@ -853,3 +919,29 @@ class LibraryEndpoints:
                 "Content-Disposition": f'attachment; filename="{pack_id}.json"',
             },
         )
+
+
+def _share_refusal(error: AddressShareError) -> Refusal:
+    """The 429 ``address-share`` a save past its address's share is answered."""
+    return Refusal(429, {"error": str(error), "code": "address-share"})
+
+
+def _declared_length(request: Request) -> int:
+    """The body length a request declares, up to the most a body may hold (0 when undeclared)."""
+    declared = request.headers.get("content-length")
+    if declared is None or not declared.isdigit():
+        return 0
+    return min(int(declared), MAX_BODY_BYTES)
+
+
+def _least_text_bytes(request: Request) -> int:
+    r"""The fewest bytes the pack text of a ``POST /api/library`` body can hold, from its length.
+
+    The body is ``{"text": "...", "replace": ...}``: past a few bytes of
+    frame, it is the text JSON-escaped, and escaping makes no character
+    more than six times longer (``\u0001``). So a body's declared length
+    bounds its text from below before a byte of it is read. (A body padded
+    with whitespace breaks the bound; it can only be refused early, and
+    only when its address's share is spent.) 0 when no length is declared.
+    """
+    return (_declared_length(request) - _BODY_FRAME_BYTES) // 6

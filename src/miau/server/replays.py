@@ -24,6 +24,7 @@ __all__ = [
     "REPLAY_SWITCH_INTERVAL",
     "default_long_logs",
     "heavy_turn_limiter",
+    "pack_parse_limiter",
     "query_limiter",
     "replay_limiter",
     "shorten_on_a_thread",
@@ -40,6 +41,10 @@ _HEAVY_TURN_THREADS = 1
 """How many turns on heavy levels run at once, server-wide (each on a worker thread): heavy
 levels together take one thread's share of the interpreter, whoever plays them."""
 
+_PACK_PARSE_THREADS = 1
+"""How many library packs are parsed at once, server-wide (JSON and the pack loader, up to
+tens of milliseconds for a 1 MiB pack): uploads from many players take one thread's share."""
+
 REPLAY_SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval (s) once a long replay runs beside the event loop.
 
@@ -53,6 +58,7 @@ _Limiters = weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityL
 _replay_limiters: _Limiters = weakref.WeakKeyDictionary()
 _query_limiters: _Limiters = weakref.WeakKeyDictionary()
 _heavy_turn_limiters: _Limiters = weakref.WeakKeyDictionary()
+_pack_parse_limiters: _Limiters = weakref.WeakKeyDictionary()
 
 
 def replay_limiter() -> anyio.CapacityLimiter:
@@ -72,6 +78,11 @@ def query_limiter() -> anyio.CapacityLimiter:
 def heavy_turn_limiter() -> anyio.CapacityLimiter:
     """The limiter of turns on heavy levels (``miau.server.costs``) on the running event loop."""
     return _limiter_on_this_loop(_heavy_turn_limiters, _HEAVY_TURN_THREADS)
+
+
+def pack_parse_limiter() -> anyio.CapacityLimiter:
+    """The limiter of library pack parses' worker threads on the running event loop."""
+    return _limiter_on_this_loop(_pack_parse_limiters, _PACK_PARSE_THREADS)
 
 
 def _limiter_on_this_loop(limiters: _Limiters, threads: int) -> anyio.CapacityLimiter:

@@ -8,7 +8,8 @@ most ``server_requests_per_second`` requests a second for the whole server
 (bursts of ``server_requests_burst``). The last ``server_requests_reserve``
 of that bucket is kept for addresses in good standing: those that have not
 spent their own share (``address_requests_per_second``, bursts of
-``address_requests_burst``, about three loads of the whole client at once).
+``address_requests_burst``, about three loads of the whole client at once)
+nor gone past it in the last :data:`STANDING_AFTER` seconds.
 So when a flood from a few addresses has spent the rest, a new visitor's
 page still loads and a player's requests still pass, while the flood's are
 answered 503 with ``Retry-After``. WebSocket frames have their own budget
@@ -22,15 +23,19 @@ the same situation for the quotas).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from miau.server.addresses import refuse_http
 from miau.server.limits import ConnectionLimits, TokenBucket
-from miau.server.shares import AddressBuckets, address_key
+from miau.server.shares import ADDRESSES_REMEMBERED, AddressBuckets, address_key
 
-__all__ = ["BUSY_SENTENCE", "RequestBudget"]
+__all__ = ["BUSY_SENTENCE", "STANDING_AFTER", "RequestBudget"]
+
+STANDING_AFTER: Final = 10.0
+"""Seconds an address must keep within its own share after going past it to be in good standing."""
 
 BUSY_SENTENCE: Final = "The server is answering too many requests: try again in a moment."
 """What a request past the server's budget is answered (503, ``Retry-After: 1``)."""
@@ -52,6 +57,9 @@ class RequestBudget:
             limits.address_requests_burst,
             limits.clock,
         )
+        self.clock = limits.clock
+        self.over: OrderedDict[str, float] = OrderedDict()
+        """When each address last went past its own share (the least recently over forgotten first)."""
         self.refused = 0
 
     def take(self, host: str | None) -> bool:
@@ -63,7 +71,19 @@ class RequestBudget:
         bucket = self.bucket
         if bucket is None:
             return True
-        in_good_standing = self.addresses.of(address_key(host)).take()
+        address = address_key(host)
+        now = self.clock()
+        if self.addresses.of(address).take():
+            since = self.over.get(address)
+            in_good_standing = since is None or now - since >= STANDING_AFTER
+        else:
+            # Past its share: out of standing until it has kept within it for a while,
+            # or its refills (a few requests a second) would keep a flood in the reserve.
+            in_good_standing = False
+            self.over[address] = now
+            self.over.move_to_end(address)
+            if len(self.over) > ADDRESSES_REMEMBERED:
+                self.over.popitem(last=False)
         bucket.settle(0.0)  # refill to now
         floor = 0.0 if in_good_standing else self.floor
         if bucket.tokens - 1.0 >= floor:

@@ -409,25 +409,29 @@ class PlaySession:
 
     async def open(self, message: Open) -> dict[str, Any]:
         """Resume the player's game on a level or a shared level, or start one; or play a draft."""
-        if isinstance(message, OpenShare):
-            pack: Pack = await anyio.to_thread.run_sync(service.shared_pack, message)
-            pack_id: str | None = share_content_key(pack)
-            level = pack.levels[0]
-        elif isinstance(message, OpenDraft):
-            # Loading a draft is heavy work of its own, done before its size is known.
+        if isinstance(message, OpenShare | OpenDraft):
+            # Loading a link or a draft is heavy work of its own (a link at the entity bound
+            # takes about 5 ms), done before its size is known: it draws from the heavy
+            # budget first, and runs on the heavy thread, so a flood of them never has
+            # several threads contending with the event loop for the interpreter.
             if not self.heavy.take(DRAFT_OPEN_COST):
                 self._refuse_heavy(message.seq)
             try:
-                pack = await anyio.to_thread.run_sync(service.draft_pack, message)
+                pack: Pack = await anyio.to_thread.run_sync(
+                    _link_or_draft_pack, message, limiter=heavy_turn_limiter()
+                )
             except ProtocolError:
                 self.heavy.settle(DRAFT_OPEN_COST, 1)
                 raise
-            pack_id, level = None, pack.levels[0]
+            pack_id: str | None = (
+                share_content_key(pack) if isinstance(message, OpenShare) else None
+            )
+            level = pack.levels[0]
         else:
             pack, level = await self._world_level(message)
             pack_id = pack.manifest.id
         entities = len(level.data.get("objects", ()))
-        if pack_id is None:
+        if not isinstance(message, OpenLevel):
             self.heavy.settle(DRAFT_OPEN_COST, math.ceil(entities / ENTITIES_PER_TOKEN))
         if pack_id is None and entities > DRAFT_MAX_ENTITIES:
             # Refused before the engine builds its board: that alone is the heavy part.
@@ -870,3 +874,13 @@ def _seq_of(frame: str | bytes | None) -> int | None:
         return parse_message(frame).seq
     except ProtocolError as error:
         return error.seq
+
+
+def _link_or_draft_pack(message: OpenShare | OpenDraft) -> Pack:
+    """The one-level pack a share link carries or a draft is (see ``service``).
+
+    :raises ProtocolError: ``bad-message`` with the link's or the draft's problem.
+    """
+    if isinstance(message, OpenShare):
+        return service.shared_pack(message)
+    return service.draft_pack(message)

@@ -162,6 +162,33 @@ class AddressShares:
         :raises AddressShareError: past the address's share of new players
             or of library bytes; nothing may be stored then.
         """
+        players, size, cost = await self._check(player, host, library_bytes)
+        if players is not None:
+            players.tokens -= 1.0
+        if size is not None:
+            size.tokens -= cost
+        self._remember(player)
+
+    async def first_look(self, player: str, host: str | None, least_bytes: int) -> None:
+        """Refuse early a write that adds at least ``least_bytes`` and cannot fit the share.
+
+        A library save knows its pack's size before it parses the pack, and
+        what it adds at least (its size less all the player's library holds,
+        the most a replacement can free); a write past its address's share
+        is refused before the parse it would cost. Nothing is taken.
+
+        :raises AddressShareError: as :meth:`take` would.
+        """
+        await self._check(player, host, least_bytes)
+
+    async def _check(
+        self, player: str, host: str | None, library_bytes: int
+    ) -> tuple[TokenBucket | None, TokenBucket | None, float]:
+        """The buckets a write would take from and its byte cost, or why it may not.
+
+        :raises AddressShareError: past the address's share of new players
+            or of library bytes.
+        """
         address = address_key(host)
         new = self._players is not None and await self._is_new(player)
         players = None if not new or self._players is None else self._players.of(address)
@@ -173,9 +200,11 @@ class AddressShares:
                 "later, or from the browser you played in before."
             )
         size = None
+        cost = 0.0
         if library_bytes > 0 and self._bytes is not None:
             size = self._bytes.of(address)
-            if size.tokens < min(float(library_bytes), size.burst):
+            cost = min(float(library_bytes), size.burst)
+            if size.tokens < cost:
                 self.refused += 1
                 per_hour = self.share.library_bytes_per_hour or 0
                 raise AddressShareError(
@@ -183,8 +212,4 @@ class AddressShares:
                     f"may ({per_hour / 1048576:g} MiB an hour); this pack was not saved. Try "
                     "again later."
                 )
-        if players is not None:
-            players.tokens -= 1.0
-        if size is not None:
-            size.tokens -= min(float(library_bytes), size.burst)
-        self._remember(player)
+        return players, size, cost
