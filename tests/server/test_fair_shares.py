@@ -98,7 +98,8 @@ def test_the_servers_request_budget_keeps_its_reserve_for_addresses_within_their
         address_requests_per_second=1.0,
         address_requests_burst=4,
     )
-    budget = RequestBudget(_not_reached, limits)
+    budget = RequestBudget(_not_reached, limits).requests
+    assert budget is not None
     # Four within the flooder's own share, then two more down to the reserve of 2.
     assert [budget.take("10.0.0.1") for _ in range(7)] == [True] * 6 + [False]
     # A visitor within its share gets the reserve; the flooder does not.
@@ -143,6 +144,38 @@ def test_a_request_flood_from_one_address_is_answered_503_and_a_new_visitor_stil
         assert visitor.get("/").status_code == 200
         assert visitor.get("/api/worlds").status_code == 200
         assert flood.get("/api/worlds").status_code == 503
+
+
+def test_a_storm_of_new_websockets_from_one_address_is_closed_1013_and_a_newcomer_still_connects(
+    db_path: Path,
+) -> None:
+    clock = FrozenClock()
+    limits = dataclasses.replace(
+        PLAY_LIMITS,
+        clock=clock,
+        server_sockets_per_second=1.0,
+        server_sockets_burst=8,
+        address_sockets_per_second=1.0,
+        address_sockets_burst=2,
+    )
+    app = create_app(db_path=db_path, limits=limits)
+    with TestClient(app, client=("10.0.0.1", 4000)) as storm:
+        storm.get("/api/worlds")
+        codes = []
+        for _ in range(8):
+            with storm.websocket_connect("/ws") as socket:
+                try:
+                    Player(socket).open("tutorial", "first-steps")
+                    codes.append(None)
+                except WebSocketDisconnect as closed:
+                    codes.append((closed.code, closed.reason))
+        # Two within the address's share, four more down to the reserve of 2, then closed.
+        assert codes[:6] == [None] * 6
+        assert set(codes[6:]) == {(1013, "server busy: try again")}
+        newcomer = TestClient(app, client=("10.0.0.2", 4000))
+        newcomer.get("/api/worlds")
+        with newcomer.websocket_connect("/ws") as socket:
+            assert Player(socket).open("tutorial", "first-steps")["type"] == "opened"
 
 
 def test_without_limits_no_request_is_ever_refused(db_path: Path) -> None:

@@ -121,8 +121,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help=(
             "HTTP requests the whole server answers a second (default 400, bursts of twice "
-            "that; the last quarter kept for addresses within their own share); 0 turns "
-            "the bound off"
+            "that; the last quarter kept for addresses within their own share), and a quarter "
+            "as many new WebSockets; 0 turns both bounds off"
         ),
     )
     parser.add_argument(
@@ -164,11 +164,16 @@ def _play_limits(requests_per_second: int | None) -> ConnectionLimits | str:
     if requests_per_second < 0:
         return f"--requests-per-second must be 0 or more, not {requests_per_second}"
     if requests_per_second == 0:
-        return dataclasses.replace(PLAY_LIMITS, server_requests_per_second=None)
+        return dataclasses.replace(
+            PLAY_LIMITS, server_requests_per_second=None, server_sockets_per_second=None
+        )
     return dataclasses.replace(
         PLAY_LIMITS,
         server_requests_per_second=float(requests_per_second),
         server_requests_burst=2 * requests_per_second,
+        # New WebSockets: a quarter as many (each costs several requests' work).
+        server_sockets_per_second=max(1.0, requests_per_second / 4),
+        server_sockets_burst=max(2, requests_per_second // 2),
     )
 
 

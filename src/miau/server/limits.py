@@ -80,7 +80,11 @@ class ConnectionLimits:
     connection send any number); the last ``server_requests_reserve`` of it
     is kept for addresses within their own share
     (``address_requests_per_second``, bursts of ``address_requests_burst``);
-    None turns it off. ``engine_clock`` times each turn and replay
+    None turns it off. ``server_sockets_per_second`` and
+    ``server_sockets_burst`` bound the new WebSockets the whole server
+    accepts a second in the same way (the same reserve; each address's own
+    share ``address_sockets_per_second``, bursts of
+    ``address_sockets_burst``); None turns it off. ``engine_clock`` times each turn and replay
     (the CPU time of the thread that runs it, :mod:`miau.server.costs`),
     whose cost is charged to the rate limit and the heavy budget. ``clock``,
     ``sleep`` and ``engine_clock`` are injectable for tests.
@@ -107,6 +111,10 @@ class ConnectionLimits:
     server_requests_reserve: float = 0.25
     address_requests_per_second: float = 40.0
     address_requests_burst: int = 240
+    server_sockets_per_second: float | None = 100.0
+    server_sockets_burst: int = 200
+    address_sockets_per_second: float = 4.0
+    address_sockets_burst: int = 16
 
 
 PLAY_LIMITS = ConnectionLimits()
@@ -120,6 +128,7 @@ UNTHROTTLED = ConnectionLimits(
     heavy_tokens_per_second=None,
     server_frames_per_second=None,
     server_requests_per_second=None,
+    server_sockets_per_second=None,
 )
 """No rate limit (scripted clients, tests); the send timeout and replay chunks still hold."""
 

@@ -24,15 +24,22 @@ the same situation for the quotas).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from miau.server.addresses import refuse_http
+from miau.server.addresses import refuse_http, refuse_socket
 from miau.server.limits import ConnectionLimits, TokenBucket
 from miau.server.shares import ADDRESSES_REMEMBERED, AddressBuckets, address_key
 
-__all__ = ["BUSY_SENTENCE", "STANDING_AFTER", "RequestBudget"]
+__all__ = [
+    "BUSY_SENTENCE",
+    "SOCKETS_BUSY_REASON",
+    "STANDING_AFTER",
+    "RequestBudget",
+    "ServerBudget",
+]
 
 STANDING_AFTER: Final = 10.0
 """Seconds an address must keep within its own share after going past it to be in good standing."""
@@ -40,37 +47,42 @@ STANDING_AFTER: Final = 10.0
 BUSY_SENTENCE: Final = "The server is answering too many requests: try again in a moment."
 """What a request past the server's budget is answered (503, ``Retry-After: 1``)."""
 
+SOCKETS_BUSY_REASON: Final = "server busy: try again"
+"""The close reason of a WebSocket past the server's budget (code 1013, "try again later")."""
 
-class RequestBudget:
-    """ASGI middleware: every HTTP request takes one place in the server's budget, or is refused."""
 
-    def __init__(self, app: ASGIApp, limits: ConnectionLimits) -> None:
-        """Guard ``app`` with the budget ``limits`` sets (none when ``server_requests_per_second`` is None)."""
-        self.app = app
-        rate = limits.server_requests_per_second
-        self.bucket = (
-            None if rate is None else TokenBucket(rate, limits.server_requests_burst, limits.clock)
-        )
-        self.floor = limits.server_requests_reserve * limits.server_requests_burst
-        self.addresses = AddressBuckets(
-            limits.address_requests_per_second * 3600.0,
-            limits.address_requests_burst,
-            limits.clock,
-        )
-        self.clock = limits.clock
+class ServerBudget:
+    """A server-wide token bucket whose last share is kept for addresses in good standing.
+
+    An address is in good standing while it keeps within its own share
+    (a bucket per address) and has not gone past it for
+    :data:`STANDING_AFTER` seconds.
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        reserve: float,
+        address_rate: float,
+        address_burst: int,
+        clock: Callable[[], float],
+    ) -> None:
+        """``burst`` places refilled at ``rate`` a second, the last ``reserve`` of them kept."""
+        self.bucket = TokenBucket(rate, burst, clock)
+        self.floor = reserve * burst
+        self.addresses = AddressBuckets(address_rate * 3600.0, address_burst, clock)
+        self.clock = clock
         self.over: OrderedDict[str, float] = OrderedDict()
         """When each address last went past its own share (the least recently over forgotten first)."""
         self.refused = 0
 
     def take(self, host: str | None) -> bool:
-        """Take one request's place for a request from ``host``; whether there was one.
+        """Take one place for ``host``; whether there was one.
 
-        The address's own share is charged for every request, answered or
+        The address's own share is charged for every attempt, answered or
         not, so a flooder stays out of good standing while it floods.
         """
-        bucket = self.bucket
-        if bucket is None:
-            return True
         address = address_key(host)
         now = self.clock()
         if self.addresses.of(address).take():
@@ -78,12 +90,13 @@ class RequestBudget:
             in_good_standing = since is None or now - since >= STANDING_AFTER
         else:
             # Past its share: out of standing until it has kept within it for a while,
-            # or its refills (a few requests a second) would keep a flood in the reserve.
+            # or its refills (a few a second) would keep a flood in the reserve.
             in_good_standing = False
             self.over[address] = now
             self.over.move_to_end(address)
             if len(self.over) > ADDRESSES_REMEMBERED:
                 self.over.popitem(last=False)
+        bucket = self.bucket
         bucket.settle(0.0)  # refill to now
         floor = 0.0 if in_good_standing else self.floor
         if bucket.tokens - 1.0 >= floor:
@@ -92,13 +105,56 @@ class RequestBudget:
         self.refused += 1
         return False
 
+
+class RequestBudget:
+    """ASGI middleware: every HTTP request and every new WebSocket takes a place, or is refused.
+
+    Requests and sockets have a budget each (:class:`ServerBudget`): a new
+    WebSocket costs a handshake, a session and usually a level opened,
+    several times a request, so a storm of reconnecting sockets is bounded
+    apart.
+    """
+
+    def __init__(self, app: ASGIApp, limits: ConnectionLimits) -> None:
+        """Guard ``app`` with the budgets ``limits`` sets (each None when its rate is None)."""
+        self.app = app
+        requests, sockets = limits.server_requests_per_second, limits.server_sockets_per_second
+        self.requests = (
+            None
+            if requests is None
+            else ServerBudget(
+                requests,
+                limits.server_requests_burst,
+                limits.server_requests_reserve,
+                limits.address_requests_per_second,
+                limits.address_requests_burst,
+                limits.clock,
+            )
+        )
+        self.sockets = (
+            None
+            if sockets is None
+            else ServerBudget(
+                sockets,
+                limits.server_sockets_burst,
+                limits.server_requests_reserve,
+                limits.address_sockets_per_second,
+                limits.address_sockets_burst,
+                limits.clock,
+            )
+        )
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass an HTTP request on if the budget has a place for it; answer 503 if not."""
-        if scope["type"] != "http" or self.bucket is None:
+        """Pass a request or a socket on if its budget has a place; refuse it here if not."""
+        kind = scope["type"]
+        budget = self.requests if kind == "http" else self.sockets if kind == "websocket" else None
+        if budget is None:
             await self.app(scope, receive, send)
             return
         client = scope.get("client")
-        if self.take(str(client[0]) if client else None):
+        if budget.take(str(client[0]) if client else None):
             await self.app(scope, receive, send)
-            return
-        await refuse_http(send, 503, BUSY_SENTENCE, [(b"retry-after", b"1")])
+        elif kind == "http":
+            await refuse_http(send, 503, BUSY_SENTENCE, [(b"retry-after", b"1")])
+        else:
+            await refuse_socket(receive, send, SOCKETS_BUSY_REASON, code=1013)
