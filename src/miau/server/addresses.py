@@ -148,11 +148,11 @@ class AddressGuard:
             if kind == "http":
                 await refuse_http(send, 421, sentence)
             else:
-                await refuse_socket(receive, send, "unknown host")
+                await _refuse_socket(receive, send, "unknown host")
             return
         if kind == "websocket" and not same_origin(scope):
             # Another site's page must not drive this player's games.
-            await refuse_socket(receive, send, "cross-origin")
+            await _refuse_socket(receive, send, "cross-origin")
             return
         await self.app(scope, receive, send)
 
@@ -177,8 +177,8 @@ async def refuse_http(
     await send({"type": "http.response.body", "body": body})
 
 
-async def refuse_socket(receive: Receive, send: Send, reason: str, code: int = 1008) -> None:
-    """Complete the handshake and close at once with ``code`` (1008 by default), so the page sees why.
+async def _refuse_socket(receive: Receive, send: Send, reason: str) -> None:
+    """Complete the handshake and close at once with 1008, so the page sees why.
 
     A handshake refused outright (HTTP 403) reaches a page as code 1006 with
     no reason; the close frame carries both.
@@ -187,4 +187,4 @@ async def refuse_socket(receive: Receive, send: Send, reason: str, code: int = 1
     if message["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    await send({"type": "websocket.close", "code": code, "reason": reason})
+    await send({"type": "websocket.close", "code": 1008, "reason": reason})

@@ -29,7 +29,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from miau.server.addresses import refuse_http, refuse_socket
+from miau.server.addresses import refuse_http
 from miau.server.limits import ConnectionLimits, TokenBucket
 from miau.server.shares import ADDRESSES_REMEMBERED, AddressBuckets, address_key
 
@@ -48,7 +48,8 @@ BUSY_SENTENCE: Final = "The server is answering too many requests: try again in 
 """What a request past the server's budget is answered (503, ``Retry-After: 1``)."""
 
 SOCKETS_BUSY_REASON: Final = "server busy: try again"
-"""The close reason of a WebSocket past the server's budget (code 1013, "try again later")."""
+"""Why a WebSocket past the server's budget is refused (code 1013, "try again later"; a
+browser sees the handshake fail, and the page reconnects with its back-off)."""
 
 
 class ServerBudget:
@@ -157,4 +158,8 @@ class RequestBudget:
         elif kind == "http":
             await refuse_http(send, 503, BUSY_SENTENCE, [(b"retry-after", b"1")])
         else:
-            await refuse_socket(receive, send, SOCKETS_BUSY_REASON, code=1013)
+            # Refused before the handshake completes (HTTP 403): the cheapest answer, and a
+            # page that never connected backs off further before it tries again.
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": 1013, "reason": SOCKETS_BUSY_REASON})
