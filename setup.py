@@ -16,7 +16,7 @@ from setuptools import setup
 
 SOURCE = Path(__file__).resolve().parent / "src"
 
-COMPILED_PACKAGES = ("miau/engine", "miau/solver", "miau/packs")
+COMPILED_PACKAGES = ("miau/engine", "miau/solver", "miau/packs", "miau/gym")
 """Every module of these packages is compiled, but the ones below and the ``__init__`` files."""
 
 LEFT_INTERPRETED = frozenset(
@@ -31,6 +31,18 @@ LEFT_INTERPRETED = frozenset(
         "miau/packs/share.py",
         # The pack's data classes and its KeyError subclass (mypyc cannot subclass most builtins).
         "miau/packs/model.py",
+        # The Gymnasium environments subclass gymnasium.Env, which a compiled class cannot; each
+        # step's work is in miau/gym/stepping.py, which is compiled.
+        "miau/gym/env.py",
+        # Subclasses the environment above; a reset runs the (compiled) solver.
+        "miau/gym/families.py",
+        # Levels as data: LevelEntry travels in pickled snapshots; runs once per level.
+        "miau/gym/levels.py",
+        # Pictures: the per-pixel work is numpy's; not the default observation.
+        "miau/gym/render.py",
+        # The baseline agents and the agent benchmark: they call the environment, not its step's work.
+        "miau/gym/agents.py",
+        "miau/gym/bench.py",
     }
 )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,20 @@ def test_an_episode_is_truncated_at_the_step_limit() -> None:
     env.reset(seed=0)
     ends = [env.step(ACTIONS.index("wait"))[2:4] for _ in range(3)]
     assert ends == [(False, False), (False, False), (False, True)]
+
+
+def test_a_step_limit_and_a_reward_set_on_the_environment_count_from_the_next_step() -> None:
+    env = MiauLevelEnv("tutorial", "first-steps", max_steps=3)
+    env.reset(seed=0)
+    env.max_steps = 1
+    env.reward = miau.gym.Reward(step=-0.5)
+    _, reward, _, truncated, _ = env.step(ACTIONS.index("wait"))
+    assert (reward, truncated, env.max_steps) == (-0.5, True, 1)
+
+
+def test_a_channel_layout_pickles_and_comes_back_equal() -> None:
+    layout = MiauLevelsEnv(["tutorial"]).layout
+    assert pickle.loads(pickle.dumps(layout)) == layout
 
 
 def test_rule_shaping_pays_for_each_rule_formed_and_broken() -> None:

@@ -20,6 +20,7 @@ import miau.engine
 import miau.packs
 import miau.solver
 from miau.engine import Game, Level
+from miau.engine.state import TurnRecord
 from miau.packs import PackError, PackIssue
 from miau.solver import check_level, read_levels, solve
 from miau.solver.depth import depth_profile
@@ -74,6 +75,33 @@ def test_a_level_its_state_and_its_rules_come_back_equal() -> None:
     assert round_trip(state).to_json(history=True) == state.to_json(history=True)  # type: ignore[attr-defined]
     assert round_trip(state.rules) == state.rules
     assert round_trip(state.sentences) == state.sentences
+
+
+def test_an_event_its_log_and_the_history_records_come_back_equal() -> None:
+    # Written __init__s (the engine's per-turn classes): compiled, they unpickle only through
+    # __reduce__.
+    (spec, *_) = read_levels(PACKS / "clockwork-pairs.json").levels
+    game = Game(Level.from_dict(spec.data))
+    events = game.play(spec.solution or "")
+    for event in (events[0], events[-1], game.undo()):
+        copy = round_trip(event)
+        assert copy.to_json() == event.to_json()  # type: ignore[attr-defined]
+        assert round_trip(event.log) == event.log
+    record = game.state.last_turn
+    assert record is not None
+    copy = round_trip(record)
+    assert isinstance(copy, TurnRecord)
+    # A rule table compares by identity, so the records compare by what they hold besides it.
+    assert (copy.changes, copy.letter, copy.depth) == (record.changes, record.letter, record.depth)
+    assert copy.previous is not None and copy.previous.depth == record.depth - 1
+    before, copied = record.before, copy.before
+    assert (copied.move_count, copied.won, copied.control_lost, copied.phases) == (
+        before.move_count,
+        before.won,
+        before.control_lost,
+        before.phases,
+    )
+    assert copied.rules.rules == before.rules.rules
 
 
 def test_the_solvers_levels_results_and_reports_come_back_equal() -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from miau.engine.level import AutomatonDef, Level
+from miau.engine.pickling import init_arguments
 from miau.engine.rules import Rule, RuleSet
 from miau.engine.vocabulary import FACINGS
 
@@ -34,7 +35,10 @@ KINDS = ("object", "word")
 """The wire name of an entity's kind, indexed by whether it is a word."""
 
 
-@dataclass(slots=True)
+# ``init=False`` and a written ``__init__`` (here and in ``Event``): one of each is built every
+# turn, and mypyc compiles a written ``__init__`` while the one ``dataclass`` generates runs
+# interpreted, a Python call per construction in the compiled build. Same cost when interpreted.
+@dataclass(slots=True, init=False)
 class TurnLog:
     """The ordered entries one action produces, filled in resolution order."""
 
@@ -50,8 +54,33 @@ class TurnLog:
     created: list[Spawned] | None = None
     """Things ``EMPTY IS X`` made, in the order made; None until a turn makes one."""
 
+    def __init__(
+        self,
+        moved: list[Moved] | None = None,
+        blocked: list[Blocked] | None = None,
+        transformed: list[Transformed] | None = None,
+        destroyed: list[Destroyed] | None = None,
+        restored: list[Restored] | None = None,
+        player_moves: int = 0,
+        spawned: list[Spawned] | None = None,
+        created: list[Spawned] | None = None,
+    ) -> None:
+        """An empty log, or one with the given entries (each list a new one when left out)."""
+        self.moved = [] if moved is None else moved
+        self.blocked = [] if blocked is None else blocked
+        self.transformed = [] if transformed is None else transformed
+        self.destroyed = [] if destroyed is None else destroyed
+        self.restored = [] if restored is None else restored
+        self.player_moves = player_moves
+        self.spawned = spawned
+        self.created = created
 
-@dataclass(slots=True)
+    def __reduce__(self) -> tuple[type[TurnLog], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: a compiled class needs it)."""
+        return type(self), init_arguments(self)
+
+
+@dataclass(slots=True, init=False)
 class Event:
     """The settled record of one action (``kind`` is step, undo, reset or restore).
 
@@ -77,6 +106,41 @@ class Event:
     history_length: int
     reason: str | None = None
     """Why a rejected action was rejected, in plain words; None when accepted."""
+
+    def __init__(
+        self,
+        level: Level,
+        kind: str,
+        accepted: bool,
+        log: TurnLog,
+        rules_before: RuleSet,
+        rules_after: RuleSet,
+        phases_before: tuple[int, ...],
+        phases_after: tuple[int, ...],
+        control_lost: bool,
+        won: bool,
+        move_count: int,
+        history_length: int,
+        reason: str | None = None,
+    ) -> None:
+        """The record of one action; the fields as described above (written out: see ``TurnLog``)."""
+        self.level = level
+        self.kind = kind
+        self.accepted = accepted
+        self.log = log
+        self.rules_before = rules_before
+        self.rules_after = rules_after
+        self.phases_before = phases_before
+        self.phases_after = phases_after
+        self.control_lost = control_lost
+        self.won = won
+        self.move_count = move_count
+        self.history_length = history_length
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[Event], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: a compiled class needs it)."""
+        return type(self), init_arguments(self)
 
     @property
     def moved(self) -> list[Moved]:

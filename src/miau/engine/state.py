@@ -22,13 +22,14 @@ from miau.engine.rules import Rule, RuleSet, Sentence
 from miau.engine.vocabulary import FACINGS, TEXT, TIER1_WORDS
 
 
-class TurnRecord(NamedTuple):
+@dataclass(slots=True, init=False)
+class TurnRecord:
     """What undo needs for one accepted turn: its journal and the board before it.
 
     Records form a persistent list through ``previous``, newest first, so a
     ``State`` can hold the whole history by one reference, however long it is.
-    (Named tuples, like ``Snapshot``, because one is built every turn and a
-    tuple is several times cheaper to build than a frozen dataclass.)
+    Treat it as read-only. One is built every turn: a slotted class with a
+    written ``__init__``, like ``Checkpoint`` (which says why).
     """
 
     changes: list[JournalEntry]
@@ -38,6 +39,25 @@ class TurnRecord(NamedTuple):
     previous: TurnRecord | None
     depth: int
     """How many turns the history holds up to and including this one."""
+
+    def __init__(
+        self,
+        changes: list[JournalEntry],
+        before: Checkpoint,
+        letter: str | None,
+        previous: TurnRecord | None,
+        depth: int,
+    ) -> None:
+        """One turn's record, on top of ``previous``."""
+        self.changes = changes
+        self.before = before
+        self.letter = letter
+        self.previous = previous
+        self.depth = depth
+
+    def __reduce__(self) -> tuple[type[TurnRecord], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def history_records(last: TurnRecord | None) -> list[TurnRecord]:

@@ -31,13 +31,14 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import UnsupportedMode
 
-from miau.engine import Event, Game, RuleSet, State
-from miau.engine.state import Snapshot
+from miau.engine import Game, State
 from miau.engine.vocabulary import MAX_LEVEL_OBJECTS, MOVE_ALPHABET, YOU
 from miau.gym.levels import LevelEntry, PackSource, entries_from, level_entries
 from miau.gym.observation import ChannelLayout, ObservationBuilder
 from miau.gym.render import DEFAULT_TILE, RgbFrame, TileRenderer
-from miau.gym.text import TEXT_CHARSET, describe, rule_texts, text_bound
+from miau.gym.stepping import Episode
+from miau.gym.stepping import control_can_return as control_can_return  # re-exported
+from miau.gym.text import TEXT_CHARSET, describe, text_bound
 from miau.packs import Pack
 from miau.solver.reduction import search_level
 
@@ -49,11 +50,6 @@ UNDO_ACTIONS: Final[tuple[str, ...]] = (*ACTIONS, "undo", "reset")
 
 DEFAULT_MAX_STEPS: Final = 200
 """Steps before an episode is truncated, unless ``max_steps`` says otherwise."""
-
-_INTEGERS: Final = (int, np.integer)
-
-MAX_WAITS_FOR_CONTROL: Final = 1024
-"""How many waits the check for a returning YOU simulates before it gives up (and plays on)."""
 
 OBSERVATIONS: Final = ("channels", "pixels", "text")
 """The observation forms: channel planes (the default), an RGB picture, or text."""
@@ -128,6 +124,10 @@ class Reward:
             )
         return cls(**{key: float(number) for key, number in value.items()})
 
+    def terms(self) -> tuple[float, float, float, float, float]:
+        """``(win, loss, step, rule_formed, rule_broken)``."""
+        return (self.win, self.loss, self.step, self.rule_formed, self.rule_broken)
+
 
 def render_text(state: State) -> str:
     """The board as text, one row a line: words in capitals (3 letters), objects in lower case."""
@@ -145,36 +145,6 @@ def render_text(state: State) -> str:
             label = label.upper() + "*"
         rows[y][x] = label
     return "\n".join(" ".join(f"{cell:<4}" for cell in row).rstrip() for row in rows)
-
-
-def control_can_return(game: Game) -> bool:
-    """Whether waiting can make something YOU again (automata, pending transformations).
-
-    For a game in which nothing is YOU: plays waits until something is YOU,
-    or a state repeats (then nothing ever will), then undoes them all, so
-    the game is as it was. Gives the benefit of the doubt after
-    ``MAX_WAITS_FOR_CONTROL`` waits.
-    """
-    seen = set()
-    waits = 0
-    returned = True
-    while waits < MAX_WAITS_FOR_CONTROL:
-        now = game.state.now
-        key = (now.positions, now.nouns, now.kinds, now.facings, now.phases)
-        if key in seen:
-            returned = False
-            break
-        seen.add(key)
-        event = game.wait()
-        if not event.accepted:
-            returned = False
-            break
-        waits += 1
-        if not event.control_lost:
-            break
-    for _ in range(waits):
-        game.undo()
-    return returned
 
 
 def _is_draw(source: object) -> bool:
@@ -242,7 +212,6 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
             self.layout = ChannelLayout.from_levels((entry.level for entry in self.entries), size)
         self.channels = channels
         self.observation = observation
-        self._channel_form = observation == "channels"
         self.renderer = TileRenderer(tile)
         self.actions = UNDO_ACTIONS if undo_actions else ACTIONS
         self.action_space = spaces.Discrete(len(self.actions))
@@ -265,23 +234,39 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
             self.observation_space = spaces.Text(
                 max_length=text_bound(most, 4), charset="".join(sorted(TEXT_CHARSET))
             )
-        self.reward = Reward.of(reward)
-        self.max_steps = max_steps
+        self._reward = Reward.of(reward)
         self.undo_actions = undo_actions
         self.render_mode = render_mode
         self._cache: dict[int, tuple[Game, ObservationBuilder]] = {}
         self._entry: LevelEntry | None = None
         self._index: int | None = None
-        self._game: Game | None = None
-        self._steps = 0
-        self._builder: ObservationBuilder | None = None
-        """The observation builder of the level being played; None before the first reset."""
-        self._control_lost = False
-        self._terminated = False
-        self._last: tuple[Any, dict[str, Any]] | None = None
-        self._rules_seen: RuleSet | None = None
-        self._rules_text: tuple[str, ...] = ()
-        self._level_name = ""
+        # Each step's work (``miau.gym.stepping``, compiled in the compiled build).
+        self._play = Episode(
+            self.actions,
+            undo_actions=undo_actions,
+            max_steps=max_steps,
+            reward=self._reward.terms(),
+            observe=None if observation == "channels" else self._observe,
+        )
+
+    @property
+    def reward(self) -> Reward:
+        """What each step earns; a new ``Reward`` set here counts from the next step."""
+        return self._reward
+
+    @reward.setter
+    def reward(self, value: Reward) -> None:
+        self._reward = value
+        self._play.set_reward(value.terms())
+
+    @property
+    def max_steps(self) -> int:
+        """Steps before an episode is truncated; a new value counts from the next step."""
+        return self._play.max_steps
+
+    @max_steps.setter
+    def max_steps(self, value: int) -> None:
+        self._play.max_steps = value
 
     @property
     def entry(self) -> LevelEntry:
@@ -301,9 +286,10 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
 
         :raises RuntimeError: before the first reset.
         """
-        if self._game is None:
+        game = self._play.game
+        if game is None:
             raise RuntimeError("call reset() first")
-        return self._game
+        return game
 
     def _choose_level(self, seeded: bool) -> int:
         """The index in ``entries`` of the level the next episode plays (no draw, no option)."""
@@ -369,9 +355,9 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
             index = self._choose_level(seed is not None)
             entry = self.entries[index]
         game = self._start(entry, index)
-        state = game.state
-        self._control_lost = state.control_lost
-        return self._remember(self._observe(state), self._info(state.rules_table, state.now, True))
+        play = self._play
+        play.control_lost = game.state.control_lost
+        return play.opening()
 
     def _start(self, entry: LevelEntry, index: int | None) -> Game:
         """Make ``entry`` the level being played, at its start."""
@@ -386,11 +372,8 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
             game, builder = cached
             if game.history_length or game.state.move_count:
                 game.reset()
-        self._entry, self._index, self._game, self._builder = entry, index, game, builder
-        self._level_name = entry.name
-        self._state_of: Callable[[], State] = lambda: game.state
-        self._steps = 0
-        self._terminated = False
+        self._entry, self._index = entry, index
+        self._play.start(game, builder, entry.name, entry.shortest)
         return game
 
     def snapshot(self) -> EnvSnapshot:
@@ -398,14 +381,14 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
 
         :raises RuntimeError: before the first reset.
         """
-        game = self.game
+        game, play = self.game, self._play
         return EnvSnapshot(
             entry=self.entry,
             index=self._index,
             state=game.state.to_json(history=self.undo_actions),
-            steps=self._steps,
-            control_lost=self._control_lost,
-            terminated=self._terminated,
+            steps=play.steps,
+            control_lost=play.control_lost,
+            terminated=play.terminated,
         )
 
     def _restore(self, snapshot: object) -> tuple[Any, dict[str, Any]]:
@@ -426,24 +409,17 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
         event = game.restore(snapshot.state)
         if not event.accepted:
             raise ValueError(f"the snapshot does not fit its level: {event.reason}")
-        self._steps = snapshot.steps
-        self._control_lost = snapshot.control_lost
-        self._terminated = snapshot.terminated
-        state = game.state
-        return self._remember(self._observe(state), self._info(state.rules_table, state.now, True))
+        play = self._play
+        play.steps = snapshot.steps
+        play.control_lost = snapshot.control_lost
+        play.terminated = snapshot.terminated
+        return play.opening()
 
     def _observe(self, state: State) -> Any:
-        """The observation of ``state`` from scratch, in this environment's form."""
-        if self.observation == "channels":
-            assert self._builder is not None
-            return self._builder.build(state)
+        """The ``pixels`` or ``text`` observation of ``state`` (channel planes are the builder's)."""
         if self.observation == "pixels":
             return self._pixel_renderer.frame(state, self.layout.height, self.layout.width)
         return describe(state)
-
-    def _remember(self, observation: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-        self._last = (observation, info)
-        return observation, info
 
     def step(
         self, action: int | np.integer[Any]
@@ -456,84 +432,7 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
         :raises ValueError: for an action outside the action space.
         :raises RuntimeError: when called before ``reset``.
         """
-        builder = self._builder
-        if builder is None or self._game is None:
-            raise RuntimeError("call reset() before step()")
-        if not (isinstance(action, _INTEGERS) and 0 <= action < len(self.actions)):
-            raise ValueError(f"action must be an integer from 0 to {len(self.actions) - 1}")
-        if self._terminated and self._last is not None:
-            terminal, terminal_info = self._last
-            copied = terminal.copy() if isinstance(terminal, np.ndarray) else terminal
-            return copied, 0.0, True, False, dict(terminal_info)
-        name = self.actions[action]
-        game = self._game
-        lost_before = self._control_lost
-        if name == "undo":
-            event = game.undo()
-        elif name == "reset":
-            event = game.reset()
-        else:
-            event = game.step(name)
-        self._steps += 1
-        accepted = event.accepted
-        if not self._channel_form:
-            observation: Any = self._observe(game.state)
-        elif accepted:
-            observation = builder.update(event, self._state_of)
-        else:
-            observation = builder.current()
-        if accepted:
-            self._control_lost = event.control_lost
-        reward = self._reward(event, lost_before)
-        terminated = event.won or (
-            event.control_lost and not self.undo_actions and not control_can_return(game)
-        )
-        truncated = not terminated and self._steps >= self.max_steps
-        info = self._info(event.rules_after, event, accepted)
-        if terminated:
-            # Kept for the steps after the end; a copy, since the caller may change theirs.
-            self._terminated = True
-            kept = observation.copy() if isinstance(observation, np.ndarray) else observation
-            self._last = (kept, dict(info))
-        return observation, reward, terminated, truncated, info
-
-    def _reward(self, event: Event, lost_before: bool) -> float:
-        reward = self.reward
-        total = reward.step
-        if event.won:
-            total += reward.win
-        elif event.control_lost and not lost_before:
-            total += reward.loss
-        if event.rules_before is not event.rules_after and (
-            reward.rule_formed or reward.rule_broken
-        ):
-            total += reward.rule_formed * len(event.rules_added)
-            total += reward.rule_broken * len(event.rules_removed)
-        return total
-
-    def _info(self, rules: RuleSet, now: Event | Snapshot, accepted: bool) -> dict[str, Any]:
-        """``level``, ``rules``, ``won``, ``is_success``, ``control_lost``, ``accepted``, ``moves``, ``steps``.
-
-        And ``shortest``, the proved shortest solution's length, when it is known
-        (every level a family draws).
-        """
-        if rules is not self._rules_seen:
-            self._rules_seen = rules
-            self._rules_text = rule_texts(rules)
-        entry = self.entry
-        info = {
-            "level": self._level_name,
-            "rules": self._rules_text,
-            "won": now.won,
-            "is_success": now.won,
-            "control_lost": now.control_lost,
-            "accepted": accepted,
-            "moves": now.move_count,
-            "steps": self._steps,
-        }
-        if entry.shortest is not None:
-            info["shortest"] = entry.shortest
-        return info
+        return self._play.step(action)
 
     def render(self) -> str | RgbFrame | None:
         """The board: text with ``render_mode="ansi"``, an RGB array with ``"rgb_array"``.
@@ -542,9 +441,10 @@ class _MiauEnv(gymnasium.Env[Any, np.int64]):
         observation's size (cells beyond the level are black), so every frame of a
         video has the same size. Nothing before the first reset, or without a render mode.
         """
-        if self.render_mode is None or self._game is None:
+        game = self._play.game
+        if self.render_mode is None or game is None:
             return None
-        state = self._game.state
+        state = game.state
         if self.render_mode == "ansi":
             return render_text(state)
         return self.renderer.frame(state, self.layout.height, self.layout.width)

@@ -51,6 +51,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from miau.engine import Event, Level, State
+from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import (
     ALL,
     CORE_PROPERTIES,
@@ -101,6 +102,10 @@ class ChannelLayout:
     properties: tuple[str, ...]
     height: int
     width: int
+
+    def __reduce__(self) -> tuple[type[ChannelLayout], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
     @classmethod
     def from_levels(
