@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from miau.packs import load_pack_text
 from miau.server.app import create_app
 from miau.server.limits import PLAY_LIMITS, UNTHROTTLED, ServerFrames
 from miau.server.request_budget import STANDING_AFTER, RequestBudget
@@ -161,7 +162,7 @@ def test_a_storm_of_new_websockets_from_one_address_is_refused_1013_and_a_newcom
     app = create_app(db_path=db_path, limits=limits)
     with TestClient(app, client=("10.0.0.1", 4000)) as storm:
         storm.get("/api/worlds")
-        codes = []
+        codes: list[tuple[int, str] | None] = []
         for _ in range(8):
             try:
                 with storm.websocket_connect("/ws") as socket:
@@ -264,7 +265,7 @@ def test_a_save_past_its_addresses_byte_share_is_refused_before_its_body_is_read
     from miau.server import library as library_module
 
     parsed: list[int] = []
-    real_parse = library_module.load_pack_text
+    real_parse = load_pack_text
 
     def counting_parse(text: str) -> Any:
         parsed.append(len(text))
