@@ -321,7 +321,7 @@ def test_miau_play_gives_the_server_the_request_rate_it_is_told_and_none_for_0(
     default, larger, off = given
     assert default == PLAY_LIMITS and default.server_requests_per_second == 400.0
     assert larger.server_requests_per_second == 1500.0
-    assert larger.server_requests_burst == 3000
+    assert larger.server_requests_burst == 4500
     assert larger.server_sockets_per_second == 375.0 and larger.server_sockets_burst == 750
     assert off.server_requests_per_second is None and off.server_sockets_per_second is None
     assert off.server_frames_per_second == PLAY_LIMITS.server_frames_per_second

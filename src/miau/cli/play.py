@@ -120,7 +120,7 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help=(
-            "HTTP requests the whole server answers a second (default 400, bursts of twice "
+            "HTTP requests the whole server answers a second (default 400, bursts of three times "
             "that; the last quarter kept for addresses within their own share), and a quarter "
             "as many new WebSockets; 0 turns both bounds off"
         ),
@@ -170,7 +170,7 @@ def _play_limits(requests_per_second: int | None) -> ConnectionLimits | str:
     return dataclasses.replace(
         PLAY_LIMITS,
         server_requests_per_second=float(requests_per_second),
-        server_requests_burst=2 * requests_per_second,
+        server_requests_burst=3 * requests_per_second,
         # New WebSockets: a quarter as many (each costs several requests' work).
         server_sockets_per_second=max(1.0, requests_per_second / 4),
         server_sockets_burst=max(2, requests_per_second // 2),

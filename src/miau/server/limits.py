@@ -107,10 +107,10 @@ class ConnectionLimits:
     server_frames_burst: int = 600
     server_frames_reserve: float = 0.25
     server_requests_per_second: float | None = 400.0
-    server_requests_burst: int = 800
+    server_requests_burst: int = 1200
     server_requests_reserve: float = 0.25
     address_requests_per_second: float = 40.0
-    address_requests_burst: int = 240
+    address_requests_burst: int = 120
     server_sockets_per_second: float | None = 100.0
     server_sockets_burst: int = 200
     address_sockets_per_second: float = 4.0

@@ -8,7 +8,7 @@ most ``server_requests_per_second`` requests a second for the whole server
 (bursts of ``server_requests_burst``). The last ``server_requests_reserve``
 of that bucket is kept for addresses in good standing: those that have not
 spent their own share (``address_requests_per_second``, bursts of
-``address_requests_burst``, about three loads of the whole client at once)
+``address_requests_burst``, about one load of the whole client at once)
 nor gone past it in the last :data:`STANDING_AFTER` seconds.
 So when a flood from a few addresses has spent the rest, a new visitor's
 page still loads and a player's requests still pass, while the flood's are
