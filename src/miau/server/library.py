@@ -536,13 +536,8 @@ class Library:
         it: big uploads from many addresses at once take their turns. Small
         bodies (:data:`UPLOAD_UNMETERED_BYTES`) pass at once.
         """
-        if declared <= UPLOAD_UNMETERED_BYTES:
-            return
-        delay = self._parses.reserve(
-            "uploads", declared, UPLOAD_BYTES_PER_SECOND, UPLOAD_BURST, self._clock()
-        )
-        if delay > 0:
-            await self._sleep(delay)
+        if declared > UPLOAD_UNMETERED_BYTES:
+            await self._wait_for("uploads", declared, UPLOAD_BYTES_PER_SECOND, UPLOAD_BURST)
 
     async def _wait_to_parse(self, entities: int) -> None:
         """Wait until the server's parse budget has room for a pack of ``entities`` entities.
@@ -551,9 +546,11 @@ class Library:
         ones each time) cannot take more of the interpreter lock, which the
         loader's thread shares with the event loop, than the budget allows.
         """
-        delay = self._parses.reserve(
-            "library", entities, PARSE_ENTITIES_PER_SECOND, PARSE_BURST, self._clock()
-        )
+        await self._wait_for("library", entities, PARSE_ENTITIES_PER_SECOND, PARSE_BURST)
+
+    async def _wait_for(self, budget: str, amount: int, per_second: float, burst: float) -> None:
+        """Take ``amount`` from the server-wide ``budget`` and wait until it is due."""
+        delay = self._parses.reserve(budget, amount, per_second, burst, self._clock())
         if delay > 0:
             await self._sleep(delay)
 

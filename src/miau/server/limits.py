@@ -159,6 +159,18 @@ class TokenBucket:
             return True
         return False
 
+    def take_above(self, floor: float) -> bool:
+        """Take one token if as many as ``floor`` stay afterwards; whether it was taken.
+
+        A floor keeps the last tokens of a shared bucket for those who may
+        use them (:class:`ServerFrames`, the request and socket budgets).
+        """
+        self.settle(0.0)  # refill to now
+        if self.tokens - 1.0 >= floor:
+            self.tokens -= 1.0
+            return True
+        return False
+
     def settle(self, extra: float) -> None:
         """Take ``extra`` more tokens for work already done (into debt), or give some back."""
         now = self.clock()
@@ -243,10 +255,7 @@ class ServerFrames:
         bucket = self.bucket
         if bucket is None:
             return True
-        bucket.settle(0.0)  # refill to now
-        floor = 0.0 if in_good_standing else self.floor
-        if bucket.tokens - 1.0 >= floor:
-            bucket.tokens -= 1.0
+        if bucket.take_above(0.0 if in_good_standing else self.floor):
             return True
         self.refused += 1
         return False

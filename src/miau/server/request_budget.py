@@ -97,11 +97,7 @@ class ServerBudget:
             self.over.move_to_end(address)
             if len(self.over) > ADDRESSES_REMEMBERED:
                 self.over.popitem(last=False)
-        bucket = self.bucket
-        bucket.settle(0.0)  # refill to now
-        floor = 0.0 if in_good_standing else self.floor
-        if bucket.tokens - 1.0 >= floor:
-            bucket.tokens -= 1.0
+        if self.bucket.take_above(0.0 if in_good_standing else self.floor):
             return True
         self.refused += 1
         return False
