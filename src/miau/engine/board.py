@@ -21,9 +21,9 @@ so a phase that finds the board as the last one left it costs nothing.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final
 
 from miau.engine.level import Level
 from miau.engine.pickling import init_arguments
@@ -95,7 +95,7 @@ class Checkpoint:
         return type(self), init_arguments(self)
 
 
-class Reading(Protocol):
+class Reading:
     """Every entity's properties at one moment: the rules applied to the board.
 
     ``props(ident)`` gives an entity's properties; ``floats`` (None when no
@@ -104,39 +104,48 @@ class Reading(Protocol):
     FLOAT the board is its own reading (properties follow each entity's kind
     and noun as they are when asked, so nothing is built per phase); under
     another table it is a ``KeptReading``.
+
+    A base class rather than a protocol: the compiled build calls a method
+    of a class hierarchy it compiled directly, and a protocol's only by name.
     """
 
-    @property
-    def rules(self) -> RuleSet:
-        """The rule table read."""
+    __slots__ = ("floats", "rules")
 
-    @property
-    def floats(self) -> list[bool] | None:
-        """Which entities float (None: no layers)."""
+    rules: RuleSet
+    """The rule table read."""
+    floats: list[bool] | None
+    """Which entities float (None: no layers)."""
 
     def props(self, ident: int) -> frozenset[str]:
         """The properties of entity ``ident``."""
+        raise NotImplementedError
 
     def holders(self, prop: str) -> list[int]:
         """Surviving entities with ``prop``, in id order (a list the caller must not change)."""
+        raise NotImplementedError
 
     def any_holder(self, prop: str) -> bool:
         """Whether a surviving entity has ``prop``."""
+        raise NotImplementedError
 
     def cells_holding(self, prop: str) -> list[int]:
         """Row-major list of the cells that hold an entity with ``prop``."""
+        raise NotImplementedError
 
     def layer(self, cell: int, ident: int) -> list[int]:
         """The entities in ``cell`` on ``ident``'s layer (FLOAT or not), in id order."""
+        raise NotImplementedError
 
     def layers(self, cell: int) -> list[list[int]]:
         """The entities of ``cell`` split into the ground layer and the FLOAT layer."""
+        raise NotImplementedError
 
     def same_layer(self, one: int, other: int) -> bool:
         """Whether two entities are on the same layer (FLOAT or not)."""
+        raise NotImplementedError
 
 
-class Board:
+class Board(Reading):
     """The current entities of one level, their indexes, and the active rules.
 
     An entity may change kind (vocabulary-1: ``X IS TEXT`` makes an object
@@ -158,7 +167,6 @@ class Board:
         "census",
         "control_lost",
         "facing",
-        "floats",
         "is_word",
         "journal",
         "level",
@@ -167,7 +175,6 @@ class Board:
         "parser",
         "phases",
         "pos",
-        "rules",
         "width",
         "won",
         "word_ids",
@@ -188,7 +195,7 @@ class Board:
         self._reading: KeptReading | None = None
         # As a reading (a table without conditions or FLOAT): no layers, and each
         # property's holders kept under one rule table and census.
-        self.floats: list[bool] | None = None
+        self.floats = None
         self._known: dict[str, list[int]] = {}
         self._known_rules: RuleSet | None = None
         self._known_census = -1
@@ -206,7 +213,7 @@ class Board:
         self.cells: list[list[int]] = []
         self.by_noun: dict[str, list[int]] = {}
         self.rebuild_indexes()
-        self.rules: RuleSet = self.parser.parse(self.word_positions())
+        self.rules = self.parser.parse(self.word_positions())
         self.words_dirty = False
 
     def rebuild_indexes(self) -> None:
@@ -241,7 +248,7 @@ class Board:
         reading = self._reading
         if (
             reading is not None
-            and reading.table is self.rules
+            and reading.rules is self.rules
             and reading.journal is self.journal
             and reading.length == len(self.journal)
         ):
@@ -309,7 +316,14 @@ class Board:
         if not rules.live:
             return self.read().any_holder(prop)
         if rules.simple_props and prop not in rules.word_props:
-            return any(map(self.by_noun.get, rules.holders[prop]))
+            # A plain loop over the (one or two) nouns: neither a generator, which costs the
+            # interpreter a frame, nor map() over a bound method, which the compiled build
+            # calls as a Python object.
+            by_noun = self.by_noun
+            for noun in rules.holders[prop]:  # noqa: SIM110
+                if by_noun.get(noun):
+                    return True
+            return False
         return bool(self.holders(prop))
 
     def cells_holding(self, prop: str) -> list[int]:
@@ -340,7 +354,11 @@ class Board:
         word = self.is_word[ident]
         self.journal.append((ident, source, self.noun[ident], self.facing[ident], word))
         self.cells[source].remove(ident)
-        insort(self.cells[target], ident)
+        entering = self.cells[target]
+        if entering:
+            insort(entering, ident)
+        else:
+            entering.append(ident)
         self.pos[ident] = target
         self.facing[ident] = facing
         if word:
@@ -540,7 +558,7 @@ class Board:
         return entries
 
 
-class KeptReading:
+class KeptReading(Reading):
     """A reading computed once, for a table with conditions or FLOAT, kept while exact.
 
     Conditions are evaluated on the board as it stands. FLOAT is settled
@@ -551,23 +569,21 @@ class KeptReading:
     each property's holders are listed once, when first asked.
     """
 
-    __slots__ = ("_holders", "_list", "board", "floats", "journal", "length", "props", "table")
+    __slots__ = ("_holders", "_list", "board", "journal", "length")
 
     def __init__(self, board: Board) -> None:
         """Read the properties of every surviving entity of ``board`` now."""
         self.board = board
-        self.floats: list[bool] | None = None
-        self.table = board.rules
+        self.floats = None
+        self.rules = board.rules
         self.journal = board.journal
         self.length = len(board.journal)
         self._holders: dict[str, list[int]] = {}
         self._list = _read_every_entity(board, self)
-        self.props: Callable[[int], frozenset[str]] = self._list.__getitem__
 
-    @property
-    def rules(self) -> RuleSet:
-        """The rule table read (the board's when the reading was made)."""
-        return self.table
+    def props(self, ident: int) -> frozenset[str]:
+        """The properties of entity ``ident`` (those of the board when the reading was made)."""
+        return self._list[ident]
 
     def holders(self, prop: str) -> list[int]:
         """Surviving entities with ``prop``, in id order (found on the board when first asked)."""
@@ -580,7 +596,7 @@ class KeptReading:
 
     def any_holder(self, prop: str) -> bool:
         """Whether a surviving entity has ``prop``."""
-        return prop in self.table.givable and bool(self.holders(prop))
+        return prop in self.rules.givable and bool(self.holders(prop))
 
     def cells_holding(self, prop: str) -> list[int]:
         """Row-major list of the cells that hold an entity with ``prop``."""

@@ -305,7 +305,7 @@ def sentence_delta(
     before: RuleSet, after: RuleSet
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Sentences formed and broken between two tables, as wire records in span order."""
-    old, new = set(before.sentences), set(after.sentences)
-    formed = [sentence.to_json() for sentence in after.sentences if sentence not in old]
-    broken = [sentence.to_json() for sentence in before.sentences if sentence not in new]
+    old, new = before.sentence_spans, after.sentence_spans
+    formed = [s.to_json() for s in after.sentences if (s.axis, s.ids) not in old]
+    broken = [s.to_json() for s in before.sentences if (s.axis, s.ids) not in new]
     return formed, broken

@@ -40,9 +40,13 @@ def _in_front_order(board: Board, movers: Sequence[int], facing: int) -> Sequenc
         return movers
     width, pos = board.width, board.pos
     dx, dy = VECTOR_OF_FACING[facing]
+    # Sorted as (rank, id) pairs rather than with a key function: the compiled
+    # build calls a key function as a Python object, once per mover.
     if dx:
-        return sorted(movers, key=lambda i: (-(pos[i] % width) * dx, i))
-    return sorted(movers, key=lambda i: (-(pos[i] // width) * dy, i))
+        ranked = sorted([(-(pos[i] % width) * dx, i) for i in movers])
+    else:
+        ranked = sorted([(-(pos[i] // width) * dy, i) for i in movers])
+    return [i for _, i in ranked]
 
 
 def move_group(
@@ -187,7 +191,6 @@ def _pull(
 ) -> None:
     """PULL: PULL things right behind a thing that moved follow it, cell after cell."""
     width, height = board.width, board.level.height
-    props = reading.props
     y, x = divmod(vacated, width)
     while True:
         x -= dx
@@ -195,7 +198,7 @@ def _pull(
         if not (0 <= x < width and 0 <= y < height):
             return
         behind = y * width + x
-        pulled = [o for o in board.cells[behind] if o not in stepped and PULL in props(o)]
+        pulled = [o for o in board.cells[behind] if o not in stepped and PULL in reading.props(o)]
         moved = False
         for ident in pulled:
             if ident not in stepped and _push_chain(
@@ -225,7 +228,6 @@ def _plan_chain(
         return chain, None, BOUNDS_REASON
     if not cells[y * width + x]:
         return chain, None, None  # an empty cell ahead: most steps end here
-    props = reading.props
     entering = board.level.enter_pairs or reading.rules.open_shut
     frontier = [mover]
     while True:
@@ -235,7 +237,7 @@ def _plan_chain(
                 continue
             if entering and all(_can_enter(board, reading, f, occupant) for f in frontier):
                 continue
-            traits = props(occupant)
+            traits = reading.props(occupant)
             if PUSH in traits:
                 pushed.append(occupant)
             elif STOP in traits or (PULL in traits and reading.rules.pull):

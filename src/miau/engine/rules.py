@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, ne
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from miau.engine.level import Level
 from miau.engine.pickling import init_arguments
@@ -77,6 +77,10 @@ _COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
 _FIRST: Final = itemgetter(0)
 _UPDATE_LIMIT: Final = 4
 """At most this many moved words are worked into the last arrangement; more: read afresh."""
+# What ``RuleParser._update_lines`` found.
+_SAME_SPANS: Final = 0
+_NEW_SPANS: Final = 1
+_UNREADABLE: Final = 2
 _TIER1_PROPERTY_SET: Final = frozenset(TIER1_PROPERTIES)
 
 Span = tuple[int, int, int, tuple[int, ...], str]
@@ -327,6 +331,7 @@ class RuleSet:
         "props",
         "pull",
         "rules",
+        "sentence_spans",
         "sentences",
         "simple_props",
         "simple_transforms",
@@ -345,6 +350,9 @@ class RuleSet:
         """Derive the lookups and flags the turn reads from ``rules``."""
         self.rules = rules
         self.sentences = sentences
+        # Each sentence as (axis, ids), for comparing tables: a tuple hashes in C, while a
+        # compiled dataclass hashes through its generated, interpreted ``__hash__``.
+        self.sentence_spans = frozenset([(s.axis, s.ids) for s in sentences])
         self.properties = properties
         self.tier1 = tier1
         keys = self.keys = frozenset([rule.key for rule in rules])
@@ -489,13 +497,12 @@ class RuleParser:
     link opened twice) share both caches, so a fresh game of a known level
     starts warm; a parse is a pure function of the words and their places, so
     sharing cannot change a result. The caches are bounded: at most
-    ``CACHE_LIMIT`` entries per level and ``SHARED_LEVELS`` levels, the
-    oldest level forgotten first.
+    ``CACHE_LIMIT`` entries per level, and ``_SharedCaches``' bounds on levels
+    and arrangements over all levels, the level used longest ago forgotten
+    first.
     """
 
     CACHE_LIMIT: Final = 1 << 15
-    SHARED_LEVELS: Final = 64
-    _shared: ClassVar[dict[tuple[object, ...], _LevelCache]] = {}
 
     def __init__(
         self,
@@ -522,12 +529,7 @@ class RuleParser:
         # The words only the Tier-1 grammar has (NOT, HAS, LONELY, ON, NEAR, FACING).
         self._operators = frozenset([i for i, c in self._classes.items() if c >= _NOT])
         words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties, tier1)
-        shared = RuleParser._shared
-        cache = shared.get(words)
-        if cache is None:
-            if len(shared) >= self.SHARED_LEVELS:
-                del shared[next(iter(shared))]
-            cache = shared[words] = _LevelCache()
+        cache = _SHARED.take(words)
         self._cache = cache.by_positions
         self._by_sentences = cache.by_sentences
         self._expansions = cache.expansions
@@ -535,11 +537,13 @@ class RuleParser:
         self._lines = cache.lines
         # The last arrangement read, by line: the next differs from it by a word or two.
         self._last: _Lines | None = None
+        # The table of that arrangement (None until one is parsed).
+        self._last_table: RuleSet | None = None
 
     @classmethod
     def clear_shared_caches(cls) -> None:
         """Forget every cached table, as in a fresh process (for measuring cold starts)."""
-        RuleParser._shared.clear()
+        _SHARED.clear()
 
     def for_words(self, texts: Sequence[str], word_ids: Sequence[int]) -> RuleParser:
         """A parser of the same grammar for another set of words (a kind changed)."""
@@ -554,12 +558,20 @@ class RuleParser:
             self._cache.clear()
         table = self._parse(word_positions)
         self._cache[word_positions] = table
+        _SHARED.note_added()
         return table
 
     def _parse(self, word_positions: tuple[int, ...]) -> RuleSet:
-        key = tuple((axis, ids) for _, _, _, ids, axis in self._spans(word_positions))
+        spans = self._spans(word_positions)
+        if spans is None:
+            # No line's spans changed (a word pushed about outside any sentence): the same table.
+            table = self._last_table
+            assert table is not None
+            return table
+        key = tuple([(axis, ids) for _, _, _, ids, axis in spans])
         table = self._by_sentences.get(key)
         if table is not None:
+            self._last_table = table
             return table
         if len(self._by_sentences) >= self.CACHE_LIMIT:
             self._by_sentences.clear()
@@ -580,10 +592,14 @@ class RuleParser:
                     rules.append(rule)
         table = RuleSet(tuple(rules), tuple(sentences), self._properties, self.tier1)
         self._by_sentences[key] = table
+        self._last_table = table
         return table
 
-    def _spans(self, word_positions: tuple[int, ...]) -> list[Span]:
+    def _spans(self, word_positions: tuple[int, ...]) -> list[Span] | None:
         """Every maximal span as ``(axis rank, major, minor, ids, axis)``, in span order.
+
+        None when the spans are those of the last arrangement parsed (whose
+        table is ``_last_table``): the words that moved changed no line's spans.
 
         For each axis the words are sorted line by line (rows for ``h``,
         columns for ``v``) and cut into runs of adjacent cells; a span lies
@@ -600,8 +616,12 @@ class RuleParser:
             changed = list(
                 compress(range(len(word_positions)), map(ne, word_positions, last.positions))
             )
-            if len(changed) <= _UPDATE_LIMIT and self._update_lines(last, word_positions, changed):
-                return last.spans()
+            if len(changed) <= _UPDATE_LIMIT:
+                updated = self._update_lines(last, word_positions, changed)
+                if updated == _SAME_SPANS and self._last_table is not None:
+                    return None
+                if updated != _UNREADABLE:
+                    return last.spans()
         lines = self._last = self._read_lines(word_positions)
         return lines.spans()
 
@@ -636,12 +656,13 @@ class RuleParser:
 
     def _update_lines(
         self, lines: _Lines, word_positions: tuple[int, ...], changed: list[int]
-    ) -> bool:
+    ) -> int:
         """Bring ``lines`` to ``word_positions``, where the words at ``changed`` moved.
 
         Only the lines those words left or entered are read again. Returns
-        False (``lines`` then unusable) when one of them has a stack: the
-        bounded search must then run over every line in order.
+        ``_SAME_SPANS`` when no line's spans changed, ``_NEW_SPANS`` when one
+        did, and ``_UNREADABLE`` (``lines`` then unusable) when one of them
+        has a stack: the bounded search must then run over every line in order.
         """
         width, word_ids, old = self._width, self._word_ids, lines.positions
         placed, columns = lines.placed, lines.columns
@@ -663,6 +684,7 @@ class RuleParser:
                 touched.add((1, x))
         lines.positions = word_positions
         by_line = lines.by_line
+        outcome = _SAME_SPANS
         for rank, line in sorted(touched):
             axis, stride, words = (H, width, placed) if rank == 0 else (V, _COLUMN_STRIDE, columns)
             start = bisect_left(words, (line * stride,))
@@ -674,12 +696,14 @@ class RuleParser:
                 )
                 if stacked:
                     self._last = None
-                    return False
+                    return _UNREADABLE
             if found:
-                by_line[(rank, line)] = found
-            else:
-                by_line.pop((rank, line), None)
-        return True
+                if by_line.get((rank, line)) != found:
+                    by_line[(rank, line)] = found
+                    outcome = _NEW_SPANS
+            elif by_line.pop((rank, line), None) is not None:
+                outcome = _NEW_SPANS
+        return outcome
 
     def _spans_of_line(
         self,
@@ -920,6 +944,72 @@ class _LevelCache:
         self.expansions: dict[tuple[str, tuple[int, ...]], tuple[Sentence, list[Rule]]] = {}
         self.runs: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
         self.lines: tuple[dict[tuple[tuple[int, int], ...], list[Span]], ...] = ({}, {})
+
+    def clear(self) -> None:
+        """Empty every cache (the parsers holding them keep working, from scratch)."""
+        self.by_positions.clear()
+        self.by_sentences.clear()
+        self.expansions.clear()
+        self.runs.clear()
+        for cache in self.lines:
+            cache.clear()
+
+
+class _SharedCaches:
+    """Every level's parse caches, by the level's words, the one used longest ago first.
+
+    Bounded twice: at most ``LEVELS`` levels, and at most ``ARRANGEMENTS``
+    remembered arrangements over all of them, counted every ``SWEEP_EVERY``
+    new ones. A level past either bound is forgotten and its caches emptied,
+    so a game still playing it parses afresh (a parse is a pure function of
+    the words, so nothing it reads changes).
+    """
+
+    LEVELS: Final = 256
+    ARRANGEMENTS: Final = 1 << 18
+    SWEEP_EVERY: Final = 1 << 10
+
+    __slots__ = ("levels", "unswept")
+
+    def __init__(self) -> None:
+        self.levels: dict[tuple[object, ...], _LevelCache] = {}
+        self.unswept = 0
+
+    def take(self, words: tuple[object, ...]) -> _LevelCache:
+        """The caches of the level with ``words`` (new ones if it is not known), as used now."""
+        levels = self.levels
+        cache = levels.pop(words, None)
+        if cache is None:
+            cache = _LevelCache()
+            levels[words] = cache
+            self.sweep()
+        else:
+            levels[words] = cache  # the newest use goes last
+        return cache
+
+    def note_added(self) -> None:
+        """Count one arrangement remembered; sweep every ``SWEEP_EVERY``."""
+        self.unswept += 1
+        if self.unswept >= self.SWEEP_EVERY:
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Forget the levels used longest ago while either bound is passed (never the newest)."""
+        self.unswept = 0
+        levels = self.levels
+        total = sum([len(cache.by_positions) for cache in levels.values()])
+        while len(levels) > 1 and (len(levels) > self.LEVELS or total > self.ARRANGEMENTS):
+            oldest = levels.pop(next(iter(levels)))
+            total -= len(oldest.by_positions)
+            oldest.clear()
+
+    def clear(self) -> None:
+        """Forget every level."""
+        self.levels.clear()
+        self.unswept = 0
+
+
+_SHARED: Final = _SharedCaches()
 
 
 class _SpanSearch:

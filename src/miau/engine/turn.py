@@ -402,15 +402,14 @@ def _resolve_opposites(
     reading = board.read()
     if not reading.any_holder(first) or not reading.any_holder(second):
         return
-    props = reading.props
     for cell in reading.cells_holding(first):
         gone: set[int] = set()
         for layer in reading.layers(cell):
-            firsts = [i for i in layer if first in props(i)]
-            seconds = [i for i in layer if second in props(i)]
+            firsts = [i for i in layer if first in reading.props(i)]
+            seconds = [i for i in layer if second in reading.props(i)]
             matched: set[int] = set()
             if self_destroys:
-                matched.update(i for i in firsts if second in props(i))
+                matched.update(i for i in firsts if second in reading.props(i))
             for a in firsts:
                 if a in matched:
                     continue
@@ -425,16 +424,18 @@ def _resolve_opposites(
 def _resolve_sink(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
     """A layer of a cell with a SINK thing and something else loses every thing on it."""
     reading = board.read()
-    props, cells, layered = reading.props, board.cells, reading.floats is not None
-    for cell in reading.cells_holding(SINK):
+    cells, pos, layered = board.cells, board.pos, reading.floats is not None
+    # Only a cell with two things or more can sink anything: most turns have none.
+    crowded = [pos[i] for i in reading.holders(SINK) if len(cells[pos[i]]) >= 2]
+    if not crowded:
+        return
+    for cell in sorted(set(crowded)):
         occupants = cells[cell]
-        if len(occupants) < 2:
-            continue
         if layered:
             gone = [
                 i
                 for layer in reading.layers(cell)
-                if len(layer) >= 2 and any(SINK in props(o) for o in layer)
+                if len(layer) >= 2 and any(SINK in reading.props(o) for o in layer)
                 for i in layer
             ]
             gone.sort()
@@ -447,14 +448,13 @@ def _resolve_sink(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> Non
 def _resolve_weak(board: Board, log: TurnLog | None, spawns: list[Spawn]) -> None:
     """A WEAK thing sharing its cell's layer with anything else is destroyed."""
     reading = board.read()
-    props = reading.props
     for cell in reading.cells_holding(WEAK):
         gone = [
             i
             for layer in reading.layers(cell)
             if len(layer) >= 2
             for i in layer
-            if WEAK in props(i)
+            if WEAK in reading.props(i)
         ]
         for ident in sorted(gone):
             _destroy(board, reading, ident, WEAK_CAUSE, log, spawns)
@@ -476,19 +476,19 @@ def _destroy_touching(
     reading = board.read()
     if not reading.any_holder(killer) or not reading.any_holder(victim):
         return
-    props, pos = reading.props, board.pos
-    # From the victims (few: what is YOU or MELT), each looking at its own layer; all are
-    # found before any goes, then destroyed by cell and id.
-    if reading.floats is None:
-        # One layer: a victim goes when its cell holds a killer (itself, maybe).
-        killing = {pos[i] for i in reading.holders(killer)}
-        gone = sorted((pos[i], i) for i in reading.holders(victim) if pos[i] in killing)
-    else:
-        gone = sorted(
-            (pos[i], i)
-            for i in reading.holders(victim)
-            if any(killer in props(o) for o in reading.layer(pos[i], i))
-        )
+    pos = board.pos
+    # From the victims (few: what is YOU or MELT), each looking at its own layer (its
+    # cell, without FLOAT), not from the killers, who may be many; all are found before
+    # any goes, then destroyed by cell and id.
+    gone: list[tuple[int, int]] = []
+    for ident in reading.holders(victim):
+        cell = pos[ident]
+        for other in reading.layer(cell, ident):
+            if killer in reading.props(other):
+                gone.append((cell, ident))
+                break
+    if len(gone) > 1:
+        gone.sort()
     for _, ident in gone:
         _destroy(board, reading, ident, cause, log, spawns)
 
@@ -534,23 +534,23 @@ def evaluate_win(board: Board) -> bool:
         return False
     if rules.live:
         # One layer, properties by kind and noun: the cell is the layer.
-        props, cells, pos = board.props, board.cells, board.pos
+        cells, pos = board.cells, board.pos
         for ident in board.holders(YOU):
-            if WIN in props(ident):
+            if WIN in board.props(ident):
                 return True
             for other in cells[pos[ident]]:
-                if other != ident and WIN in props(other):
+                if other != ident and WIN in board.props(other):
                     return True
         return False
     reading = board.read()
     if not reading.any_holder(WIN):
         return False
-    props, pos = reading.props, board.pos
+    pos = board.pos
     for ident in reading.holders(YOU):
-        if WIN in props(ident):
+        if WIN in reading.props(ident):
             return True
         for other in reading.layer(pos[ident], ident):
-            if other != ident and WIN in props(other):
+            if other != ident and WIN in reading.props(other):
                 return True
     return False
 
