@@ -39,7 +39,7 @@ from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import itemgetter, ne
+from operator import ne
 from typing import Any, Final
 
 from miau.engine.level import Level
@@ -74,7 +74,6 @@ V: Final = "v"
 _NOUN, _IS, _AND, _PROPERTY, _NOT, _HAS, _LONELY, _INFIX = range(8)
 _COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
 """Column-major sort keys are ``x * MAX_LEVEL_SIDE + y``: no column is longer."""
-_FIRST: Final = itemgetter(0)
 _UPDATE_LIMIT: Final = 4
 """At most this many moved words are worked into the last arrangement; more: read afresh."""
 # What ``RuleParser._update_lines`` found.
@@ -517,6 +516,9 @@ class RuleParser:
         ``tier1`` chooses the Tier-1 grammar (a ``vocabulary-1`` level).
         """
         self._width = width
+        # Words sort by line as one int each, ``key * _id_stride + id``: ints compare and
+        # hash faster than pairs, and every id is below the level's entity count.
+        self._id_stride = len(texts)
         self._word_ids = tuple(word_ids)
         self._texts = {i: texts[i] for i in word_ids}
         self._properties = properties
@@ -528,7 +530,14 @@ class RuleParser:
         self._classes = {i: _word_class(texts[i], properties, tier1) for i in word_ids}
         # The words only the Tier-1 grammar has (NOT, HAS, LONELY, ON, NEAR, FACING).
         self._operators = frozenset([i for i, c in self._classes.items() if c >= _NOT])
-        words = (width, self._word_ids, tuple(texts[i] for i in word_ids), properties, tier1)
+        words = (
+            width,
+            len(texts),
+            self._word_ids,
+            tuple(texts[i] for i in word_ids),
+            properties,
+            tier1,
+        )
         cache = _SHARED.take(words)
         self._cache = cache.by_positions
         self._by_sentences = cache.by_sentences
@@ -627,18 +636,20 @@ class RuleParser:
 
     def _read_lines(self, word_positions: tuple[int, ...]) -> _Lines:
         """Every line of the arrangement read from scratch."""
-        width = self._width
-        placed = sorted(
-            [(p, i) for p, i in zip(word_positions, self._word_ids, strict=True) if p >= 0]
+        width, id_stride = self._width, self._id_stride
+        pairs = [(p, i) for p, i in zip(word_positions, self._word_ids, strict=True) if p >= 0]
+        placed = sorted([p * id_stride + i for p, i in pairs])
+        columns = sorted(
+            [((p % width) * _COLUMN_STRIDE + p // width) * id_stride + i for p, i in pairs]
         )
-        columns = sorted([((p % width) * _COLUMN_STRIDE + p // width, i) for p, i in placed])
         lines = _Lines(word_positions, placed, columns)
         if len(placed) >= 3:
             for rank, (axis, stride, words) in enumerate(
                 ((H, width, placed), (V, _COLUMN_STRIDE, columns))
             ):
                 search: list[_SpanSearch] = []
-                line_of = list(map(stride.__rfloordiv__, map(_FIRST, words)))
+                line_stride = stride * id_stride
+                line_of = [entry // line_stride for entry in words]
                 count = len(line_of)
                 index = 0
                 while index < count:
@@ -665,6 +676,7 @@ class RuleParser:
         has a stack: the bounded search must then run over every line in order.
         """
         width, word_ids, old = self._width, self._word_ids, lines.positions
+        id_stride = self._id_stride
         placed, columns = lines.placed, lines.columns
         touched: set[tuple[int, int]] = set()
         for index in changed:
@@ -673,7 +685,8 @@ class RuleParser:
                 if cell < 0:
                     continue
                 y, x = divmod(cell, width)
-                row_entry, column_entry = (cell, ident), (x * _COLUMN_STRIDE + y, ident)
+                row_entry = cell * id_stride + ident
+                column_entry = (x * _COLUMN_STRIDE + y) * id_stride + ident
                 if enters:
                     insort(placed, row_entry)
                     insort(columns, column_entry)
@@ -687,8 +700,8 @@ class RuleParser:
         outcome = _SAME_SPANS
         for rank, line in sorted(touched):
             axis, stride, words = (H, width, placed) if rank == 0 else (V, _COLUMN_STRIDE, columns)
-            start = bisect_left(words, (line * stride,))
-            end = bisect_left(words, ((line + 1) * stride,), start)
+            start = bisect_left(words, line * stride * id_stride)
+            end = bisect_left(words, (line + 1) * stride * id_stride, start)
             found: list[Span] = []
             if end - start >= 3:
                 found, stacked = self._spans_of_line(
@@ -707,7 +720,7 @@ class RuleParser:
 
     def _spans_of_line(
         self,
-        words: tuple[tuple[int, int], ...],
+        words: tuple[int, ...],
         line: int,
         stride: int,
         rank: int,
@@ -733,7 +746,7 @@ class RuleParser:
 
     def _line_spans(
         self,
-        words: tuple[tuple[int, int], ...],
+        words: tuple[int, ...],
         line: int,
         stride: int,
         rank: int,
@@ -746,15 +759,17 @@ class RuleParser:
         """
         found: list[Span] = []
         stacked = False
+        id_stride = self._id_stride
         count = len(words)
         index = 0
         while index < count:
-            first = last = words[index][0]
-            cells = [[words[index][1]]]
+            first, ident = divmod(words[index], id_stride)
+            last = first
+            cells = [[ident]]
             single = True
             index += 1
             while index < count:
-                key, ident = words[index]
+                key, ident = divmod(words[index], id_stride)
                 if key == last:
                     cells[-1].append(ident)
                     single = False
@@ -898,8 +913,8 @@ def parser_for_level(level: Level) -> RuleParser:
 class _Lines:
     """One arrangement's words sorted by row and by column, and each line's spans.
 
-    ``placed`` holds ``(cell, id)`` and ``columns`` ``(x * MAX_LEVEL_SIDE + y,
-    id)``, both sorted; ``by_line`` maps ``(axis rank, line)`` to the line's
+    ``placed`` holds ``cell * n + id`` and ``columns`` ``(x * MAX_LEVEL_SIDE
+    + y) * n + id`` (``n``: the parser's ``_id_stride``), both sorted; ``by_line`` maps ``(axis rank, line)`` to the line's
     spans (lines without any left out); ``stacked`` says a line has a stack.
     """
 
@@ -908,8 +923,8 @@ class _Lines:
     def __init__(
         self,
         positions: tuple[int, ...],
-        placed: list[tuple[int, int]],
-        columns: list[tuple[int, int]],
+        placed: list[int],
+        columns: list[int],
     ) -> None:
         self.positions = positions
         self.placed = placed
@@ -943,7 +958,7 @@ class _LevelCache:
         self.by_sentences: dict[tuple[tuple[str, tuple[int, ...]], ...], RuleSet] = {}
         self.expansions: dict[tuple[str, tuple[int, ...]], tuple[Sentence, list[Rule]]] = {}
         self.runs: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
-        self.lines: tuple[dict[tuple[tuple[int, int], ...], list[Span]], ...] = ({}, {})
+        self.lines: tuple[dict[tuple[int, ...], list[Span]], ...] = ({}, {})
 
     def clear(self) -> None:
         """Empty every cache (the parsers holding them keep working, from scratch)."""
