@@ -129,6 +129,29 @@ def test_no_scene_scrolls_sideways_on_a_phone_and_test_play_has_the_pad(
     assert phone.evaluate(PAST_THE_RIGHT_EDGE) == []
 
 
+def test_no_scene_is_cut_in_a_narrow_window_driven_by_a_mouse_and_share_stays_in_view(
+    browser: Browser, live_server: LocalServer
+) -> None:
+    # A desktop window as narrow as a phone: a fine pointer, so the buttons keep
+    # whatever a mouse user gets (key hints, the volume), which must still fit.
+    context = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+    context.add_init_script(UNLOCK_ALL)
+    window = context.new_page()
+    cut = {}
+    for route in SCENES:
+        window.goto(f"{live_server.url}/#{route}")
+        window.wait_for_load_state("networkidle")
+        window.wait_for_selector(".scene:not([data-ready='false'])")
+        if window.evaluate(SIDEWAYS) > 0 or window.evaluate(PAST_THE_RIGHT_EDGE):
+            cut[route] = window.evaluate(PAST_THE_RIGHT_EDGE)
+    window.goto(f"{live_server.url}/#/play/tutorial/first-steps")
+    window.wait_for_selector(".play-scene[data-ready='true'] .board > .entity")
+    share = window.locator(".share-button").bounding_box()
+    context.close()
+    assert cut == {}, f"cut at the right edge or scrolling sideways: {cut}"
+    assert share is not None and share["x"] >= 0 and share["x"] + share["width"] <= PHONE["width"]
+
+
 def test_a_rule_broken_on_a_phone_does_not_move_the_board(
     phone: Page, live_server: LocalServer
 ) -> None:
