@@ -914,8 +914,9 @@ class _Lines:
     """One arrangement's words sorted by row and by column, and each line's spans.
 
     ``placed`` holds ``cell * n + id`` and ``columns`` ``(x * MAX_LEVEL_SIDE
-    + y) * n + id`` (``n``: the parser's ``_id_stride``), both sorted; ``by_line`` maps ``(axis rank, line)`` to the line's
-    spans (lines without any left out); ``stacked`` says a line has a stack.
+    + y) * n + id`` (``n``: the parser's ``_id_stride``), both sorted;
+    ``by_line`` maps ``(axis rank, line)`` to the line's spans (lines without
+    any left out); ``stacked`` says a line has a stack.
     """
 
     __slots__ = ("by_line", "columns", "placed", "positions", "stacked")
