@@ -74,6 +74,8 @@ V: Final = "v"
 _NOUN, _IS, _AND, _PROPERTY, _NOT, _HAS, _LONELY, _INFIX = range(8)
 _COLUMN_STRIDE: Final = MAX_LEVEL_SIDE
 """Column-major sort keys are ``x * MAX_LEVEL_SIDE + y``: no column is longer."""
+_LINES_PER_AXIS: Final = MAX_LEVEL_SIDE
+"""A line's key in ``_Lines.by_line`` is ``axis rank * _LINES_PER_AXIS + line``."""
 _UPDATE_LIMIT: Final = 4
 """At most this many moved words are worked into the last arrangement; more: read afresh."""
 # What ``RuleParser._update_lines`` found.
@@ -661,7 +663,7 @@ class RuleParser:
                         )
                         lines.stacked = lines.stacked or stacked
                         if found:
-                            lines.by_line[(rank, line)] = found
+                            lines.by_line[rank * _LINES_PER_AXIS + line] = found
                     index = end
         return lines
 
@@ -678,28 +680,33 @@ class RuleParser:
         width, word_ids, old = self._width, self._word_ids, lines.positions
         id_stride = self._id_stride
         placed, columns = lines.placed, lines.columns
-        touched: set[tuple[int, int]] = set()
+        # Each line as one int (see ``_Lines``): rows first, then columns.
+        touched: set[int] = set()
         for index in changed:
             ident = word_ids[index]
-            for cell, enters in ((old[index], False), (word_positions[index], True)):
-                if cell < 0:
-                    continue
+            cell = old[index]
+            if cell >= 0:
                 y, x = divmod(cell, width)
-                row_entry = cell * id_stride + ident
-                column_entry = (x * _COLUMN_STRIDE + y) * id_stride + ident
-                if enters:
-                    insort(placed, row_entry)
-                    insort(columns, column_entry)
-                else:
-                    del placed[bisect_left(placed, row_entry)]
-                    del columns[bisect_left(columns, column_entry)]
-                touched.add((0, y))
-                touched.add((1, x))
+                del placed[bisect_left(placed, cell * id_stride + ident)]
+                del columns[bisect_left(columns, (x * _COLUMN_STRIDE + y) * id_stride + ident)]
+                touched.add(y)
+                touched.add(_LINES_PER_AXIS + x)
+            cell = word_positions[index]
+            if cell >= 0:
+                y, x = divmod(cell, width)
+                insort(placed, cell * id_stride + ident)
+                insort(columns, (x * _COLUMN_STRIDE + y) * id_stride + ident)
+                touched.add(y)
+                touched.add(_LINES_PER_AXIS + x)
         lines.positions = word_positions
         by_line = lines.by_line
         outcome = _SAME_SPANS
-        for rank, line in sorted(touched):
-            axis, stride, words = (H, width, placed) if rank == 0 else (V, _COLUMN_STRIDE, columns)
+        for key in sorted(touched):
+            rank, line = divmod(key, _LINES_PER_AXIS)
+            if rank == 0:
+                axis, stride, words = H, width, placed
+            else:
+                axis, stride, words = V, _COLUMN_STRIDE, columns
             start = bisect_left(words, line * stride * id_stride)
             end = bisect_left(words, (line + 1) * stride * id_stride, start)
             found: list[Span] = []
@@ -711,10 +718,10 @@ class RuleParser:
                     self._last = None
                     return _UNREADABLE
             if found:
-                if by_line.get((rank, line)) != found:
-                    by_line[(rank, line)] = found
+                if by_line.get(key) != found:
+                    by_line[key] = found
                     outcome = _NEW_SPANS
-            elif by_line.pop((rank, line), None) is not None:
+            elif by_line.pop(key, None) is not None:
                 outcome = _NEW_SPANS
         return outcome
 
@@ -915,8 +922,9 @@ class _Lines:
 
     ``placed`` holds ``cell * n + id`` and ``columns`` ``(x * MAX_LEVEL_SIDE
     + y) * n + id`` (``n``: the parser's ``_id_stride``), both sorted;
-    ``by_line`` maps ``(axis rank, line)`` to the line's spans (lines without
-    any left out); ``stacked`` says a line has a stack.
+    ``by_line`` maps ``axis rank * _LINES_PER_AXIS + line`` (rows, then
+    columns) to the line's spans (lines without any left out); ``stacked``
+    says a line has a stack.
     """
 
     __slots__ = ("by_line", "columns", "placed", "positions", "stacked")
@@ -930,7 +938,7 @@ class _Lines:
         self.positions = positions
         self.placed = placed
         self.columns = columns
-        self.by_line: dict[tuple[int, int], list[Span]] = {}
+        self.by_line: dict[int, list[Span]] = {}
         self.stacked = False
 
     def spans(self) -> list[Span]:
