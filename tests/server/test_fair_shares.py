@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from miau.packs import load_pack_text
 from miau.server.app import create_app
-from miau.server.limits import PLAY_LIMITS, UNTHROTTLED, ServerFrames
+from miau.server.limits import PLAY_LIMITS, UNTHROTTLED, ConnectionLimits, ServerFrames
 from miau.server.request_budget import STANDING_AFTER, RequestBudget
 from miau.server.shares import AddressShare, address_key
 from tests.server.conftest import Player, TestClient, count_rows
@@ -30,6 +30,12 @@ class FrozenClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def frozen_play_limits(**changes: Any) -> tuple[ConnectionLimits, FrozenClock]:
+    """The play limits with ``changes``, on a clock that moves only when the test moves it."""
+    clock = FrozenClock()
+    return dataclasses.replace(PLAY_LIMITS, clock=clock, **changes), clock
 
 
 def test_a_websocket_that_sends_nothing_is_closed_at_the_idle_timeout(db_path: Path) -> None:
@@ -54,10 +60,7 @@ def test_a_player_who_keeps_playing_is_never_idle(db_path: Path) -> None:
 
 
 def test_the_servers_frame_budget_keeps_its_reserve_for_players_in_good_standing() -> None:
-    clock = FrozenClock()
-    limits = dataclasses.replace(
-        PLAY_LIMITS, clock=clock, server_frames_per_second=1.0, server_frames_burst=8
-    )
+    limits, clock = frozen_play_limits(server_frames_per_second=1.0, server_frames_burst=8)
     frames = ServerFrames(limits)
     assert [frames.take(in_good_standing=False) for _ in range(7)] == [True] * 6 + [False]
     assert [frames.take(in_good_standing=True) for _ in range(3)] == [True, True, False]
@@ -66,10 +69,7 @@ def test_the_servers_frame_budget_keeps_its_reserve_for_players_in_good_standing
 
 
 def test_a_flood_from_other_sockets_spends_only_the_unreserved_frames(db_path: Path) -> None:
-    clock = FrozenClock()
-    limits = dataclasses.replace(
-        PLAY_LIMITS,
-        clock=clock,
+    limits, _ = frozen_play_limits(
         frames_per_second=None,
         flood_close=None,
         server_frames_per_second=1.0,
@@ -90,10 +90,7 @@ def test_a_flood_from_other_sockets_spends_only_the_unreserved_frames(db_path: P
 
 
 def test_the_servers_request_budget_keeps_its_reserve_for_addresses_within_their_share() -> None:
-    clock = FrozenClock()
-    limits = dataclasses.replace(
-        PLAY_LIMITS,
-        clock=clock,
+    limits, clock = frozen_play_limits(
         server_requests_per_second=1.0,
         server_requests_burst=8,
         address_requests_per_second=1.0,
@@ -123,10 +120,7 @@ async def _not_reached(scope: object, receive: object, send: object) -> None:
 def test_a_request_flood_from_one_address_is_answered_503_and_a_new_visitor_still_loads_the_game(
     db_path: Path,
 ) -> None:
-    clock = FrozenClock()
-    limits = dataclasses.replace(
-        PLAY_LIMITS,
-        clock=clock,
+    limits, _ = frozen_play_limits(
         server_requests_per_second=1.0,
         server_requests_burst=40,
         address_requests_per_second=1.0,
@@ -150,10 +144,7 @@ def test_a_request_flood_from_one_address_is_answered_503_and_a_new_visitor_stil
 def test_a_storm_of_new_websockets_from_one_address_is_refused_1013_and_a_newcomer_still_connects(
     db_path: Path,
 ) -> None:
-    clock = FrozenClock()
-    limits = dataclasses.replace(
-        PLAY_LIMITS,
-        clock=clock,
+    limits, _ = frozen_play_limits(
         server_sockets_per_second=1.0,
         server_sockets_burst=8,
         address_sockets_per_second=1.0,
