@@ -33,6 +33,7 @@ from miau.solver import (
     read_levels,
     run_all,
 )
+from miau.solver.ideas import SignedLevel, level_ideas, repeated_ideas, repetition_warning
 from miau.worlds import shipped_packs_dir
 
 
@@ -85,17 +86,46 @@ def run(args: argparse.Namespace) -> int:
             with search_bar(spec.id, spec.budget(args.max)) as progress:
                 levels.append(check_level(spec, max_expansions=args.max, progress=progress))
     reports = _assemble(loaded, levels)
+    repeats = [repetition_warning(*pair) for pair in repeated_ideas(signed_levels(loaded, levels))]
     if args.json:
         document = {
             "failed": any(r.failed for r in reports),
             "packs": [r.to_json() for r in reports],
+            "repeatedIdeas": repeats,
         }
         print(json.dumps(document, indent=2))
     else:
         for report in reports:
             print("\n".join(describe_pack(report)))
+        print("\n".join(f"idea audit: {warning}" for warning in repeats))
         print(summary(reports))
     return 1 if any(report.failed for report in reports) else 0
+
+
+def signed_levels(
+    loaded: Sequence[LevelFile | PackReport], levels: Sequence[LevelReport]
+) -> list[SignedLevel]:
+    """Each checked level's idea signature, for the repetition audit.
+
+    The signature the pack stores (``ideas``) when it has one; otherwise
+    the one ``miau.solver.ideas`` finds along the solver's shortest
+    solution; a level without either (unsolved) is left out.
+    """
+    signed: list[SignedLevel] = []
+    reports = iter(levels)
+    for item in loaded:
+        if isinstance(item, PackReport):
+            continue
+        pack = item.pack_id or Path(item.path).stem
+        for spec in item.levels:
+            report = next(reports)
+            signature = spec.ideas
+            moves = report.solver.moves if report.solver is not None else None
+            if signature is None and moves is not None and not report.errors:
+                signature = level_ideas(spec.data, moves).signature
+            if signature is not None:
+                signed.append(SignedLevel(pack, spec.id, tuple(signature), spec.repeats))
+    return signed
 
 
 def _load(path: Path) -> LevelFile | PackReport:

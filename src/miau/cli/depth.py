@@ -20,7 +20,7 @@ from miau.engine import LevelError
 from miau.engine.level import Level
 from miau.solver import LevelFile, LevelSpec, run_all
 from miau.solver.check import PackReport
-from miau.solver.depth import DepthProfile, depth_profile
+from miau.solver.depth import TIER_NAMES, DepthProfile, depth_profile
 
 
 def play_baselines(level: Level) -> Mapping[str, bool]:
@@ -93,6 +93,10 @@ HEADER = (
     "dead sq",
     "depth",
     "tier",
+    "needed",
+    "ideas",
+    "depth 2",
+    "tier 2",
 )
 
 
@@ -144,6 +148,12 @@ def row(level_id: str, profile: DepthProfile) -> list[str]:
         str(len(profile.dead_squares)),
         f"{profile.depth:.2f}",
         f"{profile.tier} {profile.tier_name}",
+        "?" if profile.ideas is None else str(len(profile.ideas.needed)),
+        "?" if profile.ideas is None else profile.ideas.signature_text(),
+        "?" if profile.idea_depth is None else f"{profile.idea_depth:.2f}",
+        "?"
+        if profile.idea_tier is None
+        else f"{profile.idea_tier} {TIER_NAMES[profile.idea_tier]}",
     ]
 
 
@@ -165,6 +175,12 @@ def _document(
                 record["error"] = profile.removeprefix("ERROR ")
             else:
                 record.update(profile.to_json())
+                record["storedIdeas"] = None if spec.ideas is None else list(spec.ideas)
+                record["storedIdeasCurrent"] = (
+                    None
+                    if spec.ideas is None or profile.ideas is None
+                    else tuple(spec.ideas) == profile.ideas.signature
+                )
             levels.append(record)
         packs.append({"path": item.path, "pack": item.pack_id, "levels": levels})
     return {"packs": packs}

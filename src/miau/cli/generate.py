@@ -245,8 +245,26 @@ def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
         return
     # spawn: a worker starts clean, without the parent's threads (rich's refresher among them).
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
         yield pool
+    finally:
+        _stop_workers(pool)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Shut the pool down without waiting for candidates still being solved.
+
+    ``--seconds`` is a hard cap: when it runs out the generator stops
+    waiting, and a candidate a worker is still solving is dropped, so its
+    process is ended instead of joined (``shutdown`` alone would wait for it).
+    """
+    processes = list(getattr(pool, "_processes", None) or {}.values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 @contextmanager

@@ -251,7 +251,7 @@ def generate(
                 tasks.append(task)
         for candidate in repeated:
             status.count(candidate)
-        results = _run_batch(tasks, executor, status, report)
+        results = _run_batch(tasks, executor, status, report, deadline)
         for candidate in results:
             if candidate.elite is not None:
                 status.solved += 1
@@ -265,6 +265,10 @@ def generate(
         filling.append((index, status.cells, status.deeper))
         if report is not None:
             report(status)
+        if len(results) < len(tasks):
+            # The deadline fell inside the batch: what finished was offered, the rest dropped.
+            stopped_by = "seconds"
+            break
     return Generation(
         archive,
         seed_elites,
@@ -304,8 +308,15 @@ def _run_batch(
     executor: Executor | None,
     status: Status,
     report: Report | None,
+    deadline: float | None = None,
 ) -> list[Candidate]:
-    """Every task's candidate, in task order, whatever order they finish in."""
+    """Every task's candidate, in task order, whatever order they finish in.
+
+    Past ``deadline`` (a ``time.monotonic`` value) no task is started and
+    none is waited for: the candidates finished by then are returned (in
+    task order) and the rest are cancelled, so a time budget is a hard cap
+    rather than a check between batches.
+    """
     results: dict[int, Candidate] = {}
 
     def finished(candidate: Candidate) -> None:
@@ -316,12 +327,19 @@ def _run_batch(
 
     if executor is None:
         for task in tasks:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
             finished(evaluate(task))
     else:
         futures: list[Future[Candidate]] = [executor.submit(evaluate, task) for task in tasks]
-        for future in as_completed(futures):
-            finished(future.result())
-    return [results[task.index] for task in tasks]
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            for future in as_completed(futures, timeout=left):
+                finished(future.result())
+        except TimeoutError:
+            for future in futures:
+                future.cancel()
+    return [results[task.index] for task in tasks if task.index in results]
 
 
 def describe_cell(mechanics: Sequence[str], tier: int) -> str:

@@ -110,6 +110,7 @@ def profile_score(analysis: Analysis) -> Score:
         space_budget=PROFILE_SPACE_BUDGET,
         sample_size=PROFILE_SAMPLE_SIZE,
         sample_expansions=PROFILE_SAMPLE_EXPANSIONS,
+        ideas=False,
     )
     needs_words = None if profile.hands_off is None else not profile.hands_off
     return Score(round(float(profile.depth), 3), int(profile.tier), needs_words)

@@ -39,6 +39,8 @@ __all__ = [
     "MAX_GLYPH_LENGTH",
     "MAX_HINTS",
     "MAX_HINT_LENGTH",
+    "MAX_IDEAS",
+    "MAX_IDEA_LENGTH",
     "MAX_LEVEL_OBJECTS",
     "MAX_LEVEL_SIDE",
     "MAX_NAME_LENGTH",
@@ -75,6 +77,9 @@ MAX_DESCRIBE_LENGTH: Final = 80
 MAX_GLYPH_LENGTH: Final = 16
 """Longest palette glyph: room for any emoji sequence, not for a sentence."""
 MAX_SOLVER_MAX: Final = 50_000_000
+MAX_IDEAS: Final = 16
+"""Most needed rule changes a level's stored idea signature lists."""
+MAX_IDEA_LENGTH: Final = 200
 
 # fullmatch is used with every pattern: "$" alone would accept a trailing newline.
 PACK_ID_PATTERN: Final = re.compile(r"[a-z][a-z0-9._-]{1,63}")
@@ -131,6 +136,8 @@ LEVEL_FIELDS: Final = (
     "pairs",
     "solution",
     "solverMax",
+    "ideas",
+    "repeats",
 )
 OBJECT_FIELDS: Final = ("kind", "noun", "text", "x", "y", "facing")
 LEGEND_FIELDS: Final = ("word", "noun")

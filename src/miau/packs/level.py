@@ -20,9 +20,12 @@ from miau.packs.format import (
     LEVEL_ID_PATTERN,
     MAX_HINT_LENGTH,
     MAX_HINTS,
+    MAX_IDEA_LENGTH,
+    MAX_IDEAS,
     MAX_LEVEL_OBJECTS,
     MAX_LEVEL_SIDE,
     MAX_NAME_LENGTH,
+    MAX_PACK_LEVELS,
     MAX_SOLVER_MAX,
     SOLUTION_LETTERS,
     TIERS,
@@ -124,6 +127,25 @@ def read_level(
 
     solution = _read_solution(fields)
     solver_max = fields.integer("solverMax", low=1, high=MAX_SOLVER_MAX)
+    ideas = _read_strings(
+        fields,
+        loc,
+        "ideas",
+        what=(
+            f"the level's idea signature as miau check --depth prints it: a list of at most "
+            f'{MAX_IDEAS} changes such as "+[push] IS YOU"'
+        ),
+        max_items=MAX_IDEAS,
+        max_length=MAX_IDEA_LENGTH,
+    )
+    repeats = _read_strings(
+        fields,
+        loc,
+        "repeats",
+        what=f"a list of at most {MAX_PACK_LEVELS} ids of levels whose idea this one repeats",
+        max_items=MAX_PACK_LEVELS,
+        max_length=MAX_IDEA_LENGTH,
+    )
 
     if log.error_count == errors_before and draft.id and title and width and height:
         data: LevelData = {
@@ -145,9 +167,30 @@ def read_level(
             height=height,
             solution=solution,
             solver_max=solver_max,
+            ideas=None if ideas is None else tuple(ideas),
+            repeats=tuple(repeats or ()),
             data=data,
         )
     return draft
+
+
+def _read_strings(
+    fields: FieldReader, loc: Location, key: str, *, what: str, max_items: int, max_length: int
+) -> list[str] | None:
+    """A list of one-line strings (``ideas``, ``repeats``); None when absent or any is wrong."""
+    raw = fields.array(key, what=what)
+    if raw is None:
+        return None
+    if len(raw) > max_items:
+        fields.report(key, f"has {len(raw)} items; expected {what}")
+        return None
+    items = [
+        check_string(
+            fields.log, (*loc, key, index), item, what=what, max_length=max_length, one_line=True
+        )
+        for index, item in enumerate(raw)
+    ]
+    return None if None in items else [item for item in items if item is not None]
 
 
 def _read_hints(fields: FieldReader, loc: Location) -> list[str]:

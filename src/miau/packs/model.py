@@ -174,6 +174,10 @@ class PackLevel:
     height: int
     solution: str | None = None
     solver_max: int | None = None
+    ideas: tuple[str, ...] | None = None
+    """The idea signature the author stored (``miau.solver.ideas``), checked by ``miau check``."""
+    repeats: tuple[str, ...] = ()
+    """Ids of levels whose idea this one asks for again on purpose (the repetition audit)."""
     data: LevelData
 
     def to_json(self) -> dict[str, Any]:
@@ -193,6 +197,10 @@ class PackLevel:
             out["solution"] = self.solution
         if self.solver_max is not None:
             out["solverMax"] = self.solver_max
+        if self.ideas is not None:
+            out["ideas"] = list(self.ideas)
+        if self.repeats:
+            out["repeats"] = list(self.repeats)
         return out
 
     @property

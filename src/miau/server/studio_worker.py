@@ -109,7 +109,7 @@ def run_job(
             result = solve(spec.data, max_expansions=max_expansions, progress=progress)
             pipe.send(("solved", result.to_json()))
         elif kind == "depth":
-            profile = depth_profile(spec.data, max_expansions=max_expansions)
+            profile = depth_profile(spec.data, max_expansions=max_expansions, ideas=False)
             pipe.send(("profiled", profile.to_json()))
         elif kind == "suggest":
             if suggest is None:

@@ -114,7 +114,7 @@ def run_job(
             result = solve(spec.data, max_expansions=budget, progress=progress)
             return json.dumps({"type": "solved", "job": job, "result": result.to_json()})
         if kind == "depth":
-            profile = depth_profile(spec.data, max_expansions=budget)
+            profile = depth_profile(spec.data, max_expansions=budget, ideas=False)
             return json.dumps({"type": "profiled", "job": job, "profile": profile.to_json()})
         if kind == "suggest":
             variations = _suggest(spec, options, report_generation)

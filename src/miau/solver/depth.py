@@ -38,6 +38,7 @@ from miau.engine.level import Level
 from miau.engine.pickling import init_arguments
 from miau.engine.vocabulary import MOVE_LETTERS
 from miau.solver.dead_squares import DeadSquare, analysable, find_dead_squares
+from miau.solver.ideas import Ideas, decision_states, level_ideas
 from miau.solver.outcome import Outcome
 from miau.solver.search import DEFAULT_MAX_EXPANSIONS, solve
 from miau.solver.successors import DEAD, Expander
@@ -60,6 +61,15 @@ DEFAULT_SAMPLE_EXPANSIONS: Final = 6_000
 
 MAX_COUNTED_RULE_CHANGES: Final = 6
 """Rule changes past this many add nothing more to the depth figure."""
+
+MAX_COUNTED_IDEAS: Final = 5
+"""Needed rule changes past this many add nothing more to the second depth figure."""
+
+TRAP_WEIGHT: Final = 0.5
+"""What the whole dead-end share adds to the second depth figure."""
+
+MIN_DECIDED_SAMPLES: Final = 10
+"""A sampled dead-end share counts in the second figure only when this many states decided it."""
 
 HANDS_OFF_CEILING: Final = 3.96
 """A HANDS-OFF level's figure is capped here before it is quartered, so it stays below 1."""
@@ -140,6 +150,15 @@ class DepthProfile:
     """The depth figure (``docs/depth.md``); a lower bound when ``outcome`` is LIMIT."""
     tier: int
     seconds: float
+    ideas: Ideas | None = None
+    """The rule changes along the shortest solution judged needed or not, and the idea
+    signature (``miau.solver.ideas``); None when not measured or not solved."""
+    decisions: int | None = None
+    """Walk regions the breadth-first search opens before its first win (``decision_states``),
+    at most the states ``expanded``; None when not measured."""
+    idea_depth: float | None = None
+    """The second depth figure, built from the needed ideas (``idea_depth_figure``)."""
+    idea_tier: int | None = None
 
     @property
     def tier_name(self) -> str:
@@ -169,6 +188,11 @@ class DepthProfile:
             "tier": self.tier,
             "tierName": self.tier_name,
             "seconds": round(self.seconds, 3),
+            "ideas": None if self.ideas is None else self.ideas.to_json(),
+            "decisions": self.decisions,
+            "ideaDepth": None if self.idea_depth is None else round(self.idea_depth, 3),
+            "ideaTier": self.idea_tier,
+            "ideaTierName": None if self.idea_tier is None else TIER_NAMES[self.idea_tier],
         }
 
     def __reduce__(self) -> tuple[type[DepthProfile], tuple[object, ...]]:
@@ -187,6 +211,7 @@ def depth_profile(
     sample_expansions: int = DEFAULT_SAMPLE_EXPANSIONS,
     seed: int = 0,
     baselines: Baselines | None = None,
+    ideas: bool = True,
 ) -> DepthProfile:
     """Measure the depth profile of ``level`` (see the module docstring).
 
@@ -197,7 +222,9 @@ def depth_profile(
     shortest solutions); when that walk does not finish, ``sample_size`` states drawn by
     random walks from ``random.Random(seed)`` are each searched with
     ``sample_expansions``. ``baselines``, when given, plays the ``miau
-    bench`` baselines (see :data:`Baselines`).
+    bench`` baselines (see :data:`Baselines`). With ``ideas`` (the default)
+    the rule changes are judged (``miau.solver.ideas``) and the second
+    depth figure is made; without, those fields are None (cheaper).
 
     :raises LevelError: when the level cannot be run.
     """
@@ -234,6 +261,21 @@ def depth_profile(
     else:
         walls_used = "edge"
     played = None if baselines is None else dict(baselines(given))
+    judged: Ideas | None = None
+    decisions: int | None = None
+    second: float | None = None
+    if ideas and moves is not None:
+        judged = level_ideas(given, moves)
+        regions = decision_states(given, max_expansions)
+        decisions = shortest.expanded if regions is None else min(regions, shortest.expanded)
+        second = idea_depth_figure(
+            needed=len(judged.needed),
+            decisions=decisions,
+            dead_ends=dead_ends,
+            hands_off=bool(hands_off),
+        )
+    elif ideas and shortest.outcome is Outcome.UNSOLVABLE:
+        second = 0.0
     depth = depth_figure(
         length=shortest.length if moves is not None else None,
         rule_changes=changes.by_player,
@@ -262,6 +304,10 @@ def depth_profile(
         depth=depth,
         tier=tier_of(depth),
         seconds=time.perf_counter() - started,
+        ideas=judged,
+        decisions=decisions,
+        idea_depth=second,
+        idea_tier=None if second is None else tier_of(second),
     )
 
 
@@ -289,6 +335,29 @@ def depth_figure(
     figure = search + changes + traps
     if hands_off:
         # Won without touching a word: a walk (or a pure push puzzle), never past tier 0.
+        return min(figure, HANDS_OFF_CEILING) / 4
+    return figure
+
+
+def idea_depth_figure(
+    *, needed: int, decisions: int, dead_ends: DeadEnds, hands_off: bool = False
+) -> float:
+    """The second depth figure: the needed ideas first (see ``docs/depth.md``).
+
+    ``ideas + search + traps``: one point per needed rule change (at most
+    :data:`MAX_COUNTED_IDEAS`); half the log of the decision states (walk
+    regions, so open floor adds nothing); the dead-end share only when at
+    least :data:`MIN_DECIDED_SAMPLES` states decided it, and at half
+    weight (it measures how hard a wrong idea is punished, not the ideas).
+    A level that needs no rule change, or that can be won without pushing
+    a word (``hands_off``: an automaton may form the rule it needs), is a
+    walk: its figure is quartered below 1, as in the first figure.
+    """
+    decided = dead_ends.sample - dead_ends.undecided
+    trusted = dead_ends.exact or decided >= MIN_DECIDED_SAMPLES
+    traps = TRAP_WEIGHT * (dead_ends.share or 0.0) if trusted else 0.0
+    figure = min(needed, MAX_COUNTED_IDEAS) + 0.5 * math.log10(1 + decisions) + traps
+    if needed == 0 or hands_off:
         return min(figure, HANDS_OFF_CEILING) / 4
     return figure
 

@@ -29,6 +29,10 @@ class LevelSpec:
     solver_max: int | None = None
     warnings: tuple[str, ...] = ()
     """Loader warnings about this level, written for people."""
+    ideas: tuple[str, ...] | None = None
+    """The idea signature the pack stores for the level (None when it stores none)."""
+    repeats: tuple[str, ...] = ()
+    """Levels whose idea this one repeats on purpose (the pack's ``repeats``)."""
 
     def budget(self, max_expansions: int | None = None) -> int:
         """The expansion budget: the caller's, else the level's ``solverMax``, else the default."""
@@ -85,6 +89,8 @@ def read_levels(path: str | Path) -> LevelFile:
             level.solution,
             level.solver_max,
             tuple(per_level.get(index, ())),
+            level.ideas,
+            level.repeats,
         )
         for index, level in enumerate(loaded.levels)
     )

@@ -30,7 +30,7 @@ from typing import Any, Final
 from miau.engine.level import Level
 from miau.solver.outcome import Outcome, SearchResult
 from miau.solver.progress import SearchProgress as SearchProgress
-from miau.solver.successors import DEAD, Expander
+from miau.solver.successors import DEAD, Expander, HeldRule
 
 DEFAULT_MAX_EXPANSIONS: Final = 300_000
 """The expansion budget when neither the caller nor the level's ``solverMax`` gives one."""
@@ -52,6 +52,8 @@ def solve(
     max_expansions: int = DEFAULT_MAX_EXPANSIONS,
     max_memory: int | None = None,
     hands_off: bool = False,
+    hold: HeldRule | None = None,
+    max_depth: int | None = None,
     progress: Progress | None = None,
 ) -> SearchResult:
     """Find a shortest winning move string for ``level``.
@@ -61,7 +63,11 @@ def solve(
     the visited states and the frontier (:func:`table_bytes`), checked every
     :data:`PROGRESS_EVERY` expansions. With ``hands_off``, only moves in which
     no word tile moves are allowed (so ``SOLVED`` means the level can be won
-    without ever changing a rule by pushing). ``progress`` is called every
+    without ever changing a rule by pushing). With ``hold``, moves that leave
+    that rule otherwise than it was at the start are left out (see
+    ``Expander``). With ``max_depth``, no state further than that many moves
+    from the start is expanded: a search that finds nothing within it ends
+    ``LIMIT``, as one that runs out of expansions. ``progress`` is called every
     :data:`PROGRESS_EVERY` expansions and once at the end; a
     :class:`SearchProgress` also hears the depth and the states seen.
 
@@ -81,7 +87,7 @@ def solve(
     <Outcome.LIMIT: 'limit'>
     """
     started = time.perf_counter()
-    expander = Expander(level, hands_off=hands_off)
+    expander = Expander(level, hands_off=hands_off, hold=hold)
     root = expander.root
     key_bytes = sys.getsizeof(root)
     parents: dict[bytes, bytes | None] = {root: None}
@@ -118,6 +124,8 @@ def solve(
         )
 
     while frontier:
+        if max_depth is not None and depth >= max_depth:
+            return finish(Outcome.LIMIT, None, "depth")
         layer = []
         layer_backs = []
         for key, skip in zip(frontier, frontier_backs, strict=True):

@@ -56,6 +56,9 @@ Region = tuple[list[tuple[bytes, bytes | None]], list[tuple[bytes, Child]]]
 """What ``Expander.region`` gives: the region's states, each with the state it was walked to
 from (``None`` for the first), and each child leaving the region with the state it leaves from."""
 
+HeldRule = tuple[tuple[Any, ...], bool]
+"""A rule's key (``Rule.key``) and whether it must stay in force (True) or stay out of it."""
+
 DEAD: Final = -1
 """The rating of a child that can never move again (nothing is YOU and waiting changes nothing)."""
 
@@ -63,14 +66,33 @@ DEAD: Final = -1
 class Expander:
     """Generates the successors of states of one level, given by their keys."""
 
-    __slots__ = ("_key", "_returns", "_settle", "board", "codec", "hands_off", "level", "root")
+    __slots__ = (
+        "_key",
+        "_returns",
+        "_settle",
+        "board",
+        "codec",
+        "hands_off",
+        "held",
+        "level",
+        "root",
+    )
 
-    def __init__(self, level: Level | Mapping[str, Any], *, hands_off: bool = False) -> None:
+    def __init__(
+        self,
+        level: Level | Mapping[str, Any],
+        *,
+        hands_off: bool = False,
+        hold: HeldRule | None = None,
+    ) -> None:
         """Set up the start of ``level``.
 
         With ``hands_off``, moves in which the player pushes a word tile are
         left out (a word an automaton moves does not count: the player did
-        not change a rule).
+        not change a rule). With ``hold`` (a rule's key and whether it is in
+        force at the start), moves that leave that rule otherwise after the
+        turn are left out: the level as played with that rule held as it
+        was (``miau.solver.ideas`` asks whether a rule change is needed).
 
         :raises LevelError: when the level cannot be run.
         """
@@ -84,6 +106,7 @@ class Expander:
         # there a turn's effects are known from its journal alone.
         self._returns = core and not self.level.automata
         self.hands_off = hands_off
+        self.held = hold
         self.root: bytes = self.codec.encode(self.board)
         self._key = self.root
 
@@ -121,6 +144,7 @@ class Expander:
         settle = self._settle
         mark = board.checkpoint()
         at_root = key == self.root
+        held = self.held
         # Under rules without conditions or FLOAT the board is its own reading and
         # the YOU things are the same for every move: move them as ``move_you`` would
         # (about 1.5% of a breadth-first search on Keke's levels).
@@ -151,6 +175,9 @@ class Expander:
                 board.rewind(mark, board.take_journal())
                 continue
             settle(board)
+            if held is not None and (held[0] in board.rules.keys) != held[1]:
+                board.rewind(mark, board.take_journal())
+                continue
             journal = board.take_journal()
             won = board.won
             dead = not won and self.is_dead(board)
@@ -256,7 +283,7 @@ class Expander:
         leaving: list[tuple[bytes, Child]] = []
         mark = board.checkpoint()
         noun, facings, is_word = board.noun[walker], board.facing, board.is_word[walker]
-        settle, hands_off = self._settle, self.hands_off
+        settle, hands_off, held = self._settle, self.hands_off, self.held
         for cell, moves in zip(order, exits, strict=True):
             if not moves:
                 continue
@@ -272,6 +299,9 @@ class Expander:
                     board.rewind(mark, board.take_journal())
                     continue
                 settle(board)
+                if held is not None and (held[0] in board.rules.keys) != held[1]:
+                    board.rewind(mark, board.take_journal())
+                    continue
                 journal = board.take_journal()
                 won = board.won
                 value = DEAD if not won and self.is_dead(board) else 0
