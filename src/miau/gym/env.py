@@ -98,7 +98,10 @@ class Reward:
     is lost, since undo can bring it back); ``rule_formed`` and
     ``rule_broken`` (0 by default) for each rule that enters or leaves the
     table on that step: a shaping term for agents that must learn to
-    rewrite rules.
+    rewrite rules. A loss that ends the episode also pays, at once, ``step``
+    for every step left before ``max_steps``: an episode lost at any step
+    earns ``max_steps * step + loss``, a time-out ``max_steps * step``, so
+    losing on purpose never pays more than waiting until the limit.
     """
 
     win: float = 1.0
