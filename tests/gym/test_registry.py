@@ -1,7 +1,8 @@
-"""The Gymnasium registry tells the truth: each id's episode limit, which the environment keeps too."""
+"""The Gymnasium registry tells the truth: each id's episode limit, and the shortest solutions known."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import gymnasium
@@ -14,11 +15,16 @@ from miau.gym import (
     MiauFamilyEnv,
     MiauLevelEnv,
     MiauLevelsEnv,
+    entries_from,
+    level_entries,
+    resolve_pack,
 )
+from miau.worlds import shipped_packs_dir
 
 MIAU_IDS = sorted(env_id for env_id in gymnasium.registry if env_id.startswith("miau/"))
 WAIT = ACTIONS.index("wait")
 FIRST_STEPS: dict[str, Any] = {"pack": "tutorial", "level": "first-steps"}
+SHIPPED_IDS = sorted(path.stem for path in shipped_packs_dir().glob("*.json"))
 
 
 def time_limits(env: gymnasium.Env[Any, Any]) -> int:
@@ -112,3 +118,33 @@ def test_vector_environments_agree_with_the_limit_too() -> None:
     for step in range(1, 10):
         *_, truncated, _ = envs.step([WAIT, WAIT])
         assert list(truncated) == [step == 9] * 2
+
+
+@pytest.mark.parametrize("pack_id", SHIPPED_IDS)
+def test_a_shipped_level_knows_its_shortest_solution_without_the_solver(pack_id: str) -> None:
+    # The stored solutions of shipped packs are proved shortest by `miau check` over every
+    # shipped pack (tests/packs_content/test_shipped_packs.py) and the content tests.
+    for entry in entries_from(pack_id):
+        assert entry.solution is not None
+        assert entry.shortest == len(entry.solution), entry.name
+
+
+def test_the_shortest_length_reaches_info_for_a_shipped_level() -> None:
+    env = gymnasium.make("miau/Level-v0", **FIRST_STEPS)
+    _, info = env.reset(seed=0)
+    solution = miau_env(env).entry.solution
+    assert solution is not None and info["shortest"] == len(solution)
+    levels = gymnasium.make("miau/Levels-v0", packs=["tutorial", "proofs"])
+    assert all(entry.shortest is not None for entry in miau_env(levels).entries)
+
+
+def test_a_changed_copy_of_a_shipped_pack_or_a_pack_of_ones_own_claims_no_shortest() -> None:
+    data = json.loads((shipped_packs_dir() / "tutorial.json").read_text(encoding="utf-8"))
+    assert all(entry.shortest is not None for entry in entries_from(data))
+    data["levels"][0]["title"] = "Changed"
+    assert all(entry.shortest is None for entry in entries_from(data))
+    level = {"width": 3, "height": 1, "objects": []}
+    assert entries_from(level)[0].shortest is None
+    # The shipped pack by id, by path and loaded: the same pack, so the same claim.
+    by_path = level_entries([shipped_packs_dir() / "proofs.json", resolve_pack("proofs")])
+    assert all(entry.shortest is not None for entry in by_path)
