@@ -122,7 +122,8 @@ def test_stepping_onto_defeat_with_no_way_back_terminates_with_the_loss_reward()
     env.reset(seed=0)
     _, reward, terminated, truncated, info = env.step(ACTIONS.index("left"))
     assert terminated and not truncated and info["control_lost"]
-    assert reward == pytest.approx(env.reward.loss + env.reward.step)
+    # The loss, this step's reward, and the step reward of the 199 steps the loss cut off.
+    assert reward == pytest.approx(env.reward.loss + env.reward.step * env.max_steps)
 
 
 def test_control_lost_to_defeat_does_not_terminate_when_an_automaton_brings_a_you_back() -> None:

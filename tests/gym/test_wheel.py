@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,7 @@ def run(command: list[str], cwd: Path, timeout: float = 600) -> str:
 def test_the_wheel_with_the_gym_extra_runs_the_examples_outside_the_clone(tmp_path: Path) -> None:
     sources = tmp_path / "sources"
     sources.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, sources / name)
     shutil.copytree(
         ROOT / "src", sources / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
@@ -109,6 +110,12 @@ def test_the_wheel_with_the_gym_extra_runs_the_examples_outside_the_clone(tmp_pa
         tmp_path,
     )  # fmt: skip
     (wheel,) = wheels.glob("miau_puzzle-*.whl")
+    # The licence travels in the wheel: named in METADATA, the file under dist-info/licenses.
+    dist_info = "-".join(wheel.name.split("-")[:2]) + ".dist-info"
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"{dist_info}/METADATA").decode("utf-8")
+        assert f"{dist_info}/licenses/LICENSE" in archive.namelist()
+    assert "License-Expression: MIT" in metadata.splitlines()
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", str(venv)], tmp_path)
     python = str(venv / "bin" / "python")

@@ -17,7 +17,9 @@ Action ``i`` is ``ACTIONS[i]``. Observations, rewards and the ends of an
 episode are specified in ``docs/gym.md``.
 """
 
-from gymnasium.envs.registration import register, registry
+from typing import Any, Final
+
+from gymnasium.envs.registration import WrapperSpec, register, registry
 
 from miau.gym.env import (
     ACTIONS,
@@ -88,15 +90,27 @@ __all__ = [
     "share_code_from_link",
 ]
 
-for _name, _entry_point in (
-    ("miau/Level-v0", "miau.gym.env:MiauLevelEnv"),
-    ("miau/Levels-v0", "miau.gym.env:MiauLevelsEnv"),
-    ("miau/Family-v0", "miau.gym.families:MiauFamilyEnv"),
-):
-    if _name not in registry:
-        register(id=_name, entry_point=_entry_point)
-for _name, _family in FAMILY_IDS.items():
+# Every id carries Gymnasium's episode limit, so gymnasium.make wraps it in TimeLimit as
+# Gymnasium expects; agree_with_time_limit then gives the environment's own limit (which
+# the loss payment needs, see Reward) the same number, so the two truncate together.
+_AGREE: Final = WrapperSpec(
+    name="AgreeWithTimeLimit", entry_point="miau.gym.env:agree_with_time_limit", kwargs={}
+)
+_REGISTERED: Final[list[tuple[str, str, dict[str, Any]]]] = [
+    ("miau/Level-v0", "miau.gym.env:MiauLevelEnv", {}),
+    ("miau/Levels-v0", "miau.gym.env:MiauLevelsEnv", {}),
+    ("miau/Family-v0", "miau.gym.families:MiauFamilyEnv", {}),
+    *(
+        (_name, "miau.gym.families:MiauFamilyEnv", {"family": _family})
+        for _name, _family in FAMILY_IDS.items()
+    ),
+]
+for _name, _entry_point, _kwargs in _REGISTERED:
     if _name not in registry:
         register(
-            id=_name, entry_point="miau.gym.families:MiauFamilyEnv", kwargs={"family": _family}
+            id=_name,
+            entry_point=_entry_point,
+            kwargs=_kwargs,
+            max_episode_steps=DEFAULT_MAX_STEPS,
+            additional_wrappers=(_AGREE,),
         )

@@ -30,6 +30,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.error import UnsupportedMode
+from gymnasium.wrappers import TimeLimit
 
 from miau.engine import Game, State
 from miau.engine.vocabulary import MAX_LEVEL_OBJECTS, MOVE_ALPHABET, YOU
@@ -97,7 +98,10 @@ class Reward:
     is lost, since undo can bring it back); ``rule_formed`` and
     ``rule_broken`` (0 by default) for each rule that enters or leaves the
     table on that step: a shaping term for agents that must learn to
-    rewrite rules.
+    rewrite rules. A loss that ends the episode also pays, at once, ``step``
+    for every step left before ``max_steps``: an episode lost at any step
+    earns ``max_steps * step + loss``, a time-out ``max_steps * step``, so
+    losing on purpose never pays more than waiting until the limit.
     """
 
     win: float = 1.0
@@ -156,6 +160,40 @@ def _sources(choice: PackSource | Sequence[PackSource]) -> list[PackSource]:
     if isinstance(choice, str | os.PathLike | Pack | Mapping):
         return [choice]
     return list(choice)
+
+
+def agree_with_time_limit(env: gymnasium.Env[Any, Any]) -> gymnasium.Env[Any, Any]:
+    """Make the ``TimeLimit`` that ``gymnasium.make`` adds and the environment's own limit one number.
+
+    Every id is registered with ``max_episode_steps`` (Gymnasium's convention),
+    so ``gymnasium.make`` wraps the environment in ``TimeLimit``; this runs
+    right after that (the ids' ``additional_wrappers``). The limit is
+    ``max_steps`` when it was given to ``make``, else the ``TimeLimit``'s
+    (``max_episode_steps``, 200 unless ``make`` was given another). Both
+    the environment and a fresh ``TimeLimit`` get it, and the environment's
+    spec records it, so both truncate on the same step (one
+    ``truncated=True``) and a loss pays the steps up to the right limit.
+    With ``max_episode_steps=-1`` there is no ``TimeLimit``, and the
+    environment's own limit is the only one.
+    """
+    base = env.unwrapped
+    spec = base.spec
+    if not isinstance(env, TimeLimit) or not isinstance(base, _MiauEnv) or spec is None:
+        return env
+    given = spec.kwargs.get("max_steps")
+    limit = given if given is not None else env.spec.max_episode_steps if env.spec else None
+    if not isinstance(limit, int):
+        return env
+    base.max_steps = limit
+    # Recorded so that env.spec, and an environment made again from it (gymnasium.make(env.spec)),
+    # have the same limit. The wrappers below keep copies of the spec made before this ran
+    # (Gymnasium caches each wrapper's spec), so those copies are dropped to be made again.
+    spec.kwargs["max_steps"] = limit
+    inner = env.env
+    while isinstance(inner, gymnasium.Wrapper):
+        inner._cached_spec = None
+        inner = inner.env
+    return TimeLimit(env.env, limit)
 
 
 class _MiauEnv(gymnasium.Env[Any, np.int64]):

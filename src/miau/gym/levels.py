@@ -12,6 +12,7 @@ takes). A level is named by its id within its pack; on the command line
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,7 +44,8 @@ class LevelEntry:
     level: Level
     solution: str | None
     shortest: int | None = None
-    """The length of the proved shortest solution, when it is known (levels a family draws)."""
+    """The length of the proved shortest solution, when it is known: a level a family draws,
+    or a level of a pack Miau ships (its stored solution, proved shortest)."""
 
     @property
     def name(self) -> str:
@@ -151,19 +153,47 @@ def pack_entries(pack: Pack, level_ids: Iterable[str] | None = None) -> list[Lev
     :raises LookupError: (``LevelNotFoundError``) for an id the pack lacks.
     """
     chosen = [level.id for level in pack.levels] if level_ids is None else list(level_ids)
+    proved = is_shipped(pack)
     entries = []
     for level_id in chosen:
         record = pack.level(level_id)
+        solution = record.solution
         entries.append(
             LevelEntry(
                 pack_id=pack.manifest.id,
                 level_id=record.id,
                 title=record.title,
                 level=Level.from_dict(record.data),
-                solution=record.solution,
+                solution=solution,
+                shortest=len(solution) if proved and solution else None,
             )
         )
     return entries
+
+
+def is_shipped(pack: Pack) -> bool:
+    """Whether ``pack`` is one of the packs Miau ships, unchanged (equal in content).
+
+    Their stored solutions are proved shortest (``miau check`` over every
+    shipped pack, and the content tests), so a shipped level's ``shortest``
+    is its solution's length: known without running the solver. Any other
+    pack's stored solution is only a solution, and an edited copy of a
+    shipped pack is another pack.
+    """
+    shipped = _shipped_pack(pack.manifest.id)
+    return shipped is not None and shipped == pack
+
+
+@functools.cache
+def _shipped_pack(pack_id: str) -> Pack | None:
+    """The shipped pack ``pack_id``, loaded once per process; None when Miau ships no such pack."""
+    try:
+        path = shipped_pack_path(pack_id)
+    except RuntimeError:  # the packs are inside an archive: nothing to compare with
+        return None
+    if os.path.sep in pack_id or not _is_file(path):
+        return None
+    return load_pack(path)
 
 
 def level_entries(

@@ -180,6 +180,11 @@ class Episode:
         terminated = event.won or (
             event.control_lost and not self.undo_actions and not control_can_return(game)
         )
+        if terminated and not event.won:
+            # Losing ends the episode before its limit: the step reward of every step it
+            # cuts off is paid now, so losing on purpose never earns more than waiting until
+            # the limit (it earns exactly the loss less). docs/gym.md, "Reward", says why.
+            reward += self.step_cost * max(0, self.max_steps - self.steps)
         truncated = not terminated and self.steps >= self.max_steps
         info = self.info(event.rules_after, event, accepted)
         if terminated:
