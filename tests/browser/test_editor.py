@@ -642,7 +642,7 @@ def test_the_check_report_links_each_problem_to_its_tile_or_field(
     page.click(".editor-topbar [data-action='check']")
     expect(page.locator(".check-report")).to_be_visible(timeout=60_000)
     expect(page.locator("[data-panel='check'] .studio-status")).to_have_attribute(
-        "data-status", "failed"
+        "data-status", "problems"
     )
 
     trap = page.locator(

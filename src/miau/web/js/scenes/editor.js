@@ -153,19 +153,26 @@ function paletteHandlers({ root, draft, focusGrid, palette }) {
 
 /** The Check, Solve, Depth and Save tabs' panels, on what the draft would send. */
 function editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal }) {
+  const solvePanel = new SolvePanel(page.tabs.panel("solve"), {
+    pack: () => packToSend(),
+    solution: () => draft.level.solution,
+    onStore: (moves) => {
+      draft.edit((pack) => {
+        pack.levels[0].solution = moves;
+      }, "solution");
+      toast(`Stored ${moves.length} moves as the level's solution.`);
+    },
+    onReplay: replay,
+  });
+  // The Solve tab's Cap bounds the check's searches too: one control raises a LIMIT.
+  const checkPanel = new CheckPanel(page.tabs.panel("check"), {
+    pack: () => packToSend(),
+    cap: () => solvePanel.capChoice(),
+    onPlace: showPlace,
+  });
   return {
-    checkPanel: new CheckPanel(page.tabs.panel("check"), { pack: () => packToSend(), onPlace: showPlace }),
-    solvePanel: new SolvePanel(page.tabs.panel("solve"), {
-      pack: () => packToSend(),
-      solution: () => draft.level.solution,
-      onStore: (moves) => {
-        draft.edit((pack) => {
-          pack.levels[0].solution = moves;
-        }, "solution");
-        toast(`Stored ${moves.length} moves as the level's solution.`);
-      },
-      onReplay: replay,
-    }),
+    solvePanel,
+    checkPanel,
     depthPanel: new DepthPanel(page.tabs.panel("depth"), {
       pack: () => packToSend(),
       onDeadSquares: (squares, walls) => grid.showDeadSquares(squares, walls),
