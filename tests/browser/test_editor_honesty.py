@@ -1,10 +1,13 @@
-"""Check never says "fine" when it is not (issue 53, item 1), on both hosts.
+"""Check and Save never say "fine" when it is not (issue 53, items 1 and 2), on both hosts.
 
 Check ends in one of three verdicts said in words (passed, problems,
 undecided), and a search stopped by its cap is never "passed": a 30x30
 room without its WIN word, checked under the Solve tab's lowest Cap, is
 undecided and says which control raises the cap and what that costs. A
-re-run clears the old result at once.
+re-run clears the old result at once. Save checks the level first: a stored
+solution that no longer wins (the flag moved) is said, and dropped or
+replaced by the author's test-play win; a level that cannot be won is saved
+only when the author says so, and is marked on its level card.
 """
 
 from __future__ import annotations
@@ -157,3 +160,70 @@ def test_a_passed_check_shows_only_ticks_and_a_missing_solution_is_a_note(
     expect(page.locator(".check-notes .check-line[data-check='solution']")).to_contain_text(
         "No solution is stored yet"
     )
+
+
+def test_save_after_moving_the_flag_says_the_stored_solution_no_longer_wins(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    editor = open_draft(page, game_url, flag_walk())
+    # Move the flag one cell further: RRRR now stops a cell short of it.
+    editor.drag((4, 3), (5, 3), shift=True)
+    assert ("object", "FLAG", 5, 3) in editor.entities()
+    assert editor.level()["solution"] == "RRRR"
+
+    editor.tab("save")
+    page.select_option("[data-field='library-pack']", "__new__")
+    page.fill("input[name='new-pack-id']", "stale-check")
+    page.fill("input[name='new-pack-name']", "Stale check")
+    page.click("[data-action='save-level']")
+    dialog = page.locator(".choice-dialog")
+    expect(dialog).to_contain_text("The stored solution no longer wins", timeout=60_000)
+    expect(dialog).to_contain_text("does not win")
+    # No test-play win yet: dropping the stale solution is what is offered.
+    expect(dialog.locator("[data-answer='store-win']")).to_have_count(0)
+    dialog.locator("[data-answer='cancel']").click()
+    status = page.locator(".save-status")
+    expect(status).to_have_attribute("data-state", "cancelled")
+    expect(status).to_contain_text("stored solution no longer wins")
+    assert editor.level()["solution"] == "RRRR"
+
+    # Won in test-play on the level as it is now: Save offers that win instead.
+    editor.test_play()
+    editor.play("RRRRR")
+    expect(page.locator(".editor-play")).to_have_attribute("data-won", "true")
+    editor.back_to_editing()
+    editor.tab("save")
+    page.click("[data-action='save-level']")
+    expect(dialog).to_contain_text("Your last test-play win of this level took 5 moves")
+    dialog.locator("[data-answer='store-win']").click()
+    expect(status).to_have_attribute("data-state", "saved")
+    expect(status).to_contain_text("Your test-play win (5 moves) is its stored solution now.")
+    assert editor.level()["solution"] == "RRRRR"
+    expect(status).to_have_attribute("data-mark", "none")
+
+
+def test_saving_a_level_that_cannot_be_won_asks_first_and_marks_it_in_the_library(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    pack = flag_walk()
+    level = pack["levels"][0]
+    del level["solution"]
+    level["objects"] = [entry for entry in level["objects"] if entry.get("text") != "WIN"]
+    editor = open_draft(page, game_url, pack)
+    editor.tab("save")
+    page.select_option("[data-field='library-pack']", "__new__")
+    page.fill("input[name='new-pack-id']", "no-win")
+    page.fill("input[name='new-pack-name']", "No win")
+    page.click("[data-action='save-level']")
+    dialog = page.locator(".confirm-dialog")
+    expect(dialog).to_contain_text("Save a level that cannot be won?", timeout=60_000)
+    expect(dialog).to_contain_text("Cannot be won")
+    dialog.locator("[data-answer='confirm']").click()
+    status = page.locator(".save-status")
+    expect(status).to_have_attribute("data-state", "saved")
+    expect(status).to_have_attribute("data-mark", "unsolvable")
+
+    page.goto(f"{game_url}/#/world/no-win")
+    card = page.locator(".level-card[data-level='flag-walk']")
+    expect(card).to_have_attribute("data-mark", "unsolvable")
+    expect(card.locator(".level-mark")).to_have_text("⚠ Cannot be won")
