@@ -39,7 +39,12 @@ def draft_pack(level: dict[str, Any]) -> dict[str, Any]:
     """A draft as the editor keeps it: a one-level pack with the stock palette."""
     return {
         "manifest": {"id": "draft", "name": "Draft", "version": "1.0.0", "engine": 1},
-        "palette": {"MIAU": {"glyph": "🐈", "faces": "left"}, "WALL": "🧱", "FLAG": "🚩", "ROCK": "🪨"},
+        "palette": {
+            "MIAU": {"glyph": "🐈", "faces": "left"},
+            "WALL": "🧱",
+            "FLAG": "🚩",
+            "ROCK": "🪨",
+        },
         "properties": {},
         "levels": [level],
     }
