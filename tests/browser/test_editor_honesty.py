@@ -130,11 +130,11 @@ def test_a_check_that_hits_the_cap_on_an_unwinnable_30x30_level_is_undecided_not
     expect(status).not_to_contain_text("passed")
     expect(status).to_contain_text("Undecided")
     expect(status).to_contain_text("may or may not be winnable")
+    expect(status).to_contain_text("stopped at its cap of 10,000 states")
     advice = page.locator(".check-advice")
-    expect(advice).to_contain_text("10,000 states")
     # The control that raises the cap, by its name in the editor, and what raising it costs.
     expect(advice).to_contain_text("raise Cap in the Solve tab (now 10,000)")
-    expect(advice).to_contain_text("at 100,000 states it would take")
+    expect(advice).to_contain_text("100,000 states: about")
     expect(advice).not_to_contain_text("solverMax")
     expect(page.locator(".check-line[data-check='solver']")).to_have_attribute(
         "data-status", "undecided"
@@ -232,3 +232,29 @@ def test_saving_a_level_that_cannot_be_won_asks_first_and_marks_it_in_the_librar
     card = page.locator(".level-card[data-level='flag-walk']")
     expect(card).to_have_attribute("data-mark", "unsolvable")
     expect(card.locator(".level-mark")).to_have_text("⚠ Cannot be won")
+
+
+def test_saving_a_level_no_win_is_known_for_asks_first_and_marks_it_not_shown_winnable(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    open_draft(page, game_url, big_room_without_win())
+    page.click(".tab[data-tab='save']")
+    page.select_option("[data-field='library-pack']", "__new__")
+    page.fill("input[name='new-pack-id']", "big-rooms")
+    page.fill("input[name='new-pack-name']", "Big rooms")
+    page.click("[data-action='save-level']")
+    dialog = page.locator(".confirm-dialog")
+    expect(dialog).to_contain_text("Save a level nobody has won yet?", timeout=60_000)
+    expect(dialog).to_contain_text("stopped at its cap of 10,000 states")
+    dialog.locator("[data-answer='cancel']").click()
+    status = page.locator(".save-status")
+    expect(status).to_have_attribute("data-state", "cancelled")
+    expect(status).to_contain_text("Not saved: no win is known for the level yet.")
+
+    page.click("[data-action='save-level']")
+    dialog.locator("[data-answer='confirm']").click()
+    expect(status).to_have_attribute("data-state", "saved")
+    expect(status).to_have_attribute("data-mark", "undecided")
+    page.goto(f"{game_url}/#/world/big-rooms")
+    card = page.locator(".level-card[data-level='big-room']")
+    expect(card.locator(".level-mark")).to_have_text("? Not shown winnable")

@@ -78,11 +78,14 @@ test("an undecided check names the Solve tab's Cap and what raising it costs", (
   const solver = { outcome: "limit", expanded: 10000, limit: 10000, seconds: 0.5, memory: 4_000_000 };
   const level = { ...base, solver, handsOffSearch: { ...solver, seconds: 0.5 } };
   const cap = { max: 10000, label: "10,000", options: [10000, 100000, 300000, 1000000, 2000000] };
-  const { why, raise } = undecidedWords(level, { seconds: 1, cap });
-  assert.match(why, /may or may not be winnable/);
+  const { why, raise, costs } = undecidedWords(level, { seconds: 1, cap });
+  assert.match(why, /stopped at its cap of 10,000 states .* may or may not be winnable/);
   assert.match(raise, /raise Cap in the Solve tab \(now 10,000\)/);
-  assert.match(raise, /at 100,000 states it would take about 10 seconds and about 40 MB of memory/);
-  assert.match(raise, /at 2,000,000 \(the highest\) about 3 minutes .*longer than the 2 minutes a check may run/);
+  assert.deepEqual(costs, [
+    "100,000 states: about 10 seconds and about 40 MB of memory.",
+    "2,000,000 states (the highest): about 3 minutes and about 800 MB of memory: past the 2 minutes a check may run, so it would be stopped.",
+  ]);
   const top = undecidedWords({ ...level, solver: { ...solver, limit: 2000000 } }, { seconds: 60, cap: { ...cap, max: 2000000 } });
   assert.match(top.raise, /already at its highest/);
+  assert.deepEqual(top.costs, []);
 });

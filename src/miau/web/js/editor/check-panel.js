@@ -171,9 +171,7 @@ export class CheckPanel {
     const text = {
       passed: `Passed: every check is ✓.${noted}`,
       problems: `Problems: ${failing === 1 ? "1 check failed; it is" : `${number(failing)} checks failed; they are`} listed first.`,
-      undecided: winnableByLines(level)
-        ? "Undecided: the level can be won, but a search stopped at its cap before it finished."
-        : "Undecided: the solver stopped at its cap, so the level may or may not be winnable.",
+      undecided: `Undecided: ${undecidedWords(level).why}`,
     }[verdict];
     this.setStatus(verdict, text);
     this.root.dataset.verdict = verdict;
@@ -230,9 +228,16 @@ export function aboutDuration(seconds) {
   return `about ${plural(Math.round(seconds / 60), "minute")}`;
 }
 
+/** Bytes for people: "about 109 MB", "about 2.2 GB". */
+function aboutBytes(bytes) {
+  if (bytes >= 1e9) return `about ${(bytes / 1e9).toFixed(1)} GB`;
+  return `about ${number(Math.max(1, Math.round(bytes / 1e6)))} MB`;
+}
+
 /**
- * What an undecided check says, `{why, raise}`: why it stopped, the control that raises the
- * cap (the Solve tab's Cap menu, by its label) and what a higher cap costs,
+ * What an undecided check says, `{why, raise, costs}`: why it stopped (one
+ * sentence, for the status line), the control that raises the cap (the Solve
+ * tab's Cap menu, by its label), and what each higher cap would cost,
  * scaled from this check's own time and memory (a search's cost grows about
  * in step with the states it may expand).
  */
@@ -244,9 +249,9 @@ export function undecidedWords(level, { seconds = null, cap = null } = {}) {
   const why =
     solver?.outcome === "limit"
       ? winnableByLines(level)
-        ? `The level can be won (${level.solution?.won ? "the stored solution wins" : "a win without pushing a word was found"}), but the search for the shortest solution stopped at its cap of ${number(limit)} states.`
-        : `The solver stopped at its cap of ${number(limit)} states before it found a win or proved that there is none, so this level may or may not be winnable.`
-      : `The level can be won, but the search for a win without pushing a word (HANDS-OFF) stopped at its cap of ${number(limit)} states.`;
+        ? `the level can be won (${level.solution?.won ? "the stored solution wins" : "a win without pushing a word was found"}), but the search for the shortest solution stopped at its cap of ${number(limit)} states.`
+        : `the solver stopped at its cap of ${number(limit)} states before it found a win or proved there is none, so the level may or may not be winnable.`
+      : `the level can be won, but the search for a win without pushing a word (HANDS-OFF) stopped at its cap of ${number(limit)} states.`;
   // This check's cost: both searches, as the solver timed them (the page's wait adds a little).
   const sameSearch = handsOff && solver && JSON.stringify(handsOff) === JSON.stringify(solver);
   const searchSeconds = Number(solver?.seconds || 0) + (handsOff && !sameSearch ? Number(handsOff.seconds || 0) : 0);
@@ -254,36 +259,29 @@ export function undecidedWords(level, { seconds = null, cap = null } = {}) {
   const memory = Math.max(Number(solver?.memory || 0), Number(handsOff?.memory || 0));
   const options = (cap?.options || []).filter((value) => value > limit);
   const now = cap?.max ? number(cap.max) : `${cap?.label || "level default"}, ${number(limit)} states`;
-  const cost = (states) => {
+  const top = options[options.length - 1];
+  const costs = [...new Set([options[0], top])].filter(Boolean).map((states) => {
     const scale = limit > 0 ? states / limit : 1;
     const time = spent * scale;
-    const megabytes = Math.round((memory * scale) / 1_000_000);
-    const stoppedNote = time > JOB_SECONDS ? `, longer than the ${JOB_SECONDS / 60} minutes a check may run, so it would be stopped first` : "";
-    return `${aboutDuration(time)}${megabytes >= 1 ? ` and about ${number(megabytes)} MB of memory` : ""}${stoppedNote}`;
-  };
-  let raise;
-  if (!options.length) {
-    raise =
-      "The Solve tab's Cap is already at its highest. Make the level smaller or give it fewer loose words and things to push, so the search space shrinks.";
-  } else {
-    const next = options[0];
-    const top = options[options.length - 1];
-    raise =
-      `To search further, raise Cap in the Solve tab (now ${now}) and check again. ` +
-      `This check took ${aboutDuration(spent)}; at ${number(next)} states it would take ${cost(next)}` +
-      (top !== next ? `, and at ${number(top)} (the highest) ${cost(top)}.` : ".");
-  }
-  return { why, raise };
+    const bytes = memory * scale;
+    const highest = states === top ? " (the highest)" : "";
+    const over = time > JOB_SECONDS ? `: past the ${JOB_SECONDS / 60} minutes a check may run, so it would be stopped` : "";
+    return `${number(states)} states${highest}: ${aboutDuration(time)}${bytes >= 1e6 ? ` and ${aboutBytes(bytes)} of memory` : ""}${over}.`;
+  });
+  const raise = options.length
+    ? `To search further, raise Cap in the Solve tab (now ${now}) and check again. This check took ${aboutDuration(spent)}; a higher cap takes longer:`
+    : "The Solve tab's Cap is already at its highest. Make the level smaller, or give it fewer loose words and things to push, so there are fewer states to search.";
+  return { why, raise, costs };
 }
 
-/** The undecided check's advice (`undecidedWords`) as the report's first block. */
+/** The undecided check's advice (`undecidedWords`): the control that raises the cap, and its cost. */
 function undecidedAdvice(level, options) {
-  const { why, raise } = undecidedWords(level, options);
+  const { raise, costs } = undecidedWords(level, options);
   return h(
     "div",
     { class: "check-advice", dataset: { advice: "raise-cap" } },
-    h("p", {}, h("strong", { class: "outcome", dataset: { outcome: "limit" } }, "UNDECIDED"), ` ${why}`),
     h("p", {}, raise),
+    costs.length ? h("ul", { class: "cap-costs" }, costs.map((cost) => h("li", {}, cost))) : null,
   );
 }
 
