@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_editor import Editor
+from tests.browser.test_editor import Editor, save_anyway
 from tests.support.local import LocalServer
 
 pytestmark = pytest.mark.browser
@@ -32,6 +32,7 @@ def test_a_world_without_a_description_shows_its_count_without_a_leading_separat
     page.fill("input[name='new-pack-id']", "bare")
     page.fill("input[name='new-pack-name']", "Bare")
     page.click("[data-action='save-level']")
+    save_anyway(page)
     expect(page.locator(".save-status")).to_have_attribute("data-state", "saved")
 
     page.goto(f"{live_server.url}/#/world/bare")

@@ -270,6 +270,20 @@ def test_check_answers_with_miau_checks_level_report(server: StudioServer) -> No
     assert any("refused" in warning for warning in checked["report"]["level"]["warnings"])
 
 
+def test_a_check_takes_the_cap_it_is_sent_and_its_limit_is_undecided(server: StudioServer) -> None:
+    with server.connect() as studio:
+        studio.send(
+            {"type": "check", "job": "capped", "pack": one_level_pack(OPEN_ROOM), "max": 500}
+        )
+        _, checked = studio.until({"checked", "error"})
+    level = checked["report"]["level"]
+    assert level["solver"]["outcome"] == "limit" and level["solver"]["limit"] == 500
+    assert level["verdict"] == "undecided"
+    with server.connect() as studio:
+        refused = studio.request({"type": "check", "job": "bad", "pack": {}, "max": "lots"})
+    assert (refused["type"], refused["code"]) == ("error", "bad-message")
+
+
 def test_check_of_a_broken_pack_lists_its_problems_with_places_and_starts_no_worker(
     server: StudioServer,
 ) -> None:

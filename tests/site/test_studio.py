@@ -43,6 +43,14 @@ def test_the_cap_bounds_a_search_and_progress_is_reported_while_it_runs() -> Non
     assert reports and all(expanded <= 30_000 for expanded, *_ in reports)
 
 
+def test_a_check_runs_under_the_cap_it_is_given_and_a_limit_is_undecided() -> None:
+    slow = SLOW_LEVEL.read_text(encoding="utf-8")
+    answer = json.loads(run_job("check", "job", slow, 500, lambda *figures: None))
+    level = answer["report"]["level"]
+    assert level["solver"]["limit"] == 500 and level["solver"]["outcome"] == "limit"
+    assert level["verdict"] == "undecided"
+
+
 def test_a_pack_the_loader_refuses_is_a_sentence_for_solve_and_problems_for_check() -> None:
     broken = json.dumps({"manifest": {"id": "x"}, "levels": []})
     refused = json.loads(run_job("solve", "job", broken, None, lambda *figures: None))

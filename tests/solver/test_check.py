@@ -138,3 +138,38 @@ def test_the_rules_at_start_and_the_replayed_rule_changes_say_has_and_not_as_wri
     assert "  + ROCK HAS FLAG" in changes and "  - ROCK HAS WATER" in changes
     assert "  + WATER IS SINK" in changes
     assert "  ROCK HAS FLAG" in describe_rules(game.state).splitlines()
+
+
+# A room with no WIN anywhere: it can never be won, and its open floor lets the cat
+# wander through more states than a small cap allows, so a capped search gives up.
+OPEN_FLOOR_NO_WIN = level(
+    9,
+    9,
+    sentence("MIAU IS YOU", 0, 0),
+    sentence("ROCK IS PUSH", 0, 1),
+    thing("MIAU", 4, 4),
+    [thing("ROCK", x, 6) for x in (2, 4, 6)],
+)
+
+
+def test_a_check_that_hits_its_cap_is_undecided_never_passed() -> None:
+    report = check_level(LevelSpec("open", "Open", OPEN_FLOOR_NO_WIN), max_expansions=50)
+    assert report.solver is not None and report.solver.outcome is Outcome.LIMIT
+    assert not report.failed, "a LIMIT is no failure"
+    assert report.verdict == "undecided"
+    assert report.to_json()["verdict"] == "undecided"
+
+
+def test_a_check_verdict_is_passed_only_when_everything_was_answered_and_holds() -> None:
+    spec = LevelSpec("shortcut", "Shortcut", SHORTCUT, solution="L")
+    assert check_level(spec).verdict == "passed"
+    # No stored solution is no problem: the solver found a win.
+    assert check_level(LevelSpec("shortcut", "Shortcut", SHORTCUT)).verdict == "passed"
+
+
+def test_a_stale_solution_an_unsolvable_level_or_a_stuck_cat_are_problems() -> None:
+    stale = LevelSpec("shortcut", "Shortcut", SHORTCUT, solution="UUUU")
+    assert check_level(stale).verdict == "problems"
+    assert check_level(LevelSpec("boxed", "Boxed", BOXED)).verdict == "problems"
+    no_rules = level(3, 1, thing("MIAU", 0, 0))
+    assert check_level(LevelSpec("bare", "Bare", no_rules)).verdict == "problems"

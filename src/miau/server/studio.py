@@ -229,10 +229,9 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
         raise StudioError(
             StudioErrorCode.BAD_MESSAGE, f'A {kind} needs a "pack": a one-level pack object.', job
         )
-    if kind == "check":
-        return StartJob("check", job, pack)
     if kind == "suggest":
         return StartJob("suggest", job, pack, suggest=_suggest_options(message, job))
+    # A check takes the Solve tab's cap as a solve does, so its LIMIT can be raised.
     budget = message.get("max")
     if budget is not None and (
         not isinstance(budget, int) or isinstance(budget, bool) or budget < 1
@@ -240,7 +239,8 @@ def parse_studio_message(text: str | bytes | None) -> StartJob | CancelJob:
         raise StudioError(
             StudioErrorCode.BAD_MESSAGE, '"max" must be a positive whole number or null.', job
         )
-    return StartJob("depth" if kind == "depth" else "solve", job, pack, budget)
+    job_kind: JobKind = "solve" if kind == "solve" else "depth" if kind == "depth" else "check"
+    return StartJob(job_kind, job, pack, budget)
 
 
 def _suggest_options(message: dict[str, Any], job: str) -> SuggestOptions:

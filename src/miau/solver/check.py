@@ -6,14 +6,16 @@ solution replayed, a shortest solution, and whether the level can be won
 without the player ever pushing a word (HANDS-OFF; a word an automaton
 moves does not count). A level *fails* when it cannot
 be run, its stored solution does not win, or the solver proves it
-unsolvable; a LIMIT is only a warning.
+unsolvable; a LIMIT is only a warning. The report's :attr:`LevelReport.verdict`
+sums it up in one of three words for the editor: ``passed``, ``problems`` or
+``undecided`` (a search stopped by its cap, never ``passed``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from miau.engine import Game, LevelError, MoveStringError, parse_moves
 from miau.engine.pickling import init_arguments
@@ -25,6 +27,9 @@ from miau.solver.search import Progress, solve
 
 START_MOVES: Final = tuple(direction.letter for direction in CARDINALS)
 """The moves that show whether YOU can move from the start: ``U D L R``."""
+
+Verdict = Literal["passed", "problems", "undecided"]
+"""A check's outcome in one word (:attr:`LevelReport.verdict`)."""
 
 
 @dataclass(frozen=True)
@@ -86,12 +91,45 @@ class LevelReport:
             or (self.solver is not None and self.solver.outcome is Outcome.UNSOLVABLE)
         )
 
+    @property
+    def winnable(self) -> bool:
+        """Whether some search or the stored solution has shown a win."""
+        return (
+            (self.solution is not None and self.solution.won)
+            or (self.solver is not None and self.solver.outcome is Outcome.SOLVED)
+            or self.is_hands_off
+        )
+
+    @property
+    def verdict(self) -> Verdict:
+        """``problems``, ``undecided`` or ``passed``, in that order of precedence.
+
+        ``problems``: :attr:`failed`, no rule at the start, or no YOU can move
+        from the start and nothing has shown a win. ``undecided``: a search
+        stopped at its cap, so an answer is missing (whether the level can be
+        won at all, or without pushing a word). Only then ``passed``: a LIMIT
+        is never a pass.
+        """
+        if (
+            self.failed
+            or not self.rules
+            or (not self.start_moves and not self.winnable)
+            # A level that cannot be opened leaves no solver result to read: a problem, not a pass.
+            or self.solver is None
+        ):
+            return "problems"
+        limits = (self.solver, self.hands_off)
+        if any(result is not None and result.outcome is Outcome.LIMIT for result in limits):
+            return "undecided"
+        return "passed"
+
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON-ready record."""
         return {
             "id": self.id,
             "title": self.title,
             "failed": self.failed,
+            "verdict": self.verdict,
             "errors": list(self.errors),
             "warnings": list(self.warnings),
             "rules": list(self.rules),

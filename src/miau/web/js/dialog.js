@@ -88,6 +88,60 @@ export function confirmDialog({
   });
 }
 
+/**
+ * Asks a question with several answers: `choices` is `[{answer, label, tone}]`,
+ * the first one the default (Enter). Resolves with the chosen `answer`, or null
+ * (cancel, Escape, or the scene left).
+ */
+export function choiceDialog({ title, text, details = null, choices, cancel = "Cancel", signal }) {
+  return new Promise((resolve) => {
+    const buttons = choices.map(({ answer, label, tone = "primary" }, index) =>
+      h(
+        "button",
+        {
+          class: `button ${tone === "danger" ? "danger" : index === 0 ? "primary" : ""}`.trim(),
+          type: "button",
+          dataset: { answer },
+        },
+        index === 0 ? keyLabel(label, "Enter") : label,
+      ),
+    );
+    const no = h(
+      "button",
+      { class: "button ghost", type: "button", dataset: { answer: "cancel" } },
+      keyLabel(cancel, "Esc"),
+    );
+    const dialog = modal("confirm-dialog choice-dialog", "choice-title", [
+      h("h2", { id: "choice-title" }, title),
+      text ? h("p", { class: "dialog-text" }, text) : null,
+      details ? h("p", { class: "dialog-details" }, details) : null,
+      h("div", { class: "dialog-actions" }, no, ...[...buttons].reverse()),
+    ]);
+    let done = false;
+    let remove = () => {};
+    const answer = (value) => {
+      if (done) return;
+      done = true;
+      remove();
+      resolve(value);
+    };
+    buttons.forEach((button, index) => button.addEventListener("click", () => answer(choices[index].answer)));
+    no.addEventListener("click", () => answer(null));
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      answer(null);
+    });
+    dialog.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        answer(null);
+      }
+    });
+    remove = openModal(dialog, { signal, focus: buttons[0] });
+    signal?.addEventListener("abort", () => answer(null), { once: true });
+  });
+}
+
 async function copyText(text, field) {
   try {
     await navigator.clipboard.writeText(text);

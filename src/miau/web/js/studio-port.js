@@ -161,11 +161,13 @@ export function solve(packJson, { max = null, onProgress, onStarted, signal } = 
 }
 
 /**
- * `miau check` for a one-level pack. Resolves with the report:
- * `{problems: [{place, message, severity}], level: LevelReport | null}`.
+ * `miau check` for a one-level pack, each search capped at `max` states
+ * (null: the level's default). Resolves with the report:
+ * `{problems: [{place, message, severity}], level: LevelReport | null}`
+ * (`level.verdict`: passed, problems or undecided).
  */
-export function check(packJson, { onProgress, onStarted, signal } = {}) {
-  return run({ type: "check", pack: packJson }, { onProgress, onStarted, signal });
+export function check(packJson, { max = null, onProgress, onStarted, signal } = {}) {
+  return run({ type: "check", pack: packJson, max }, { onProgress, onStarted, signal });
 }
 
 /**

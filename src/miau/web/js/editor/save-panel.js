@@ -4,12 +4,41 @@
 // deflate and validate a pack itself). A save never replaces a level
 // without asking, and the last few saves can be undone: each one keeps the
 // pack as it was before (or that there was none).
+//
+// A save checks the level first (the last Check of this very draft, or a
+// quick check): a stored solution that no longer wins is said, and dropped
+// or replaced by the author's last test-play win of the level; a level that
+// cannot be won, or that no win is known for, is saved only when the author
+// says so, and is marked in the library (level-marks.js).
 
-import { confirmDialog } from "../dialog.js";
+import { choiceDialog, confirmDialog } from "../dialog.js";
 import { h } from "../dom.js";
 import { siteRequest } from "../engine-port-pyodide.js";
+import { setLevelMark, levelMark, MARK_WORDS } from "../level-marks.js";
 import { isStaticSite } from "../site.js";
 import { isPackId } from "./draft.js";
+
+/** The states a save's quick check may search on each question (a second or two on the static site). */
+export const QUICK_CHECK_STATES = 10_000;
+
+const moveCount = (count) => `${count} move${count === 1 ? "" : "s"}`;
+
+/**
+ * What a save has to ask about, from a check's level report
+ * (`LevelReport.to_json()`, null when the loader refused the level) and the
+ * author's last test-play win of this very level (a move string, or null):
+ * `stale`, the stored solution when it does not win; `standing`,
+ * "winnable" (the stored solution, a search or the author's win shows a
+ * win), "unsolvable" (the solver tried every state), "undecided" (a search
+ * stopped at its cap first) or "unknown" (no level report).
+ */
+export function saveFindings(level, lastWin = null) {
+  if (!level) return { stale: null, standing: "unknown" };
+  const stale = level.solution && !level.solution.won ? level.solution : null;
+  const shown = Boolean(level.solution?.won || level.solver?.outcome === "solved" || level.handsOff || lastWin);
+  const standing = shown ? "winnable" : level.solver?.outcome === "unsolvable" ? "unsolvable" : "undecided";
+  return { stale, standing };
+}
 
 const TARGET_KEY = "miau.editor.target";
 const NEW_PACK = "__new__";
@@ -108,10 +137,30 @@ export function existingLevel(packText, levelId) {
  * after each save.
  */
 export class SavePanel {
-  constructor(root, { pack, levelId, onPlace, signal = undefined, onSaved = () => {} }) {
+  constructor(
+    root,
+    {
+      pack,
+      levelId,
+      onPlace,
+      signal = undefined,
+      onSaved = () => {},
+      check = null,
+      lastCheck = () => null,
+      lastWin = () => null,
+      setSolution = () => {},
+    },
+  ) {
     this.root = root;
     this.pack = pack;
     this.levelId = levelId;
+    // The save's check: `check(pack, {max})` runs one (studio.check); `lastCheck()` is the Check
+    // tab's last `{packJson, report}`; `lastWin()` the author's last test-play win of the draft
+    // as it is now (a move string, or null); `setSolution(moves)` stores one (null drops it).
+    this.check = check;
+    this.lastCheck = lastCheck;
+    this.lastWin = lastWin;
+    this.setSolution = setSolution;
     this.onSaved = onSaved;
     this.onPlace = onPlace;
     this.signal = signal;
@@ -259,6 +308,8 @@ export class SavePanel {
       return;
     }
     const level = this.levelId();
+    const honest = await this.checkBeforeSaving();
+    if (!honest) return;
     const before = await this.storedPackText(target.id);
     const replaced = existingLevel(before, level);
     if (replaced) {
@@ -292,17 +343,117 @@ export class SavePanel {
     rememberTarget({ id: target.id, name: target.name });
     this.onSaved(target.id, level);
     this.choice = target.id;
-    this.undoable.push({ packId: target.id, level, before });
+    const markBefore = levelMark(target.id, level);
+    const mark = honest.standing === "unsolvable" || honest.standing === "undecided" ? honest.standing : null;
+    setLevelMark(target.id, level, mark);
+    this.undoable.push({ packId: target.id, level, before, markBefore });
     if (this.undoable.length > SAVE_UNDO_LIMIT) this.undoable.shift();
     const summary = reply.body.pack || target;
     const count = `${summary.levels ?? "?"} level${summary.levels === 1 ? "" : "s"}`;
     this.status(
       "saved",
       `${replaced ? "Replaced" : "Saved"} “${level}” in ${summary.name} (${count}).`,
+      ...honest.notes.map((note) => h("p", { class: "save-note" }, note)),
+      mark
+        ? h(
+            "p",
+            { class: "save-note", dataset: { mark } },
+            `Marked “${MARK_WORDS[mark].label}” in your library until a winnable version is saved.`,
+          )
+        : null,
       this.savedActions(summary),
     );
     this.saveStatus.dataset.pack = summary.id;
+    this.saveStatus.dataset.mark = mark || "none";
     await this.refresh();
+  }
+
+  /**
+   * The check a save starts with, and its questions. Resolves with
+   * `{standing, notes}` (what the level is known to be, and sentences for
+   * the saved status), or null when the author cancelled (the status says so).
+   */
+  async checkBeforeSaving() {
+    const packJson = this.pack({});
+    const last = this.lastCheck();
+    let level;
+    if (last?.report?.level && last.packJson === JSON.stringify(packJson)) {
+      level = last.report.level; // the Check tab already checked this very draft
+    } else if (this.check) {
+      this.status("checking", "Checking the level before saving…");
+      try {
+        level = (await this.check(packJson, { max: QUICK_CHECK_STATES })).level;
+      } catch (error) {
+        const go = await confirmDialog({
+          title: "Save without checking?",
+          text: `The level could not be checked before saving: ${error?.message || "the check did not run"}`,
+          details: "Saving now stores it unchecked: its stored solution may no longer win.",
+          confirm: "Save unchecked",
+          signal: this.signal,
+        });
+        if (!go) this.status("cancelled", "Not saved: the level could not be checked.");
+        return go ? { standing: "unknown", notes: ["It was saved without a check."] } : null;
+      }
+    }
+    const notes = [];
+    let win = this.lastWin();
+    let { stale, standing } = saveFindings(level, win);
+    if (stale) {
+      const outcome = stale.error
+        ? `cannot be played: ${stale.error}`
+        : `plays ${moveCount(stale.turns)} and does not win`;
+      const choices = [];
+      if (win) choices.push({ answer: "store-win", label: `Store my ${moveCount(win.length)} win and save` });
+      choices.push({ answer: "drop", label: "Drop it and save", tone: win ? "ghost" : "primary" });
+      const answer = await choiceDialog({
+        title: "The stored solution no longer wins",
+        text: `The level changed since its solution (${moveCount(stale.moves.length)}) was stored: on the level as it is now, it ${outcome}.`,
+        details: win
+          ? `Your last test-play win of this level took ${moveCount(win.length)}: store it as the solution instead, or drop the old one.`
+          : "Drop it to save the level without a solution (Solve can find one), or cancel and win it in test-play first.",
+        choices,
+        signal: this.signal,
+      });
+      if (!answer) {
+        this.status("cancelled", "Not saved: the stored solution no longer wins.");
+        return null;
+      }
+      if (answer === "store-win") {
+        this.setSolution(win);
+        notes.push(`Your test-play win (${moveCount(win.length)}) is its stored solution now.`);
+      } else {
+        this.setSolution(null);
+        win = null;
+        notes.push("The stored solution no longer won, so it was dropped.");
+        ({ standing } = saveFindings({ ...level, solution: null }, this.lastWin()));
+      }
+    }
+    if (standing === "unsolvable" || standing === "undecided") {
+      const states = Number(level.solver?.limit || 0).toLocaleString("en-US");
+      const fromCheck = last?.report?.level === level ? "The last Check" : "A quick check";
+      const yes = await confirmDialog({
+        title: standing === "unsolvable" ? "Save a level that cannot be won?" : "Save a level nobody has won yet?",
+        text:
+          standing === "unsolvable"
+            ? `${fromCheck} proved it: the solver tried all ${Number(level.solver?.expanded || 0).toLocaleString("en-US")} reachable states and none wins.`
+            : `No win is known: ${fromCheck.toLowerCase()} stopped at its cap of ${states} states before it found a win or proved there is none, and it has no winning solution stored.`,
+        details:
+          `It will be marked “${MARK_WORDS[standing].label}” in your library. ` +
+          (standing === "unsolvable"
+            ? "Cancel to fix it first."
+            : "Win it in test-play, or Check with a higher Cap (Solve tab), to settle it first."),
+        confirm: "Save anyway",
+        signal: this.signal,
+      });
+      if (!yes) {
+        this.status(
+          "cancelled",
+          standing === "unsolvable" ? "Not saved: the level cannot be won." : "Not saved: no win is known for the level yet.",
+        );
+        return null;
+      }
+    }
+    return { standing, notes };
   }
 
   savedActions(summary) {
@@ -351,6 +502,7 @@ export class SavePanel {
       this.status("error", reply.body.error || `The server answered ${reply.status}.`, this.undoButton());
       return;
     }
+    setLevelMark(last.packId, last.level, last.before === null ? null : last.markBefore);
     await this.refresh();
     this.status(
       "undone",

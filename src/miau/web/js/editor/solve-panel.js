@@ -7,8 +7,10 @@ import { h } from "../dom.js";
 import * as studio from "../studio-port.js";
 import { jobControls } from "./job-controls.js";
 
+// The Cap menu bounds a solve and a check alike (the check panel's advice names it).
 const CAPS = [
   ["", "level default"],
+  ["10000", "10,000"],
   ["100000", "100,000"],
   ["300000", "300,000"],
   ["1000000", "1,000,000"],
@@ -76,6 +78,18 @@ export class SolvePanel {
       ),
       this.result,
     );
+  }
+
+  /**
+   * The Cap chosen: `max` (null for the level's default), the option's
+   * `label`, and every cap the menu offers, as numbers (for the check's advice).
+   */
+  capChoice() {
+    return {
+      max: this.cap.value ? Number(this.cap.value) : null,
+      label: this.cap.selectedOptions[0]?.textContent || "level default",
+      options: CAPS.filter(([value]) => value).map(([value]) => Number(value)),
+    };
   }
 
   /** Whether a search is running. */

@@ -23,12 +23,15 @@ function actionButton(intent, label, key) {
 
 /**
  * The play view drawn into `root` (hidden until `start`). `onExit()` is
- * called when the player asks to go back to editing (Escape or the button).
+ * called when the player asks to go back to editing (Escape or the button);
+ * `onWin(moves, pack)` when the player (not a replay) wins `pack`, with the
+ * move letters of the win when the page knows them all.
  */
 export class TestPlay {
-  constructor(root, { onExit, sound = null }) {
+  constructor(root, { onExit, onWin = () => {}, sound = null }) {
     this.root = root;
     this.onExit = onExit;
+    this.onWin = onWin;
     this.sound = sound;
     this.session = null;
     this.moveCount = h("strong", { class: "move-count", dataset: { role: "test-moves" } }, "0");
@@ -81,7 +84,7 @@ export class TestPlay {
   async start(pack, vocabulary, palette, { replay = null, stored = null } = {}) {
     this.stop();
     const board = new Board(this.boardArea, { vocabulary, palette });
-    const session = { closed: false, replay, board, input: null };
+    const session = { closed: false, replay, board, input: null, pack };
     this.session = session;
     const ledger = new Ledger(this.ledgerList, { vocabulary, onHighlight: (ids) => board.highlight(ids) });
     session.controller = new GameController({
@@ -171,6 +174,9 @@ export class TestPlay {
     this.root.dataset.moves = String(state.moveCount);
     if (state.won && !session.won) {
       session.won = true;
+      // The author's own win: Save may store it as the level's solution.
+      const moves = session.controller.moves;
+      if (!session.replay && moves?.length) this.onWin(moves.join(""), session.pack);
       this.root.dataset.won = "true";
       this.banner.hidden = false;
       this.banner.dataset.tone = "win";

@@ -31,6 +31,7 @@ import { placeShower } from "../editor/places.js";
 import { SavePanel } from "../editor/save-panel.js";
 import { SolvePanel } from "../editor/solve-panel.js";
 import { TestPlay } from "../editor/test-play.js";
+import * as studio from "../studio-port.js";
 
 /** Draws the editor into `root`. */
 export async function mount(root, params, { signal, navigate }) {
@@ -70,13 +71,21 @@ export async function mount(root, params, { signal, navigate }) {
   const showPlace = placeShower({ grid, forms, selectTab });
   const packToSend = (manifest = {}) => exportPack(draft.pack, manifest);
   const replay = (moves) => modes.enterPlay({ replay: moves });
-  const panels = editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal });
+  // The author's last test-play win, kept with the level it won (Save may store it as the solution).
+  let lastWin = null;
+  const winOfDraft = () => (lastWin && lastWin.level === levelKey(packToSend()) ? lastWin.moves : null);
+  const panels = editorPanels(page, { draft, grid, packToSend, showPlace, replay, winOfDraft, signal });
   const { solvePanel, savePanel } = panels;
   const view = new DraftView({ draft, grid, palette, forms, solvePanel, page });
   const modes = new EditorModes({
     page,
     draft,
-    testPlay: new TestPlay(page.playRoot, { onExit: () => modes.exitPlay() }),
+    testPlay: new TestPlay(page.playRoot, {
+      onExit: () => modes.exitPlay(),
+      onWin: (moves, pack) => {
+        lastWin = { moves, level: levelKey(pack) };
+      },
+    }),
     game: () => ({
       pack: packToSend(),
       vocabulary: view.vocabulary,
@@ -152,20 +161,27 @@ function paletteHandlers({ root, draft, focusGrid, palette }) {
 }
 
 /** The Check, Solve, Depth and Save tabs' panels, on what the draft would send. */
-function editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal }) {
+function editorPanels(page, { draft, grid, packToSend, showPlace, replay, winOfDraft, signal }) {
+  const solvePanel = new SolvePanel(page.tabs.panel("solve"), {
+    pack: () => packToSend(),
+    solution: () => draft.level.solution,
+    onStore: (moves) => {
+      draft.edit((pack) => {
+        pack.levels[0].solution = moves;
+      }, "solution");
+      toast(`Stored ${moves.length} moves as the level's solution.`);
+    },
+    onReplay: replay,
+  });
+  // The Solve tab's Cap bounds the check's searches too: one control raises a LIMIT.
+  const checkPanel = new CheckPanel(page.tabs.panel("check"), {
+    pack: () => packToSend(),
+    cap: () => solvePanel.capChoice(),
+    onPlace: showPlace,
+  });
   return {
-    checkPanel: new CheckPanel(page.tabs.panel("check"), { pack: () => packToSend(), onPlace: showPlace }),
-    solvePanel: new SolvePanel(page.tabs.panel("solve"), {
-      pack: () => packToSend(),
-      solution: () => draft.level.solution,
-      onStore: (moves) => {
-        draft.edit((pack) => {
-          pack.levels[0].solution = moves;
-        }, "solution");
-        toast(`Stored ${moves.length} moves as the level's solution.`);
-      },
-      onReplay: replay,
-    }),
+    solvePanel,
+    checkPanel,
     depthPanel: new DepthPanel(page.tabs.panel("depth"), {
       pack: () => packToSend(),
       onDeadSquares: (squares, walls) => grid.showDeadSquares(squares, walls),
@@ -184,8 +200,23 @@ function editorPanels(page, { draft, grid, packToSend, showPlace, replay, signal
       },
       onPlace: showPlace,
       signal,
+      check: (pack, options) => studio.check(pack, options),
+      lastCheck: () => checkPanel.last,
+      lastWin: winOfDraft,
+      setSolution: (moves) =>
+        draft.edit((pack) => {
+          if (moves) pack.levels[0].solution = moves;
+          else delete pack.levels[0].solution;
+        }, "solution"),
     }),
   };
+}
+
+/** A one-level pack as a test-play win is kept with: everything but its stored solution. */
+function levelKey(pack) {
+  const copy = JSON.parse(JSON.stringify(pack));
+  delete copy.levels?.[0]?.solution;
+  return JSON.stringify(copy);
 }
 
 /** What each top-bar button (`data-action`) does. */

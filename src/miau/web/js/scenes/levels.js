@@ -7,6 +7,7 @@ import { arrowFocus, h, keyLabel } from "../dom.js";
 import { toast } from "../toast.js";
 import { errorCard, exportLink, loadingCard, onEscape, removeButton, removeLibraryPack } from "./common.js";
 import { isOwnPack } from "../own-packs.js";
+import { MARK_WORDS, levelMark } from "../level-marks.js";
 
 const TIERS = {
   required: { mark: "●", label: "Required" },
@@ -93,11 +94,24 @@ function levelCard(pack, level, index, editable = false) {
     h("span", { class: "level-title" }, level.title),
     status,
   ];
+  // A library level saved while it could not be shown winnable says so on its card.
+  const mark = editable ? levelMark(pack, level.id) : null;
+  if (mark) {
+    body.push(
+      h(
+        "span",
+        { class: "level-mark", dataset: { mark }, title: MARK_WORDS[mark].title },
+        h("span", { "aria-hidden": "true" }, mark === "unsolvable" ? "⚠ " : "? "),
+        MARK_WORDS[mark].label,
+      ),
+    );
+  }
   const dataset = {
     level: level.id,
     tier: level.tier,
     won: String(Boolean(level.won)),
     locked: String(Boolean(level.locked)),
+    mark: mark || "none",
   };
   // A link may not hold another: the Edit entry sits beside the card, over its corner.
   const edit = editable
