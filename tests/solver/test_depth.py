@@ -222,6 +222,47 @@ def test_the_first_steps_walks_rank_below_the_levels_players_named_as_good() -> 
     assert max(p.tier for p in walk_depths) < min(p.tier for p in good_depths)
 
 
+@cache
+def shipped_profile_by_title(pack: str, title: str) -> DepthProfile:
+    """The depth profile of the shipped level with this title."""
+    document = json.loads((PACKS / f"{pack}.json").read_text(encoding="utf-8"))
+    (level_id,) = [entry["id"] for entry in document["levels"] if entry["title"] == title]
+    return shipped_profile(pack, level_id)
+
+
+# A new player, from the screen only, called these four First Steps levels walks...
+PLAYER_WALKS = ("Spell It", "Miau Is Win", "Rock Is Flag", "Skull Gate")
+# ...named these Deep End levels among the best...
+PLAYER_BEST = ("Breaking point", "Head in the clouds", "Anyone but me", "Heirloom")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title", PLAYER_WALKS)
+def test_the_second_figure_puts_what_a_player_called_a_walk_no_higher_than_warm_up(
+    title: str,
+) -> None:
+    profile = shipped_profile_by_title("tutorial", title)
+    assert profile.idea_tier is not None and profile.idea_tier <= 1
+
+
+@pytest.mark.slow
+def test_the_second_figure_puts_be_the_rock_above_every_level_a_player_called_a_walk() -> None:
+    # ...and Be the Rock took that player the most thought in First Steps.
+    rock = shipped_profile_by_title("tutorial", "Be the Rock").idea_depth
+    walks = [shipped_profile_by_title("tutorial", title).idea_depth for title in PLAYER_WALKS]
+    assert rock is not None and all(depth is not None and depth < rock for depth in walks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title", PLAYER_BEST)
+def test_the_second_figure_puts_the_levels_a_player_named_best_above_the_walks(title: str) -> None:
+    best = shipped_profile_by_title("deep-end", title)
+    walks = [shipped_profile_by_title("tutorial", walk).idea_depth or 0.0 for walk in PLAYER_WALKS]
+    assert best.idea_depth is not None and best.idea_depth > max(walks)
+    assert best.idea_tier is not None and best.idea_tier >= 2
+    assert best.ideas is not None and len(best.ideas.needed) >= 2
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     pack=st.sampled_from(["tutorial", "clockwork", "proofs"]),

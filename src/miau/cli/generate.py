@@ -9,9 +9,11 @@ was written, 1 when no level matched (nothing is written), 2 on bad input.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -40,10 +42,15 @@ from miau.generate import (
     walks,
 )
 from miau.generate.evolve import DEFAULT_BATCH, DEFAULT_MAX_EXPANSIONS, describe_cell
+from miau.generate.finish import finish, shipped_signatures
 from miau.packs import PackError, load_pack
 
 DEFAULT_CANDIDATES = 2000
 DEFAULT_MAX_ENTITIES = 40
+EVOLUTION_SHARE = 0.6
+"""The share of ``--seconds`` the evolution gets; finishing the chosen levels has the rest."""
+FINISHED_BY = 0.95
+"""Finishing stops at this share of ``--seconds``, leaving the rest for writing the pack."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -141,6 +148,13 @@ def run(args: argparse.Namespace) -> int:
     except (SeedError, ValueError) as error:
         print(f"miau generate: {error}", file=sys.stderr)
         return 2
+    # The budget counts from the process's start: the interpreter and its imports are part of it.
+    started = time.monotonic() - _process_age()
+    deadline = None if args.seconds is None else started + args.seconds * FINISHED_BY
+    if args.seconds is not None:
+        # The evolution takes its share; finishing (novelty, minimising) has the rest.
+        evolution_ends = started + args.seconds * EVOLUTION_SHARE
+        options = dataclasses.replace(options, seconds=max(0.1, evolution_ends - time.monotonic()))
     try:
         with _executor(args) as executor, _progress(options) as report:
             generation = generate(
@@ -158,10 +172,22 @@ def run(args: argparse.Namespace) -> int:
         for elite in generation.archive.matching(need, args.tier)
         if elite.score.depth > generation.floor
     ]
+    finished, finishing = finish(
+        chosen,
+        generation.seeds,
+        max_expansions=args.max,
+        deadline=deadline,
+        known=shipped_signatures(),
+    )
+    print(finishing.summary())
+    chosen = [item.elite for item in finished]
     if not chosen:
         wanted = describe_cell(sorted(need), args.tier) if args.tier is not None else "+".join(need)
         request = f" that need {wanted}" if need or args.tier is not None else ""
-        print(f"no level{request} deeper than {generation.floor:g} was found; nothing written")
+        print(
+            f"no level{request} deeper than {generation.floor:g} with a new idea was found; "
+            "nothing written"
+        )
         return 1
     document = build_pack(
         chosen,
@@ -185,6 +211,16 @@ def run(args: argparse.Namespace) -> int:
             f"{elite.analysis.length} moves, {level['width']}x{level['height']}"
         )
     return 0
+
+
+def _process_age() -> float:
+    """Seconds since this process started (0 where ``/proc`` does not say)."""
+    try:
+        fields = Path("/proc/self/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")
+        return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
 
 
 def _play_order(elite: Any) -> tuple[float, float, int]:
@@ -259,7 +295,8 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     waiting, and a candidate a worker is still solving is dropped, so its
     process is ended instead of joined (``shutdown`` alone would wait for it).
     """
-    processes = list(getattr(pool, "_processes", None) or {}.values())
+    running: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    processes = list(running.values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()

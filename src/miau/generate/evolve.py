@@ -84,7 +84,8 @@ class Options:
     candidates: int | None = 1000
     """The count budget; None for no count budget (then ``seconds`` must stop the run)."""
     seconds: float | None = None
-    """The time budget, checked between batches; a run it stops is not repeatable."""
+    """The time budget, from the start of ``generate`` (seed scoring included) to the last
+    candidate waited for: a hard cap (``_run_batch``); a run it stops is not repeatable."""
     batch: int = DEFAULT_BATCH
     max_expansions: int = DEFAULT_MAX_EXPANSIONS
     scorer: str = "solver"
@@ -213,6 +214,8 @@ def generate(
     """
     if options.candidates is None and options.seconds is None:
         raise GenerationError("give a count budget (candidates) or a time budget (seconds)")
+    # The time budget counts from here: scoring the seeds is part of the run.
+    deadline = None if options.seconds is None else time.monotonic() + options.seconds
     if not seeds:
         raise GenerationError("a generation needs at least one seed level")
     seed_elites = score_levels(seeds, options.max_expansions, options.scorer)
@@ -226,7 +229,6 @@ def generate(
         archive.offer(elite)
         tried.add(_fingerprint(elite.analysis.level))
     status = Status(cells=len(archive), best_depth=max(e.score.depth for e in seed_elites))
-    deadline = None if options.seconds is None else time.monotonic() + options.seconds
     filling: list[tuple[int, int, int]] = []
     stopped_by = "candidates"
     index = 0
@@ -256,7 +258,8 @@ def generate(
             if candidate.elite is not None:
                 status.solved += 1
                 archive.offer(candidate.elite)
-        index += size
+        # A batch the deadline cut short counts the candidates it judged, not the ones it dropped.
+        index += size if len(results) == len(tasks) else len(repeated) + len(results)
         status.cells = len(archive)
         status.deeper = sum(elite.score.depth > floor for elite in archive)
         best = archive.best()

@@ -19,7 +19,9 @@ forgets which nouns a level uses: each noun becomes the role it plays at
 the start (``[you]``, ``[win]``, ``[stop]``, ``[push]``, ``[hazard]``,
 ``[mover]``, ``[other]``), properties and operators stay as words. So two
 levels that need the same trick with other nouns have the same signature,
-and ``miau check`` can say when a pack asks for the same idea twice.
+and ``miau check`` can say when a pack asks for the same idea twice. The
+destructions the solution makes are part of the idea too, by cause
+(``contact: sink``): see ``contacts_along``.
 
 Standard library only, deterministic (no clock read for any figure).
 """
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from miau.engine import Game
@@ -41,6 +43,7 @@ from miau.engine.vocabulary import (
     DEFEAT,
     EMPTY,
     HOT,
+    IS,
     LEVEL,
     MOVE,
     MOVE_LETTERS,
@@ -76,6 +79,16 @@ ROLE_ORDER: Final = (
 )
 """A noun's role is the first of these properties it has at the start (else ``other``)."""
 
+Changed = tuple[Rule, bool, bool, bool]
+"""A rule a move string changes: ``(rule, formed, joined by AND, by the player)``. *Formed* is
+False for a rule of the start that is broken; *joined by AND*, whether the sentence that formed
+(or, for a broken rule, read) it joins words with AND (AND is an idea of its own); *by the
+player*, whether the turn's own movement pushed a word (else an automaton or a MOVE thing
+carried a word: the change happened by itself, and the signature says so)."""
+
+CONTACT_PREFIX: Final = "contact: "
+"""How a destruction the solution makes reads in a signature: ``contact: sink``."""
+
 LITERAL_NOUNS: Final = frozenset({TEXT, ALL, EMPTY, LEVEL})
 """Nouns that mean the same on every level: a signature keeps them as words."""
 
@@ -83,6 +96,9 @@ NEEDED: Final = "needed"
 """The held search proved no win at all (the whole held space was walked)."""
 NOT_NEEDED: Final = "not needed"
 """The level can be won with the rule held: the change is a cascade, not the idea."""
+NEEDED_AS_KIND: Final = "needed as a kind"
+"""Another rule of its kind could stand in for it (``WALL IS WIN`` for ``FLAG IS WIN``), but
+with no new rule of that kind formable the level is not won: the idea counts."""
 UNDECIDED: Final = "undecided"
 """The held search ran out of states: counted as needed, listed as undecided."""
 
@@ -98,7 +114,7 @@ class RuleChange:
     idea: str
     """The change in the signature's form: ``+[push] IS YOU``, ``-[stop] IS STOP``."""
     verdict: str
-    """:data:`NEEDED`, :data:`NOT_NEEDED` or :data:`UNDECIDED`."""
+    """:data:`NEEDED`, :data:`NEEDED_AS_KIND`, :data:`NOT_NEEDED` or :data:`UNDECIDED`."""
     expanded: int
     """States the held search expanded to reach its verdict."""
 
@@ -181,24 +197,90 @@ def level_ideas(
     Each rule that ``solution`` forms or breaks at some turn is held as it
     was at the start in a breadth-first search of the level (see the module
     docstring for the bound); the change is needed when that search proves
-    no win, and counts as needed when it cannot tell. A rule formed and broken again along the way is one change.
+    no win, and counts as needed when it cannot tell. A formed rule that is
+    not needed alone, when no other formed rule of its kind counts, is held
+    once more as a kind (``no_new_rule_like``): when some new rule giving
+    the same property is needed, it counts (``NEEDED_AS_KIND``). A rule
+    formed and broken again along the way is one change.
 
     :raises LevelError: when the level cannot be run.
     """
     given = level if isinstance(level, Level) else Level.from_dict(level)
     start_rules, timeline = rules_changed_along(given, solution)
+    contacts = contacts_along(given, solution)
     roles = noun_roles(start_rules)
     properties = start_rules.properties
     bound = need_bound(len(solution))
+    at_start = frozenset(start_rules.keys)
     changes: list[RuleChange] = []
-    for rule, formed, joined in timeline:
-        verdict, spent = held_verdict(given, (rule.key, not formed), bound, max_expansions)
+    for rule, formed, joined, by_player in timeline:
+        verdict, spent = held_verdict(given, holding(rule.key, not formed), bound, max_expansions)
         idea = ("+" if formed else "-") + rule_idea(rule, roles, properties)
         if joined:
             idea += " (AND)"
+        if not by_player:
+            idea += " (by itself)"
         changes.append(RuleChange(rule.text(), formed, idea, verdict, spent))
-    signature = tuple(sorted({change.idea for change in changes if change.counts}))
-    return Ideas(tuple(changes), signature)
+    for index, (rule, formed, _, _) in enumerate(timeline):
+        change = changes[index]
+        if not formed or change.counts or _kind_counted(changes, timeline, rule):
+            continue
+        # Another rule of the same kind could stand in for this one (WALL IS WIN for
+        # FLAG IS WIN): the idea is still needed when no new rule of the kind can be formed.
+        verdict, spent = held_verdict(
+            given, no_new_rule_like(rule, at_start), bound, max_expansions
+        )
+        if verdict != NOT_NEEDED:
+            changes[index] = replace(
+                change, verdict=NEEDED_AS_KIND, expanded=change.expanded + spent
+            )
+    ideas = {change.idea for change in changes if change.counts}
+    ideas.update(f"{CONTACT_PREFIX}{cause}" for cause in contacts)
+    return Ideas(tuple(changes), tuple(sorted(ideas)))
+
+
+def contacts_along(level: Level, moves: str) -> tuple[str, ...]:
+    """The causes of every destruction along ``moves`` (``sink``, ``melt``...), sorted, once each.
+
+    A shortest solution destroys nothing it does not need to (a
+    destruction it could do without would make it no shorter, and the
+    player's own DEFEAT ends the game), so what it destroys, and how, is
+    part of its idea: breaking ROCK IS STOP to sink the rock is not
+    breaking WALL IS STOP to walk through.
+    """
+    game = Game(level)
+    causes: set[str] = set()
+    for letter in moves:
+        event = game.step(MOVE_LETTERS[letter])
+        causes.update(cause for _, _, _, cause, _ in event.destroyed)
+    return tuple(sorted(causes))
+
+
+def holding(key: tuple[Any, ...], present: bool) -> HeldRule:
+    """The hold that keeps the rule ``key`` in force (``present``) or out of it."""
+    return lambda keys: (key in keys) == present
+
+
+def kind_of(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a rule gives, whoever it gives it to: its verb, predicate and negation."""
+    if len(key) == 2:
+        return (IS, key[1], False)
+    return (key[4], key[1], key[5])
+
+
+def no_new_rule_like(rule: Rule, at_start: frozenset[tuple[Any, ...]]) -> HeldRule:
+    """The hold that refuses every rule of ``rule``'s kind that is not in force at the start."""
+    kind = kind_of(rule.key)
+    return lambda keys: not any(key not in at_start and kind_of(key) == kind for key in keys)
+
+
+def _kind_counted(changes: Sequence[RuleChange], timeline: Sequence[Changed], rule: Rule) -> bool:
+    """Whether another formed rule of ``rule``'s kind already counts on its own."""
+    kind = kind_of(rule.key)
+    return any(
+        change.counts and formed and other is not rule and kind_of(other.key) == kind
+        for change, (other, formed, _, _) in zip(changes, timeline, strict=True)
+    )
 
 
 def held_verdict(
@@ -238,30 +320,30 @@ def held_verdict(
     return NEEDED, spent
 
 
-def rules_changed_along(level: Level, moves: str) -> tuple[RuleSet, list[tuple[Rule, bool, bool]]]:
-    """The start's rule table, and each rule ``moves`` changes: ``(rule, formed, joined by AND)``.
+def rules_changed_along(level: Level, moves: str) -> tuple[RuleSet, list[Changed]]:
+    """The start's rule table, and each rule ``moves`` changes (see :data:`Changed`).
 
     A rule counts once, at the first turn it differs from the start; a rule
     of the start that is broken and formed again is one broken rule.
-    ``joined by AND`` tells whether the sentence that formed (or, for a
-    broken rule, read) it joins words with AND: AND is an idea of its own.
     """
     game = Game(level)
     start = game.state.rules_table
     at_start = {rule.key for rule in start.rules}
     seen: set[tuple[Any, ...]] = set()
-    changed: list[tuple[Rule, bool, bool]] = []
+    changed: list[Changed] = []
     before = start
+    is_word = level.is_word
     for letter in moves:
         event = game.step(MOVE_LETTERS[letter])
         after = game.state.rules_table
+        by_player = any(is_word[entry[0]] for entry in event.player_moved)
         for rule in (*event.rules_removed, *event.rules_added):
             # A second copy of a sentence coming or going changes nothing in force.
             if rule.key not in seen and (rule.key in after.keys) != (rule.key in at_start):
                 seen.add(rule.key)
                 formed = rule.key not in at_start
                 joined = _joined_by_and(level, after if formed else before, rule)
-                changed.append((rule, formed, joined))
+                changed.append((rule, formed, joined, by_player))
         before = after
     return start, changed
 

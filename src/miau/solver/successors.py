@@ -56,8 +56,9 @@ Region = tuple[list[tuple[bytes, bytes | None]], list[tuple[bytes, Child]]]
 """What ``Expander.region`` gives: the region's states, each with the state it was walked to
 from (``None`` for the first), and each child leaving the region with the state it leaves from."""
 
-HeldRule = tuple[tuple[Any, ...], bool]
-"""A rule's key (``Rule.key``) and whether it must stay in force (True) or stay out of it."""
+HeldRule = Callable[[frozenset[tuple[Any, ...]]], bool]
+"""Whether a turn may end with these rules in force (their ``Rule.key`` set): what a search
+with rules held as they were allows (``miau.solver.ideas``)."""
 
 DEAD: Final = -1
 """The rating of a child that can never move again (nothing is YOU and waiting changes nothing)."""
@@ -89,10 +90,9 @@ class Expander:
 
         With ``hands_off``, moves in which the player pushes a word tile are
         left out (a word an automaton moves does not count: the player did
-        not change a rule). With ``hold`` (a rule's key and whether it is in
-        force at the start), moves that leave that rule otherwise after the
-        turn are left out: the level as played with that rule held as it
-        was (``miau.solver.ideas`` asks whether a rule change is needed).
+        not change a rule). With ``hold``, moves after which ``hold`` refuses
+        the rules in force are left out: the level as played with a rule
+        held as it was (``miau.solver.ideas`` asks whether a change is needed).
 
         :raises LevelError: when the level cannot be run.
         """
@@ -175,7 +175,7 @@ class Expander:
                 board.rewind(mark, board.take_journal())
                 continue
             settle(board)
-            if held is not None and (held[0] in board.rules.keys) != held[1]:
+            if held is not None and not held(board.rules.keys):
                 board.rewind(mark, board.take_journal())
                 continue
             journal = board.take_journal()
@@ -299,7 +299,7 @@ class Expander:
                     board.rewind(mark, board.take_journal())
                     continue
                 settle(board)
-                if held is not None and (held[0] in board.rules.keys) != held[1]:
+                if held is not None and not held(board.rules.keys):
                     board.rewind(mark, board.take_journal())
                     continue
                 journal = board.take_journal()

@@ -1,0 +1,224 @@
+"""The last step before a generated level is written: new ideas only, nothing left that is not needed.
+
+The evolution (``miau.generate.evolve``) keeps the deepest level per cell of
+mechanics and tier, and its depth still rewards things that only add states.
+Before a level is written, this step asks what a level designer would:
+
+- **Is its idea new?** Its idea signature (``miau.solver.ideas``) must be
+  neither a seed's nor a shipped level's, and its shortest solution must
+  not be within :func:`near_distance` edits of a seed's: a near-copy, or
+  the seed's own trick with other nouns, is dropped.
+- **Is everything on it needed?** Every thing and word is tried out, one
+  at a time, in a fixed order; a removal that leaves the level winnable
+  with the same signature and a shortest solution no shorter is kept. What
+  is written is minimal: no single thing or word can go without losing an
+  idea or a move of the solution (``is_minimal``).
+- **One level per idea**: of several levels with one signature, the first
+  (deepest) is kept.
+
+A deadline (``time.monotonic``) bounds the whole step: a level not
+finished in time is not written, so ``--seconds`` stays a hard cap.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from miau.generate.analysis import analyse
+from miau.generate.archive import Elite
+from miau.packs import load_pack
+from miau.solver import Outcome, solve
+from miau.solver.ideas import level_ideas
+from miau.worlds import shipped_pack_path, shipped_packs_dir
+
+FINISH_NEED_EXPANSIONS: Final = 20_000
+"""States each "is this change needed?" search may take while finishing (fewer than ``check``'s)."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A level ready to be written: the minimised elite and its idea signature."""
+
+    elite: Elite
+    signature: tuple[str, ...]
+    removed: int
+    """Things and words minimisation took away."""
+
+
+@dataclass
+class FinishReport:
+    """What the finishing step dropped, and why, for the run's summary."""
+
+    kept: int = 0
+    same_idea_as_seed: int = 0
+    same_idea_as_shipped: int = 0
+    near_copy: int = 0
+    repeated_idea: int = 0
+    out_of_time: int = 0
+    removed: int = 0
+
+    def summary(self) -> str:
+        """One line for people."""
+        return (
+            f"finishing: {self.kept} kept ({self.removed} things and words removed); dropped "
+            f"{self.same_idea_as_seed} with the seed's idea, {self.same_idea_as_shipped} with a "
+            f"shipped level's, {self.near_copy} near-copies of the seed's solution, "
+            f"{self.repeated_idea} repeating a kept idea, {self.out_of_time} out of time"
+        )
+
+
+def shipped_signatures() -> frozenset[tuple[str, ...]]:
+    """The idea signatures the shipped levels store (``ideas``): ideas the game already asks for."""
+    found: set[tuple[str, ...]] = set()
+    for path in sorted(shipped_packs_dir().glob("*.json")):
+        for level in load_pack(shipped_pack_path(path.stem)).levels:
+            if level.ideas is not None:
+                found.add(tuple(level.ideas))
+    return frozenset(found)
+
+
+def edit_distance(one: str, other: str) -> int:
+    """Levenshtein distance between two move strings."""
+    previous = list(range(len(other) + 1))
+    for row, letter in enumerate(one, start=1):
+        current = [row]
+        for column, theirs in enumerate(other, start=1):
+            current.append(
+                min(
+                    previous[column] + 1,
+                    current[column - 1] + 1,
+                    previous[column - 1] + (letter != theirs),
+                )
+            )
+        previous = current
+    return previous[-1]
+
+
+def near_distance(solution: str) -> int:
+    """Edits within which a solution counts as a near-copy of another: a fifth of it, at least 2."""
+    return max(2, len(solution) // 5)
+
+
+def finish(
+    elites: Sequence[Elite],
+    seeds: Sequence[Elite],
+    *,
+    max_expansions: int,
+    deadline: float | None,
+    known: Iterable[tuple[str, ...]] = (),
+) -> tuple[list[Finished], FinishReport]:
+    """Keep, in order, each elite whose idea is new, minimised; see the module docstring.
+
+    ``seeds`` are the seed levels' elites (their ideas and solutions are
+    the ones not to copy), ``known`` further signatures that are not new
+    (the shipped levels'). ``max_expansions`` bounds each solve.
+    """
+    report = FinishReport()
+    seed_ideas = {_signature(seed.analysis.level, seed.analysis.solution) for seed in seeds}
+    known_ideas = set(known)
+    kept: list[Finished] = []
+    taken: set[tuple[str, ...]] = set()
+    for elite in elites:
+        if deadline is not None and time.monotonic() >= deadline:
+            report.out_of_time += 1
+            continue
+        solution = elite.analysis.solution
+        if any(
+            edit_distance(solution, seed.analysis.solution) <= near_distance(seed.analysis.solution)
+            for seed in seeds
+        ):
+            report.near_copy += 1
+            continue
+        signature = _signature(elite.analysis.level, solution)
+        if signature in seed_ideas:
+            report.same_idea_as_seed += 1
+            continue
+        if signature in known_ideas:
+            report.same_idea_as_shipped += 1
+            continue
+        if signature in taken:
+            report.repeated_idea += 1
+            continue
+        minimal = minimise(elite, signature, max_expansions=max_expansions, deadline=deadline)
+        if minimal is None:
+            report.out_of_time += 1
+            continue
+        taken.add(signature)
+        kept.append(minimal)
+        report.removed += minimal.removed
+    report.kept = len(kept)
+    return kept, report
+
+
+def minimise(
+    elite: Elite,
+    signature: tuple[str, ...],
+    *,
+    max_expansions: int,
+    deadline: float | None = None,
+) -> Finished | None:
+    """The elite with every thing and word removed that it can do without (None: out of time).
+
+    Entities are tried last to first, each once, and tried again in a
+    further pass while a pass removed something: a removal is kept when the
+    level is still won, with the same signature and a shortest solution no
+    shorter. The elite's analysis is made again for the level that is left.
+    """
+    level = elite.analysis.level
+    length = elite.analysis.length
+    removed = 0
+    changed = True
+    while changed:
+        changed = False
+        for index in reversed(range(len(level["objects"]))):
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            trial = without(level, index)
+            if keeps_its_ideas(trial, signature, length, max_expansions):
+                level = trial
+                removed += 1
+                changed = True
+    if not removed:
+        return Finished(elite, signature, 0)
+    result = solve(level, max_expansions=max_expansions)
+    analysis = analyse(level, result, None)
+    analysis = replace(analysis, needs_words=elite.analysis.needs_words)
+    return Finished(replace(elite, analysis=analysis), signature, removed)
+
+
+def is_minimal(level: dict[str, Any], signature: tuple[str, ...], max_expansions: int) -> bool:
+    """Whether no single thing or word of ``level`` can go while it keeps its ideas and length."""
+    result = solve(level, max_expansions=max_expansions)
+    if result.moves is None:
+        return False
+    length = len(result.moves)
+    return not any(
+        keeps_its_ideas(without(level, index), signature, length, max_expansions)
+        for index in range(len(level["objects"]))
+    )
+
+
+def without(level: dict[str, Any], index: int) -> dict[str, Any]:
+    """The level dict with its ``index``-th object (thing or word) taken away."""
+    objects = [entity for position, entity in enumerate(level["objects"]) if position != index]
+    return {**level, "objects": objects}
+
+
+def keeps_its_ideas(
+    level: dict[str, Any], signature: tuple[str, ...], length: int, max_expansions: int
+) -> bool:
+    """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution."""
+    result = solve(level, max_expansions=max_expansions)
+    if result.outcome is not Outcome.SOLVED or result.moves is None:
+        return False
+    if len(result.moves) < length:
+        return False
+    return _signature(level, result.moves) == signature
+
+
+def _signature(level: dict[str, Any], solution: str) -> tuple[str, ...]:
+    """The idea signature along ``solution``, with the finishing step's smaller budget."""
+    return level_ideas(level, solution, max_expansions=FINISH_NEED_EXPANSIONS).signature
