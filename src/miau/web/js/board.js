@@ -157,7 +157,8 @@ export class Board {
     const text = root.dataset.text;
     const minText = this.stackedTexts?.has(text) ? MIN_WORD_TEXT_PX / STACK_SCALE : MIN_WORD_TEXT_PX;
     const { size, squeeze } = wordFit(wordAdvance(text), this.tile, minText);
-    root.style.setProperty("--word-size", `${size.toFixed(2)}px`);
+    // Rounded up: a stacked word's text, drawn at STACK_SCALE, must not fall a hair under minText.
+    root.style.setProperty("--word-size", `${(Math.ceil(size * 100) / 100).toFixed(2)}px`);
     root.style.setProperty("--squeeze", squeeze.toFixed(3));
     root.dataset.squeezed = String(squeeze < 1);
   }
