@@ -590,6 +590,9 @@ def hold_keys(page: Page, seconds: float) -> HoldFigures:
     for _ in range(holds):
         key = "ArrowRight" if cat_x(page) == 0 else "ArrowLeft"
         page.keyboard.down(key)
+        # A second key-down is the system's auto-repeat (repeat=true): the page repeats a key
+        # only once the system says it is held (input.js).
+        page.keyboard.down(key)
         page.wait_for_timeout(hold_ms)
         page.keyboard.up(key)
         wait_settled(page)

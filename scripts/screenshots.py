@@ -7,9 +7,11 @@ temporary SQLite database unless ``--db``), drives Debian's Chromium through
 Playwright with real key presses (levels are won with their stored
 solutions from ``packs/*.json``) and writes one PNG per scene into OUTDIR,
 printing each path: title, world select, level select (after two wins),
-play at the start of a level, play mid-push, win, loss banner, Clockwork's
+play at the start of a level, play mid-push, win (matching the shortest,
+then two moves over it), loss banner, Clockwork's
 ``mouse-keeps-time`` with its property tile and glossary, all at 1280x800,
-then the play scene on a 390x844 touch screen, its side panels and a hint;
+then the play scene on a 390x844 touch screen, its side panels, a hint and
+the win card over the shortest and matching it;
 then, at both sizes, a locked level opened by its address, the
 world-complete card, world select's overall progress and the sound switched
 off; then, at both sizes, Double time, Stepping stone and Stop the clock with
@@ -295,6 +297,13 @@ def desktop_scenes(browser: Browser, base_url: str, outdir: Path, problems: Prob
     shots.wait_still()
     shots.shoot("16-hints")
 
+    # The win card two moves over the shortest: it says so and offers to play again for it.
+    shots.goto("/play/tutorial/first-steps")
+    shots.wait_play_ready("First Steps")
+    shots.play("UD")
+    shots.win("tutorial", "first-steps")
+    shots.shoot("06-win-over-the-shortest")
+
     shots.goto("/play/clockwork/mouse-keeps-time")
     shots.wait_play_ready("The mouse keeps time")
     # The glossary card beside the board marks TICK as new (a toast only on narrow screens).
@@ -343,6 +352,18 @@ def phone_scenes(browser: Browser, base_url: str, outdir: Path, problems: Proble
     page.locator(".hint-panel").scroll_into_view_if_needed()
     shots.wait_still()
     shots.shoot("16-phone-hints")
+
+    # The win card on the phone, over the shortest, then matching it after "Play again for the shortest".
+    shots.goto("/play/tutorial/first-steps")
+    shots.wait_play_ready("First Steps")
+    shots.play("UD")
+    shots.win("tutorial", "first-steps")
+    shots.shoot("17-phone-win-over-the-shortest")
+    page.locator(".win-overlay [data-action='replay']").tap()
+    page.wait_for_selector(".win-overlay", state="detached")
+    shots.wait_play_ready("First Steps")
+    shots.win("tutorial", "first-steps")
+    shots.shoot("17-phone-win-shortest-matched")
     context.close()
 
 

@@ -89,3 +89,54 @@ def test_while_the_level_loads_the_board_place_says_so_and_counts_the_moves_held
     held_back[0].continue_()
     wait_for_moves(page, 2)
     assert page.locator(".board-starting").count() == 0
+
+
+PRESS_HELD_MS = 250
+"""How long each key of a deliberate press is held: past the page's own repeat delay
+(180 ms), short of any system's key-repeat delay (Playwright sends no repeat), as a
+player's key-up reaches a page busy opening a level."""
+
+
+def press_held(page: Page, moves: str) -> None:
+    """Press `moves`, each key held PRESS_HELD_MS, without waiting for any reply."""
+    for move in moves:
+        key = KEY_FOR_MOVE[move]
+        page.keyboard.down(key)
+        page.wait_for_timeout(PRESS_HELD_MS)
+        page.keyboard.up(key)
+
+
+def open_at(page: Page, game: GamePage, game_url: str, moment: str) -> str:
+    """Bring the page to `moment` (a level just opening); the level the moves then play on."""
+    if moment == "opened":
+        page.goto(f"{game_url}/#/play/{PACK}/{LEVEL}")
+        page.wait_for_selector(BOARD_PLACE, state="attached", timeout=60_000)
+        return LEVEL
+    if moment == "next-level":
+        game.win_shipped_level("tutorial", "first-steps")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/#/play/tutorial/walls")
+        return "walls"
+    game.open_level(PACK, LEVEL)
+    game.play(shipped_solution(PACK, LEVEL)[:2])
+    page.keyboard.press("r")
+    return LEVEL
+
+
+@pytest.mark.parametrize("key_repeat", [True, False], ids=["repeat-on", "repeat-off"])
+@pytest.mark.parametrize("moment", ["opened", "next-level", "restart"])
+def test_four_presses_right_after_a_level_opens_are_four_moves(
+    page: Page, game_url: str, moment: str, key_repeat: bool
+) -> None:
+    game = GamePage(page, game_url, key_repeat=key_repeat)
+    level = open_at(page, game, game_url, moment)
+    pack = "tutorial" if level == "walls" else PACK
+
+    press_held(page, shipped_solution(pack, level)[:4])
+
+    page.wait_for_selector(".play-scene[data-ready='true']", timeout=60_000)
+    game.settle()
+    page.wait_for_timeout(PRESS_HELD_MS)  # a repeat would have come by now
+    game.settle()
+    assert game.move_count() == 4
+    assert game.board_move_count() == 4

@@ -63,3 +63,43 @@ def test_asking_shows_the_first_hint_then_the_second_then_no_more(
 def test_the_keys_help_names_the_hint_key(page: Page, game_url: str) -> None:
     page.goto(f"{game_url}/#/")
     expect(page.locator(".title-keys")).to_contain_text("H hint")
+
+
+CROWDED_LEVELS = (
+    ("clockwork-pairs", "let-the-mouse-in"),
+    ("clockwork-pairs", "any-wall-will-do"),
+    ("deep-end", "open-and-shut"),
+    ("lexicon", "thaw"),
+    ("lexicon", "key"),
+)
+"""The shipped levels whose rules and words fill the side column most at 1280x800."""
+
+HINT_PANEL_IN_VIEW = """() => {
+  const side = document.querySelector('.side').getBoundingClientRect();
+  const bottom = Math.min(side.bottom, window.innerHeight);
+  return [...document.querySelectorAll('.hint-panel .hint, .hint-panel .hint-button')]
+    .filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top < side.top - 0.5 || box.bottom > bottom + 0.5;
+    })
+    .map((element) => element.textContent);
+}"""
+"""The hints and the Hint button that are not whole inside the side column and the window."""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)], ids=["1280x800", "1366x768"])
+def test_every_hint_asked_for_is_seen_whole_at_laptop_sizes(
+    page: Page, game_url: str, size: tuple[int, int]
+) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    game = GamePage(page, game_url)
+    cut: dict[str, list[str]] = {}
+    for pack, level in CROWDED_LEVELS:
+        game.open_level(pack, level)
+        button = page.locator(".hint-button")
+        while button.is_enabled():
+            button.click()
+        hidden = page.evaluate(HINT_PANEL_IN_VIEW)
+        if hidden:
+            cut[f"{pack}/{level}"] = hidden
+    assert cut == {}

@@ -63,6 +63,8 @@ def test_holding_a_key_repeats_the_move(page: Page, live_server: LocalServer) ->
     start_x = int(page.get_attribute(cat, "data-x") or "0")
 
     page.keyboard.down("ArrowRight")
+    # Held: the system's own auto-repeat (a second key-down, repeat=true) says so (input.js).
+    page.keyboard.down("ArrowRight")
     # One press and two repeats, however long a loaded machine takes to show them.
     page.wait_for_function("Number(document.querySelector('#move-count').textContent) >= 3")
     page.keyboard.up("ArrowRight")

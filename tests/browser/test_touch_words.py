@@ -22,6 +22,11 @@ DESKTOP: dict[str, object] = {"viewport": {"width": 1280, "height": 800}}
 VISIBLE_KEY_CHIPS = """() => [...document.querySelectorAll('kbd')]
   .filter((chip) => chip.getClientRects().length > 0)
   .map((chip) => chip.textContent)"""
+KEY_TITLES = r"""() => [...document.querySelectorAll('[title]')]
+  .filter((element) => element.getClientRects().length > 0)
+  .map((element) => element.title)
+  .filter((title) => /\([A-Z]\)|\b(Ctrl|Esc|Enter|Space)\b/.test(title))"""
+"""Tooltips that name a key (a long press shows a tooltip on some touch screens)."""
 
 
 def new_page(browser: Browser, options: dict[str, object]) -> Page:
@@ -51,17 +56,24 @@ def win_first_steps(page: Page, base_url: str) -> None:
 
 
 def test_a_touch_screen_names_no_keys_on_the_title_the_play_scene_or_the_win_card(
-    phone: Page, live_server: LocalServer
+    phone: Page, game_url: str
 ) -> None:
-    phone.goto(f"{live_server.url}/#/")
+    phone.goto(f"{game_url}/#/")
     phone.wait_for_selector(".title-touch")
     assert phone.locator(".title-keys").is_hidden()
     assert "Swipe" in phone.inner_text(".title-touch")
     assert phone.evaluate(VISIBLE_KEY_CHIPS) == []
+    for scene, ready in (("/worlds", ".world-card"), ("/world/tutorial", ".level-card")):
+        phone.goto(f"{game_url}/#{scene}")
+        phone.wait_for_selector(ready)
+        assert phone.evaluate(VISIBLE_KEY_CHIPS) == [], scene
+        assert phone.evaluate(KEY_TITLES) == [], scene
 
-    game = GamePage(phone, live_server.url)
+    game = GamePage(phone, game_url)
     game.open_level("tutorial", "first-steps")
+    phone.click(".hint-button")
     assert phone.evaluate(VISIBLE_KEY_CHIPS) == []
+    assert phone.evaluate(KEY_TITLES) == []
     game.play(shipped_solution("tutorial", "first-steps")[:1])
     phone.reload()
     game.wait_ready()

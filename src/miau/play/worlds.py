@@ -52,6 +52,7 @@ from miau.engine.vocabulary import (
 )
 from miau.packs import GlossaryEntry, Pack, PackError, PackLevel, load_pack
 from miau.packs.format import Accent
+from miau.play.shortest import shortest_known
 from miau.worlds import shipped_packs_dir
 
 __all__ = [
@@ -256,7 +257,11 @@ def world_json(
 
 
 def level_json(pack_id: str, level: PackLevel, next_level: dict[str, str] | None) -> dict[str, Any]:
-    """``GET /api/worlds/{pack}/levels/{level}``: what the client needs to draw the level."""
+    """``GET /api/worlds/{pack}/levels/{level}``: what the client needs to draw the level.
+
+    ``shortest`` is the fewest moves known to win it (:func:`shortest_known`, which may run the
+    solver on a level with no stored solution: a host calls this off its event loop).
+    """
     return {
         "pack": pack_id,
         "id": level.id,
@@ -273,6 +278,8 @@ def level_json(pack_id: str, level: PackLevel, next_level: dict[str, str] | None
         "properties": level_properties(level),
         "operators": level_operators(level),
         "next": next_level,
+        # The win card measures the player's moves against it; never the moves themselves.
+        "shortest": shortest_known(level),
     }
 
 

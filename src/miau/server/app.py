@@ -35,10 +35,12 @@ import os
 import re
 import secrets
 from collections.abc import AsyncIterator
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -439,7 +441,12 @@ class _Api:
         if level is None:
             return refusal_response(no_level(pack_id, level_id))
         won = (await self._best_moves(player_of(request.scope))).keys()
-        return _json(self.worlds.any_level_detail(pack, level, won, imported=imported))
+        # On a worker thread: a library level with no stored solution runs the solver for its
+        # shortest length (miau.play.shortest), which must not hold up other players' turns.
+        detail = await anyio.to_thread.run_sync(
+            partial(self.worlds.any_level_detail, pack, level, won, imported=imported)
+        )
+        return _json(detail)
 
     async def show_level_pack(self, request: Request) -> Response:
         """``GET /api/worlds/{pack}/levels/{level}/pack``: the level as a one-level pack.

@@ -55,7 +55,8 @@ class SharedEndpoints:
             for entry in progress
             if entry.pack == key and entry.best_moves is not None
         }
-        return json_response(shared_level_json(pack, best))
+        # On a worker thread: a level with no stored solution runs the solver for its shortest.
+        return json_response(await anyio.to_thread.run_sync(shared_level_json, pack, best))
 
     async def encode(self, request: Request) -> Response:
         """``POST /api/shared/encode`` with ``{"pack": <one-level pack>}``: its code and link."""

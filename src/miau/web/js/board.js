@@ -3,6 +3,7 @@
 // there (slides, bumps, destruction cues, rule flashes).
 
 import { dressWordTile, ruleText } from "./words.js";
+import { tileForWord, wordFit } from "./word-fit.js";
 
 /** How many colours TICK paths take (miau.css, `data-owner`): one per TICK thing, in turn. */
 const PATH_COLOURS = 4;
@@ -14,26 +15,36 @@ const MIN_TILE_PX = 12;
 const MAX_TILE_PX = 96;
 /** The smallest word-tile text the board draws (CSS px): a denser board pans instead. */
 export const MIN_WORD_TEXT_PX = 11;
-// The word face's font size as a share of the tile (miau.css): the smaller
-// of TEXT_CAP and TEXT_WIDTH over the letters on its longest line.
-const TEXT_CAP = 0.34;
-const TEXT_WIDTH = 0.98;
 /** How much smaller a member of a stack is drawn (its text too, so the tile size allows for it). */
 const STACK_SCALE = 0.74;
 
-/** A word's letters on its longest line: all of them, or half (rounded up) when drawn in two lines. */
-export function lineLetters(text, twoLines) {
-  const length = Math.max(2, [...text].length);
-  return twoLines && length >= 4 ? Math.ceil(length / 2) : length;
+const advances = new Map(); // word -> its width in em, as the tile font draws it
+let measuring = null; // a canvas context set to the tile font
+
+/**
+ * A word's width in em in the word tiles' font (miau.css `--font-tile`, weight 800,
+ * letter-spacing -0.02em), measured once per word.
+ */
+export function wordAdvance(text) {
+  const known = advances.get(text);
+  if (known !== undefined) return known;
+  if (!measuring) {
+    measuring = document.createElement("canvas").getContext("2d");
+    const family = getComputedStyle(document.documentElement).getPropertyValue("--font-tile").trim();
+    measuring.font = `800 100px ${family || "sans-serif"}`;
+  }
+  const letters = [...text].length;
+  // No canvas (a stripped-down browser): a generous guess for bold capitals.
+  const width = measuring ? measuring.measureText(text).width / 100 : letters * 0.78;
+  const advance = width - 0.02 * letters;
+  advances.set(text, advance);
+  return advance;
 }
 
-/** The smallest tile (whole px) on which every word of `words` has text of at least `minText` px. */
-export function tileForText(words, twoLines, minText = MIN_WORD_TEXT_PX) {
+/** The smallest tile (whole px) on which every word of `words` fits on one line at `minText` px or more. */
+export function tileForText(words, minText = MIN_WORD_TEXT_PX) {
   let tile = 0;
-  for (const word of words) {
-    const share = Math.min(TEXT_CAP, TEXT_WIDTH / lineLetters(word, twoLines));
-    tile = Math.max(tile, Math.ceil(minText / share));
-  }
+  for (const word of words) tile = Math.max(tile, tileForWord(wordAdvance(word), minText));
   return tile;
 }
 
@@ -110,10 +121,10 @@ export class Board {
 
   /**
    * Picks the whole-pixel tile size that makes the board fit its area, but
-   * never one whose word text would be under MIN_WORD_TEXT_PX: a word of
-   * four letters or more too long for one line at that size is drawn in two
-   * ("MI/AU", Baba's way), and a board still too dense for its area is drawn
-   * larger and pans (the area scrolls to keep YOU in view).
+   * never one whose word text would be under MIN_WORD_TEXT_PX: every word
+   * stays on one line (word-fit.js: a long word shrinks, then is drawn
+   * narrower), and a board too dense for that in its area is drawn larger
+   * and pans (the area scrolls to keep YOU in view).
    */
   fit() {
     if (!this.state) return;
@@ -128,26 +139,28 @@ export class Board {
     const stacked = new Set(stackedWords(this.state.entities));
     this.stackedTexts = stacked;
     const fitted = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
-    const readable = Math.max(tileForText(words, true), tileForText(stacked, true, MIN_WORD_TEXT_PX / STACK_SCALE));
+    const readable = Math.max(tileForText(words), tileForText(stacked, MIN_WORD_TEXT_PX / STACK_SCALE));
     const tile = Math.min(MAX_TILE_PX, Math.max(fitted, readable));
     if (tile === this.tile && this.element.style.width) return;
     this.finishAnimations();
     this.tile = tile;
-    for (const parts of this.elements.values()) this.setLines(parts.root);
+    for (const parts of this.elements.values()) this.fitWord(parts.root);
     this.element.style.setProperty("--tile", `${tile}px`);
     this.element.style.width = `${tile * this.state.width}px`;
     this.element.style.height = `${tile * this.state.height}px`;
     this.draw(this.state);
   }
 
-  /** Marks a word tile for two lines when its one line would be under MIN_WORD_TEXT_PX at this tile size. */
-  setLines(root) {
+  /** Sizes a word tile's text for this tile size: one line, as large as fits (word-fit.js). */
+  fitWord(root) {
     if (root.dataset.kind !== "word") return;
-    const share = Math.min(TEXT_CAP, TEXT_WIDTH / lineLetters(root.dataset.text, false));
     const text = root.dataset.text;
     const minText = this.stackedTexts?.has(text) ? MIN_WORD_TEXT_PX / STACK_SCALE : MIN_WORD_TEXT_PX;
-    const twoLines = this.tile * share < minText && lineLetters(text, true) < lineLetters(text, false);
-    root.dataset.lines = twoLines ? "2" : "1";
+    const { size, squeeze } = wordFit(wordAdvance(text), this.tile, minText);
+    // Rounded up: a stacked word's text, drawn at STACK_SCALE, must not fall a hair under minText.
+    root.style.setProperty("--word-size", `${(Math.ceil(size * 100) / 100).toFixed(2)}px`);
+    root.style.setProperty("--squeeze", squeeze.toFixed(3));
+    root.dataset.squeezed = String(squeeze < 1);
   }
 
   /** Scrolls a board larger than its area so that the first YOU thing stays two cells from the edge. */
@@ -373,19 +386,12 @@ export class Board {
     if (entity.kind === "word") {
       root.dataset.text = entity.text;
       dressWordTile(root, entity.text, this.vocabulary);
-      // Two halves: one line on a roomy board, two lines on a small one (miau.css, data-lines).
-      const letters = [...entity.text];
-      const cut = letters.length >= 4 ? Math.ceil(letters.length / 2) : letters.length;
-      const first = document.createElement("span");
-      first.textContent = letters.slice(0, cut).join("");
-      face.append(first);
-      if (cut < letters.length) {
-        const second = document.createElement("span");
-        second.textContent = letters.slice(cut).join("");
-        face.append(second);
-      }
-      root.style.setProperty("--half", String(lineLetters(entity.text, true)));
-      this.setLines(root);
+      // One line, never broken inside the word: fitWord sizes it (word-fit.js).
+      const word = document.createElement("span");
+      word.className = "word";
+      word.textContent = entity.text;
+      face.append(word);
+      this.fitWord(root);
     }
     this.element.append(root);
     this.elements.set(entity.id, parts);

@@ -3,6 +3,7 @@
 // reaches the scene underneath.
 
 import { h, keyLabel } from "./dom.js";
+import { keysOrTouch } from "./touch.js";
 
 function modal(className, labelId, children) {
   const dialog = h(
@@ -206,7 +207,8 @@ export function shareDialog({ title, link, note = null, signal }) {
     };
     const doCopy = async () => {
       const copied = await copyText(link, field);
-      status.textContent = copied ? "Copied to the clipboard." : "Select the link and copy it (Ctrl+C).";
+      const byHand = keysOrTouch("Select the link and copy it (Ctrl+C).", "Select the link and copy it.");
+      status.textContent = copied ? "Copied to the clipboard." : byHand;
       status.dataset.copied = String(copied);
       field.select();
     };

@@ -3,7 +3,19 @@
 //   {intent: "step", direction}, {intent: "wait"}, {intent: "undo"},
 //   {intent: "reset"}, and the scene-level {intent: "back"}.
 
-/** First repeat of a held key, then the steady rate (about 11 moves a second). */
+/**
+ * First repeat of a held key, then the steady rate (about 11 moves a second).
+ *
+ * A key repeats only once the system says it is held: its own auto-repeat
+ * (a keydown with `repeat`) comes only while the key is physically down,
+ * after the delay the player set for every program. The page cannot tell a
+ * hold from a short press by the clock alone: a press's key-up may reach a
+ * busy page (a level opening, the next level after a win) later than
+ * REPEAT_DELAY_MS, and one press would move twice. So the first repeat
+ * comes after both REPEAT_DELAY_MS and the system's first repeat; the rate
+ * after it is the page's own, the same everywhere. A pad button held under
+ * a finger needs no such word: its pointer is down.
+ */
 export const REPEAT_DELAY_MS = 180;
 export const REPEAT_INTERVAL_MS = 90;
 
@@ -63,27 +75,39 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null, 
   let enabled = true;
   const held = []; // keys (and "pad" for a pad button) held down, most recent last
   const heldIntents = new Map(); // what each held source repeats
+  const sure = new Set(); // held sources known to be held: the system repeated the key, or a pad pointer is down
   let padPointer = null; // the pointer holding a pad button
   let skipClick = false; // the click that ends a pad press was already a move
   let delayTimer = null;
   let repeatTimer = null;
+  let due = false; // REPEAT_DELAY_MS has passed since the active source's press (or take-over)
 
   function stopRepeating() {
     clearTimeout(delayTimer);
     clearInterval(repeatTimer);
     delayTimer = null;
     repeatTimer = null;
+    due = false;
   }
 
-  function startRepeating(key) {
+  function startRepeating(source) {
     stopRepeating();
     if (!repeat) return;
     delayTimer = setTimeout(() => {
-      repeatTimer = setInterval(() => {
-        if (enabled && held.at(-1) === key) onIntent(heldIntents.get(key), { repeat: true });
-      }, REPEAT_INTERVAL_MS);
-      if (enabled && held.at(-1) === key) onIntent(heldIntents.get(key), { repeat: true });
+      delayTimer = null;
+      due = true;
+      repeatIfHeld(source);
     }, REPEAT_DELAY_MS);
+  }
+
+  /** Starts the repeats of `source` once the delay has passed and it is known to be held. */
+  function repeatIfHeld(source) {
+    if (!due || repeatTimer !== null || held.at(-1) !== source || !sure.has(source)) return;
+    const again = () => {
+      if (enabled && held.at(-1) === source) onIntent(heldIntents.get(source), { repeat: true });
+    };
+    repeatTimer = setInterval(again, REPEAT_INTERVAL_MS);
+    again();
   }
 
   function release(key) {
@@ -92,9 +116,11 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null, 
     const wasActive = index === held.length - 1;
     held.splice(index, 1);
     heldIntents.delete(key);
+    sure.delete(key);
     if (!wasActive) return;
     // Another key still held takes over after the usual delay, without a
-    // press of its own: the player did not press it again.
+    // press of its own: the player did not press it again. (Only one the
+    // system had already repeated repeats: the system stops repeating it.)
     if (held.length) startRepeating(held.at(-1));
     else stopRepeating();
   }
@@ -106,15 +132,23 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null, 
     if (!intent) return;
     if (!enabled) return;
     event.preventDefault();
-    if (event.repeat) return;
+    if (event.repeat) {
+      // The system's repeat moves nothing itself: it says the key is really down.
+      if (held.includes(key)) {
+        sure.add(key);
+        repeatIfHeld(key);
+      }
+      return;
+    }
     if (held.includes(key)) return;
     onIntent(intent, { repeat: false });
     if (REPEATING.has(intent.intent)) hold(key, intent);
   }
 
-  function hold(source, intent) {
+  function hold(source, intent, { known = false } = {}) {
     held.push(source);
     heldIntents.set(source, intent);
+    if (known) sure.add(source);
     startRepeating(source);
   }
 
@@ -125,6 +159,7 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null, 
   function releaseAll() {
     held.length = 0;
     heldIntents.clear();
+    sure.clear();
     padPointer = null;
     stopRepeating();
   }
@@ -169,7 +204,7 @@ export function createInput({ onIntent, swipeSurface = null, buttonRoot = null, 
     padPointer = event.pointerId;
     skipClick = true;
     onIntent(intent, { repeat: false });
-    hold("pad", intent);
+    hold("pad", intent, { known: true });
   }
 
   function onButtonPointerUp(event) {

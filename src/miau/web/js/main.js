@@ -32,12 +32,15 @@ function navigate(path, { replace = false } = {}) {
   const hash = `#${path}`;
   if (location.hash === hash) {
     show();
-  } else if (replace) {
-    history.replaceState(null, "", hash);
-    show();
-  } else {
-    location.hash = hash;
+    return;
   }
+  // The new scene is mounted now, not on the hashchange event a task later: a key
+  // pressed in between would reach the scene being left (a won level drops it), so
+  // the first moves pressed after "Next level" were lost. pushState fires no
+  // hashchange; Back and Forward still do.
+  if (replace) history.replaceState(null, "", hash);
+  else history.pushState(null, "", hash);
+  show();
 }
 
 function decodeSegment(text) {

@@ -4,6 +4,7 @@
 // and how many effects it played (`data-sounds-played`), for the tests.
 
 import { h } from "./dom.js";
+import { keysOrTouch } from "./touch.js";
 
 /** The control for `board`; `signal` ends its listeners with the scene. */
 export function soundControl(board, signal) {
@@ -30,7 +31,9 @@ export function soundControl(board, signal) {
   const stop = board.subscribe(() => {
     const silent = board.muted || board.volume === 0;
     button.textContent = silent ? "🔇" : "🔊";
-    button.title = silent ? "Sound off (M)" : "Sound on (M)";
+    // A touch screen has no M key to name (touch.js).
+    const words = silent ? "Sound off" : "Sound on";
+    button.title = keysOrTouch(`${words} (M)`, words);
     button.setAttribute("aria-label", silent ? "Sound off" : "Sound on");
     button.setAttribute("aria-pressed", String(!silent));
     slider.value = String(Math.round(board.volume * 100));

@@ -57,8 +57,11 @@ export class HintPanel {
   /** Shows the next hint, if one is left; whether one was shown. */
   next() {
     if (this.shown >= this.hints.length) return false;
-    this.list.append(h("li", { class: "hint" }, this.hints[this.shown]));
+    const hint = h("li", { class: "hint" }, this.hints[this.shown]);
+    this.list.append(hint);
     this.render();
+    // The side column may scroll (many rules and words): the hint asked for comes into view.
+    hint.scrollIntoView?.({ block: "nearest" });
     return true;
   }
 

@@ -69,6 +69,8 @@ export class WinCeremony {
         title: level.title,
         moves: this.moves(),
         bestMoves: progress?.bestMoves ?? null,
+        // The API's one figure for the level (miau.play.shortest); a draft has none.
+        shortest: Number.isInteger(level.shortest) ? level.shortest : null,
         onNext: level.next ? () => this.routes.nextLevel(level.next) : null,
         onMap: this.routes.backToMap,
         onReplay: this.onReplay,

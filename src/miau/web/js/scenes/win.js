@@ -1,12 +1,17 @@
 // The win scene, shown over the board: the level, moves taken, best so far,
-// the next level and the way back to the map. The last level of a world
-// also shows the world's completion and the player's overall progress.
+// the shortest known length when the level has one (with "Play again for
+// the shortest" when the player was over it), the next level and the way
+// back to the map. The last level of a world also shows the world's
+// completion and the player's overall progress.
 
 import { h, keyLabel } from "../dom.js";
 
 /**
  * Shows the win overlay in `root`. `onNext` is null when the world has no
  * next level; `mapLabel` names the way back (the map, worlds, the editor).
+ * `shortest` is the fewest moves known to win the level (the API's
+ * `shortest`), or null: then the card says nothing of it. Over it, "Play
+ * again" becomes "Play again for the shortest".
  * `completion` (progress.js `worldCompletion`) turns it into the world's
  * moment: complete, or how many required levels are left.
  * Enter goes on, Escape goes back to the map, R plays again.
@@ -14,9 +19,21 @@ import { h, keyLabel } from "../dom.js";
  */
 export function showWin(
   root,
-  { title, moves, bestMoves, onNext, onMap, onReplay, signal, mapLabel = "Back to the map", completion = null },
+  {
+    title,
+    moves,
+    bestMoves,
+    shortest = null,
+    onNext,
+    onMap,
+    onReplay,
+    signal,
+    mapLabel = "Back to the map",
+    completion = null,
+  },
 ) {
   const isBest = bestMoves == null || moves <= bestMoves;
+  const over = shortest != null && moves > shortest;
   // Into the next world only when this one is done; otherwise back to its map.
   const goesOn = onNext && (!completion || completion.complete);
   const nextLabel = completion?.nextWorld ? `Next world: ${completion.nextWorld.name}` : "Next level";
@@ -34,8 +51,8 @@ export function showWin(
   );
   const replay = h(
     "button",
-    { class: "button ghost", type: "button", onclick: onReplay },
-    keyLabel("Play again", "R"),
+    { class: `button${over ? "" : " ghost"}`, type: "button", onclick: onReplay, dataset: { action: "replay" } },
+    keyLabel(over ? "Play again for the shortest" : "Play again", "R"),
   );
   const overlay = h(
     "div",
@@ -62,8 +79,13 @@ export function showWin(
           h("dt", {}, "Best"),
           h("dd", { "data-stat": "best" }, bestMoves == null ? String(moves) : String(bestMoves)),
         ),
+        shortest == null
+          ? null
+          : h("div", {}, h("dt", {}, "Shortest"), h("dd", { "data-stat": "shortest" }, String(shortest))),
       ),
-      isBest ? h("p", { class: "win-note" }, "Your best so far.") : null,
+      shortestNote(moves, shortest),
+      // Matching the shortest says more than a personal best: one line, not two.
+      isBest && !(shortest != null && moves <= shortest) ? h("p", { class: "win-note" }, "Your best so far.") : null,
       h("div", { class: "win-actions" }, next, map, replay),
     ),
   );
@@ -93,6 +115,29 @@ export function showWin(
     controller.abort();
     overlay.remove();
   };
+}
+
+/**
+ * The moves against the shortest known, in plain words (null when no
+ * shortest is known): matched, beaten (a stored solution longer than the
+ * real shortest), or how many moves over.
+ */
+export function shortestWords(moves, shortest) {
+  if (shortest == null) return null;
+  if (moves === shortest) return `You matched the shortest known solution: ${plural(shortest, "move")}.`;
+  if (moves < shortest) return `Shorter than the shortest known solution (${plural(shortest, "move")}).`;
+  const extra = moves - shortest;
+  return `${plural(extra, "move")} over the shortest known solution (${plural(shortest, "move")}).`;
+}
+
+function shortestNote(moves, shortest) {
+  const words = shortestWords(moves, shortest);
+  if (words === null) return null;
+  return h("p", { class: "win-shortest", dataset: { matched: String(moves <= shortest) } }, words);
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /** The world's moment: complete (with what it opened and the overall figures), or what is left. */
