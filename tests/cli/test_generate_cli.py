@@ -27,6 +27,10 @@ SMALL = [
     "3000",
     "--scorer",
     "solver",
+    # Seed 2's first 24 candidates hold a level with an idea that is new and not the seed's:
+    # finishing writes only those (seed 0's are near-copies of its solution or shipped ideas).
+    "--seed",
+    "2",
 ]
 
 
@@ -49,7 +53,7 @@ def test_the_written_pack_passes_miau_check_and_every_level_is_deeper_than_seed_
         assert level["solver"]["outcome"] == "solved"
         assert level["solution"]["won"]
         assert level["solution"]["turns"] == level["solver"]["length"], "not proved shortest"
-    floor = max(depth(dict(seed.level)) for seed in (*small_source().seeds, *walks()))
+    floor = max(depth(dict(seed.level)) for seed in (*small_source(2).seeds, *walks()))
     for level in load_pack(out).levels:
         assert depth(dict(level.data)) > floor, level.id
 

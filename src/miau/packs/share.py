@@ -150,7 +150,11 @@ def single_level_pack(pack: Pack, level_id: str) -> dict[str, Any]:
         out["vocabulary"] = vocabulary
     if glossary:
         out["properties"] = glossary
-    out["levels"] = [level.to_json()]
+    entry = level.to_json()
+    # The idea audit's fields speak of the pack the level came from, not of the shared level.
+    entry.pop("ideas", None)
+    entry.pop("repeats", None)
+    out["levels"] = [entry]
     return out
 
 
