@@ -22,13 +22,17 @@ finished in time is not written, so ``--seconds`` stays a hard cap.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, Final
 
 from miau.generate.analysis import analyse
 from miau.generate.archive import Elite
+from miau.generate.mutate import canonical
+from miau.generate.novelty import edit_distance, near_distance
 from miau.packs import load_pack
 from miau.solver import Outcome, solve
 from miau.solver.ideas import level_ideas
@@ -72,34 +76,23 @@ class FinishReport:
 
 def shipped_signatures() -> frozenset[tuple[str, ...]]:
     """The idea signatures the shipped levels store (``ideas``): ideas the game already asks for."""
-    found: set[tuple[str, ...]] = set()
+    return frozenset(stored_signatures().values())
+
+
+@cache
+def stored_signatures() -> dict[str, tuple[str, ...]]:
+    """Each shipped level that stores its signature, by the level's fingerprint (canonical JSON)."""
+    found: dict[str, tuple[str, ...]] = {}
     for path in sorted(shipped_packs_dir().glob("*.json")):
         for level in load_pack(shipped_pack_path(path.stem)).levels:
             if level.ideas is not None:
-                found.add(tuple(level.ideas))
-    return frozenset(found)
+                found[_fingerprint(canonical(dict(level.data)))] = tuple(level.ideas)
+    return found
 
 
-def edit_distance(one: str, other: str) -> int:
-    """Levenshtein distance between two move strings."""
-    previous = list(range(len(other) + 1))
-    for row, letter in enumerate(one, start=1):
-        current = [row]
-        for column, theirs in enumerate(other, start=1):
-            current.append(
-                min(
-                    previous[column] + 1,
-                    current[column - 1] + 1,
-                    previous[column - 1] + (letter != theirs),
-                )
-            )
-        previous = current
-    return previous[-1]
-
-
-def near_distance(solution: str) -> int:
-    """Edits within which a solution counts as a near-copy of another: a fifth of it, at least 2."""
-    return max(2, len(solution) // 5)
+def _fingerprint(level: Mapping[str, Any]) -> str:
+    """A level as canonical JSON: equal fingerprints, equal levels."""
+    return json.dumps(level, sort_keys=True, separators=(",", ":"))
 
 
 def finish(
@@ -117,7 +110,9 @@ def finish(
     (the shipped levels'). ``max_expansions`` bounds each solve.
     """
     report = FinishReport()
-    seed_ideas = {_signature(seed.analysis.level, seed.analysis.solution) for seed in seeds}
+    # The seeds' signatures cost held searches: worked out only once a level needs them,
+    # and read from the pack when a seed is a shipped level that stores its own.
+    seed_ideas: set[tuple[str, ...]] | None = None
     known_ideas = set(known)
     kept: list[Finished] = []
     taken: set[tuple[str, ...]] = set()
@@ -133,6 +128,13 @@ def finish(
             report.near_copy += 1
             continue
         signature = _signature(elite.analysis.level, solution)
+        if seed_ideas is None:
+            stored = stored_signatures()
+            seed_ideas = {
+                stored.get(_fingerprint(seed.analysis.level))
+                or _signature(seed.analysis.level, seed.analysis.solution)
+                for seed in seeds
+            }
         if signature in seed_ideas:
             report.same_idea_as_seed += 1
             continue
