@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Final
@@ -35,7 +35,7 @@ from miau.generate.mutate import canonical
 from miau.generate.novelty import edit_distance, near_distance
 from miau.packs import load_pack
 from miau.solver import Outcome, solve
-from miau.solver.ideas import level_ideas
+from miau.solver.ideas import OutOfTime, level_ideas
 from miau.worlds import shipped_pack_path, shipped_packs_dir
 
 FINISH_NEED_EXPANSIONS: Final = 20_000
@@ -127,14 +127,18 @@ def finish(
         ):
             report.near_copy += 1
             continue
-        signature = _signature(elite.analysis.level, solution)
-        if seed_ideas is None:
-            stored = stored_signatures()
-            seed_ideas = {
-                stored.get(_fingerprint(seed.analysis.level))
-                or _signature(seed.analysis.level, seed.analysis.solution)
-                for seed in seeds
-            }
+        try:
+            signature = _signature(elite.analysis.level, solution, deadline)
+            if seed_ideas is None:
+                stored = stored_signatures()
+                seed_ideas = {
+                    stored.get(_fingerprint(seed.analysis.level))
+                    or _signature(seed.analysis.level, seed.analysis.solution, deadline)
+                    for seed in seeds
+                }
+        except OutOfTime:
+            report.out_of_time += 1
+            continue
         if signature in seed_ideas:
             report.same_idea_as_seed += 1
             continue
@@ -179,7 +183,11 @@ def minimise(
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             trial = without(level, index)
-            if keeps_its_ideas(trial, signature, length, max_expansions):
+            try:
+                kept = keeps_its_ideas(trial, signature, length, max_expansions, deadline)
+            except OutOfTime:
+                return None
+            if kept:
                 level = trial
                 removed += 1
                 changed = True
@@ -210,17 +218,40 @@ def without(level: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def keeps_its_ideas(
-    level: dict[str, Any], signature: tuple[str, ...], length: int, max_expansions: int
+    level: dict[str, Any],
+    signature: tuple[str, ...],
+    length: int,
+    max_expansions: int,
+    deadline: float | None = None,
 ) -> bool:
-    """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution."""
-    result = solve(level, max_expansions=max_expansions)
+    """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution.
+
+    :raises OutOfTime: past ``deadline`` (a ``time.monotonic`` value).
+    """
+    result = solve(level, max_expansions=max_expansions, progress=_watch(deadline))
     if result.outcome is not Outcome.SOLVED or result.moves is None:
         return False
     if len(result.moves) < length:
         return False
-    return _signature(level, result.moves) == signature
+    return _signature(level, result.moves, deadline) == signature
 
 
-def _signature(level: dict[str, Any], solution: str) -> tuple[str, ...]:
+def _watch(deadline: float | None) -> Callable[[int], None] | None:
+    """A solver progress call that stops the search with ``OutOfTime`` past ``deadline``."""
+    if deadline is None:
+        return None
+    end = deadline
+
+    def check(expanded: int) -> None:
+        if time.monotonic() > end:
+            raise OutOfTime(f"a solve passed its deadline after {expanded:,} states")
+
+    return check
+
+
+def _signature(
+    level: dict[str, Any], solution: str, deadline: float | None = None
+) -> tuple[str, ...]:
     """The idea signature along ``solution``, with the finishing step's smaller budget."""
-    return level_ideas(level, solution, max_expansions=FINISH_NEED_EXPANSIONS).signature
+    ideas = level_ideas(level, solution, max_expansions=FINISH_NEED_EXPANSIONS, deadline=deadline)
+    return ideas.signature
