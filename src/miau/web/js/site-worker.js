@@ -10,11 +10,18 @@
 // Orders are carried out one at a time, in the order they came. Every answer's
 // records are committed to IndexedDB (one transaction, strict durability)
 // before the answer is posted: an intent is stored before its result is shown.
+//
+// Beside the records, the store "views" keeps the board each play reply shows
+// (["pack", "level"] -> {build, log, state, world, level}), in the same
+// transaction: the page draws it at its next start while this worker is still
+// starting (stored-view.js), if the game's stored log is still `log`.
 
 import { SITE_ADDRESS, startRuntime } from "./pyodide-start.js";
 
 const DATABASE = "miau";
 const RECORDS = "records";
+const VIEWS = "views";
+const DATABASE_VERSION = 2; // 2 added VIEWS
 
 let backend = null;
 let database = null;
@@ -25,8 +32,11 @@ function report(fraction, label) {
 
 function openDatabase() {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(RECORDS);
+    const request = indexedDB.open(DATABASE, DATABASE_VERSION);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      for (const name of [RECORDS, VIEWS]) if (!db.objectStoreNames.contains(name)) db.createObjectStore(name);
+    };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
@@ -53,14 +63,20 @@ function readRecords(db) {
 // what it stored, so that they answer from the same records.
 const otherTabs = new BroadcastChannel("miau-records");
 
-function commit(writes) {
-  if (!writes.length) return Promise.resolve();
+function commit(writes, view = null) {
+  if (!writes.length && !view) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const transaction = database.transaction(RECORDS, "readwrite", { durability: "strict" });
+    const stores = view ? [RECORDS, VIEWS] : [RECORDS];
+    const transaction = database.transaction(stores, "readwrite", { durability: "strict" });
     const store = transaction.objectStore(RECORDS);
     for (const [key, value] of writes) {
       if (value === null) store.delete(key);
       else store.put(value, key);
+    }
+    if (view) {
+      const [key, value] = view;
+      if (value === null) transaction.objectStore(VIEWS).delete(key);
+      else transaction.objectStore(VIEWS).put(value, key);
     }
     transaction.oncomplete = () => {
       otherTabs.postMessage(JSON.stringify(writes));
@@ -71,9 +87,40 @@ function commit(writes) {
   });
 }
 
+// The last world and level answers (by pack, and pack and level): the page
+// needs them, beside the state, to draw a stored board.
+const WORLD_PATH = /^\/api\/worlds\/([^/]+)$/;
+const LEVEL_PATH = /^\/api\/worlds\/([^/]+)\/levels\/([^/]+)$/;
+const worlds = new Map();
+const levels = new Map();
+let build = null; // this build's id (stored-view.js): views are written only when it is known
+
+function remember(order, answer) {
+  if (order.method !== "GET" || answer.status !== 200) return;
+  const world = WORLD_PATH.exec(order.path);
+  if (world) worlds.set(decodeURIComponent(world[1]), answer.body);
+  const level = LEVEL_PATH.exec(order.path);
+  if (level) levels.set(`${decodeURIComponent(level[1])}/${decodeURIComponent(level[2])}`, answer.body);
+}
+
+// The view a play reply leaves, as [key, value] for VIEWS (value null: forget
+// it), or null to leave VIEWS alone.
+function viewOf(reply) {
+  if (!build || !(reply.startsWith('{"type":"opened"') || reply.startsWith('{"type":"result"'))) return null;
+  const saved = JSON.parse(backend.saved_game());
+  if (!saved) return null; // a draft
+  const key = [saved.pack, saved.level];
+  const world = worlds.get(saved.pack);
+  const level = levels.get(`${saved.pack}/${saved.level}`);
+  // A won game is not stored (a reload starts afresh): its board is not the next start's.
+  if (!world || !level || (saved.log === null && reply.startsWith('{"type":"result"'))) return [key, null];
+  return [key, { build, log: saved.log, state: JSON.parse(reply).state, world, level }];
+}
+
 async function start() {
-  const [db, { pyodide, timings }] = await Promise.all([openDatabase(), startRuntime(report)]);
+  const [db, { pyodide, timings, build: built }] = await Promise.all([openDatabase(), startRuntime(report)]);
   database = db;
+  build = built;
   report(0.85, "Opening your progress");
   pyodide.runPython(
     "from miau.site.backend import SiteBackend\n" + `backend = SiteBackend(base=${JSON.stringify(SITE_ADDRESS)})\n`,
@@ -89,11 +136,13 @@ async function carryOut(order) {
   if (order.kind === "frame") {
     // The reply is encoded once, in Python, as the server sends it; its records are stored first.
     const reply = backend.frame_reply(order.text);
-    await commit(JSON.parse(backend.take_writes()));
+    const writes = JSON.parse(backend.take_writes());
+    await commit(writes, viewOf(reply));
     postMessage({ kind: "frame", text: reply });
   } else if (order.kind === "http") {
     const body = order.body === undefined ? undefined : JSON.stringify(order.body);
     const answer = JSON.parse(backend.http(order.method, order.path, body));
+    remember(order, answer);
     await commit(answer.writes);
     postMessage({ id: order.id, kind: "answer", status: answer.status, body: answer.body });
   }
