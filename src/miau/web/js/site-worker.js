@@ -11,17 +11,20 @@
 // records are committed to IndexedDB (one transaction, strict durability)
 // before the answer is posted: an intent is stored before its result is shown.
 //
-// Beside the records, the store "views" keeps the board each play reply shows
-// (["pack", "level"] -> {build, log, state, world, level}), in the same
+// Beside a game's records, the record ["view", pack, level] keeps the board each
+// play reply shows ({build, log, state, world, level}), stored in the same
 // transaction: the page draws it at its next start while this worker is still
-// starting (stored-view.js), if the game's stored log is still `log`.
+// starting (stored-view.js), if the game's stored log is still `log`. The
+// backend never reads views (readRecords skips them), and they share the
+// records' store so that the database keeps its version: a tab of an older
+// build still open would otherwise hold this one's upgrade, and its start.
 
 import { SITE_ADDRESS, startRuntime } from "./pyodide-start.js";
 
 const DATABASE = "miau";
 const RECORDS = "records";
-const VIEWS = "views";
-const DATABASE_VERSION = 2; // 2 added VIEWS
+const VIEW = "view"; // the first part of a view's key
+const PAST_VIEWS = [VIEW, []]; // an array sorts after every string: the first key past all views
 
 let backend = null;
 let database = null;
@@ -32,11 +35,8 @@ function report(fraction, label) {
 
 function openDatabase() {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, DATABASE_VERSION);
-    request.onupgradeneeded = () => {
-      const db = request.result;
-      for (const name of [RECORDS, VIEWS]) if (!db.objectStoreNames.contains(name)) db.createObjectStore(name);
-    };
+    const request = indexedDB.open(DATABASE, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(RECORDS);
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
@@ -50,6 +50,10 @@ function readRecords(db) {
       const cursor = request.result;
       if (!cursor) {
         resolve(records);
+        return;
+      }
+      if (cursor.key[0] === VIEW) {
+        cursor.continue(PAST_VIEWS); // the page's, not the backend's
         return;
       }
       records.push([cursor.key, cursor.value]);
@@ -66,17 +70,11 @@ const otherTabs = new BroadcastChannel("miau-records");
 function commit(writes, view = null) {
   if (!writes.length && !view) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const stores = view ? [RECORDS, VIEWS] : [RECORDS];
-    const transaction = database.transaction(stores, "readwrite", { durability: "strict" });
+    const transaction = database.transaction(RECORDS, "readwrite", { durability: "strict" });
     const store = transaction.objectStore(RECORDS);
-    for (const [key, value] of writes) {
+    for (const [key, value] of view ? [...writes, view] : writes) {
       if (value === null) store.delete(key);
       else store.put(value, key);
-    }
-    if (view) {
-      const [key, value] = view;
-      if (value === null) transaction.objectStore(VIEWS).delete(key);
-      else transaction.objectStore(VIEWS).put(value, key);
     }
     transaction.oncomplete = () => {
       otherTabs.postMessage(JSON.stringify(writes));
@@ -103,13 +101,14 @@ function remember(order, answer) {
   if (level) levels.set(`${decodeURIComponent(level[1])}/${decodeURIComponent(level[2])}`, answer.body);
 }
 
-// The view a play reply leaves, as [key, value] for VIEWS (value null: forget
-// it), or null to leave VIEWS alone.
+// The view a play reply leaves, as a record [key, value] (value null: forget
+// it), or null to leave the views alone. Views are not told to other tabs:
+// each tab's worker stores its own with the log it stores.
 function viewOf(reply) {
   if (!build || !(reply.startsWith('{"type":"opened"') || reply.startsWith('{"type":"result"'))) return null;
   const saved = JSON.parse(backend.saved_game());
   if (!saved) return null; // a draft
-  const key = [saved.pack, saved.level];
+  const key = [VIEW, saved.pack, saved.level];
   const world = worlds.get(saved.pack);
   const level = levels.get(`${saved.pack}/${saved.level}`);
   // A won game is not stored (a reload starts afresh): its board is not the next start's.

@@ -11,7 +11,6 @@ import { isStaticSite } from "./site.js";
 
 const DATABASE = "miau"; // as site-worker.js
 const RECORDS = "records";
-const VIEWS = "views";
 
 /** This build's id (`<meta name="miau-build">`, see miau.site.build.build_id), or null. */
 export function siteBuild(doc = globalThis.document) {
@@ -19,7 +18,7 @@ export function siteBuild(doc = globalThis.document) {
 }
 
 /**
- * The stored board to draw, `{world, level, state}`, if `view` (a VIEWS
+ * The stored board to draw, `{world, level, state}`, if `view` (a view record's
  * value) was stored by `build` beside the log the game has now (`log`, the
  * `game` record's value, undefined when none is stored); else null.
  */
@@ -31,9 +30,10 @@ export function matchingView(view, log, build) {
 
 /**
  * Resolves with the stored board of `pack`'s `level` (see matchingView), or
- * null: not the static site, nothing stored, or storage refused. Never
- * creates the database (the worker does) and closes its connection at once,
- * so the worker's upgrade is never held up.
+ * null: not the static site, nothing stored, or storage refused. Reads the
+ * records `["game", pack, level]` and `["view", pack, level]` in one
+ * transaction; never creates the database (the worker does) and closes its
+ * connection at once.
  */
 export function storedView(pack, level) {
   const build = siteBuild();
@@ -55,15 +55,16 @@ export function storedView(pack, level) {
     request.onsuccess = () => {
       const db = request.result;
       db.onversionchange = () => db.close();
-      if (!db.objectStoreNames.contains(VIEWS) || !db.objectStoreNames.contains(RECORDS)) {
+      if (!db.objectStoreNames.contains(RECORDS)) {
         db.close();
         resolve(null);
         return;
       }
       try {
-        const transaction = db.transaction([RECORDS, VIEWS], "readonly");
-        const game = transaction.objectStore(RECORDS).get(["game", pack, level]);
-        const view = transaction.objectStore(VIEWS).get([pack, level]);
+        const transaction = db.transaction(RECORDS, "readonly");
+        const store = transaction.objectStore(RECORDS);
+        const game = store.get(["game", pack, level]);
+        const view = store.get(["view", pack, level]);
         transaction.oncomplete = () => {
           db.close();
           resolve(matchingView(view.result, game.result, build));
