@@ -57,6 +57,8 @@ from miau.engine.vocabulary import (
     YOU,
 )
 from miau.solver.best_first import HEURISTIC_WEIGHT, MOVE_WEIGHT, distance_to_win
+from miau.solver.progress import check_deadline
+from miau.solver.search import DEADLINE_EVERY
 from miau.solver.successors import DEAD, Expander, HeldRule
 
 DEFAULT_NEED_EXPANSIONS: Final = 60_000
@@ -307,6 +309,8 @@ def held_verdict(
         if spent >= max_expansions:
             return UNDECIDED, spent
         spent += 1
+        if spent % DEADLINE_EVERY == 0:
+            check_deadline()  # a job's hard time cap (``miau.solver.progress.deadline``)
         for _, child, won, rating, _ in expander.children(key, distance_to_win):
             if won:
                 return NOT_NEEDED, spent
