@@ -23,15 +23,15 @@ finished in time is not written, so ``--seconds`` stays a hard cap.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from miau.generate.analysis import analyse
 from miau.generate.archive import Elite
 from miau.packs import load_pack
 from miau.solver import Outcome, solve
-from miau.solver.ideas import level_ideas
+from miau.solver.ideas import CONTACT_PREFIX, level_ideas
 from miau.worlds import shipped_pack_path, shipped_packs_dir
 
 FINISH_NEED_EXPANSIONS: Final = 20_000
@@ -59,6 +59,12 @@ class FinishReport:
     repeated_idea: int = 0
     out_of_time: int = 0
     removed: int = 0
+    walk: int = 0
+    """Dropped because they need no rule change, contacts aside (only when walks are not wanted)."""
+    refused: int = 0
+    """Finished, then refused by the caller's own test (``accept``)."""
+    seed_signatures: tuple[tuple[str, ...], ...] = field(default=())
+    """The seeds' idea signatures, in seed order (what a kept level must differ from)."""
 
     def summary(self) -> str:
         """One line for people."""
@@ -68,6 +74,11 @@ class FinishReport:
             f"shipped level's, {self.near_copy} near-copies of the seed's solution, "
             f"{self.repeated_idea} repeating a kept idea, {self.out_of_time} out of time"
         )
+
+
+def changes_a_rule(signature: tuple[str, ...]) -> bool:
+    """Whether a signature holds a needed rule change (not only contacts: a walk into water)."""
+    return any(not idea.startswith(CONTACT_PREFIX) for idea in signature)
 
 
 def shipped_signatures() -> frozenset[tuple[str, ...]]:
@@ -109,15 +120,33 @@ def finish(
     max_expansions: int,
     deadline: float | None,
     known: Iterable[tuple[str, ...]] = (),
+    walks: bool = True,
+    accept: Callable[[Finished], bool] | None = None,
+    limit: int | None = None,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
+    report: FinishReport | None = None,
 ) -> tuple[list[Finished], FinishReport]:
     """Keep, in order, each elite whose idea is new, minimised; see the module docstring.
 
     ``seeds`` are the seed levels' elites (their ideas and solutions are
     the ones not to copy), ``known`` further signatures that are not new
-    (the shipped levels'). ``max_expansions`` bounds each solve.
+    (the shipped levels'). ``max_expansions`` bounds each solve. Without
+    ``walks``, a level that needs no rule change (an empty signature) is
+    dropped, and so is one whose only ideas are contacts (:func:`changes_a_rule`). ``accept`` sees each minimised level before it is kept (the
+    editor's Suggest scores it again, and shows it at once); a level it
+    refuses leaves its idea free. The step ends once ``limit`` are kept.
+    ``need_expansions`` bounds each "is this change needed?" search (a
+    smaller one is quicker; a change it cannot decide counts as needed).
+    ``report`` is filled in as the step goes (a new one when None), so a
+    caller whose own deadline stops the step midway still has the figures.
     """
-    report = FinishReport()
-    seed_ideas = {_signature(seed.analysis.level, seed.analysis.solution) for seed in seeds}
+    if report is None:
+        report = FinishReport()
+    signatures = tuple(
+        _signature(seed.analysis.level, seed.analysis.solution, need_expansions) for seed in seeds
+    )
+    report.seed_signatures = signatures
+    seed_ideas = set(signatures)
     known_ideas = set(known)
     kept: list[Finished] = []
     taken: set[tuple[str, ...]] = set()
@@ -132,9 +161,12 @@ def finish(
         ):
             report.near_copy += 1
             continue
-        signature = _signature(elite.analysis.level, solution)
+        signature = _signature(elite.analysis.level, solution, need_expansions)
         if signature in seed_ideas:
             report.same_idea_as_seed += 1
+            continue
+        if not walks and not changes_a_rule(signature):
+            report.walk += 1
             continue
         if signature in known_ideas:
             report.same_idea_as_shipped += 1
@@ -142,13 +174,24 @@ def finish(
         if signature in taken:
             report.repeated_idea += 1
             continue
-        minimal = minimise(elite, signature, max_expansions=max_expansions, deadline=deadline)
+        minimal = minimise(
+            elite,
+            signature,
+            max_expansions=max_expansions,
+            deadline=deadline,
+            need_expansions=need_expansions,
+        )
         if minimal is None:
             report.out_of_time += 1
+            continue
+        if accept is not None and not accept(minimal):
+            report.refused += 1
             continue
         taken.add(signature)
         kept.append(minimal)
         report.removed += minimal.removed
+        if limit is not None and len(kept) >= limit:
+            break
     report.kept = len(kept)
     return kept, report
 
@@ -159,6 +202,7 @@ def minimise(
     *,
     max_expansions: int,
     deadline: float | None = None,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> Finished | None:
     """The elite with every thing and word removed that it can do without (None: out of time).
 
@@ -177,7 +221,7 @@ def minimise(
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             trial = without(level, index)
-            if keeps_its_ideas(trial, signature, length, max_expansions):
+            if keeps_its_ideas(trial, signature, length, max_expansions, need_expansions):
                 level = trial
                 removed += 1
                 changed = True
@@ -189,14 +233,19 @@ def minimise(
     return Finished(replace(elite, analysis=analysis), signature, removed)
 
 
-def is_minimal(level: dict[str, Any], signature: tuple[str, ...], max_expansions: int) -> bool:
+def is_minimal(
+    level: dict[str, Any],
+    signature: tuple[str, ...],
+    max_expansions: int,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
+) -> bool:
     """Whether no single thing or word of ``level`` can go while it keeps its ideas and length."""
     result = solve(level, max_expansions=max_expansions)
     if result.moves is None:
         return False
     length = len(result.moves)
     return not any(
-        keeps_its_ideas(without(level, index), signature, length, max_expansions)
+        keeps_its_ideas(without(level, index), signature, length, max_expansions, need_expansions)
         for index in range(len(level["objects"]))
     )
 
@@ -208,7 +257,11 @@ def without(level: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def keeps_its_ideas(
-    level: dict[str, Any], signature: tuple[str, ...], length: int, max_expansions: int
+    level: dict[str, Any],
+    signature: tuple[str, ...],
+    length: int,
+    max_expansions: int,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> bool:
     """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution."""
     result = solve(level, max_expansions=max_expansions)
@@ -216,9 +269,11 @@ def keeps_its_ideas(
         return False
     if len(result.moves) < length:
         return False
-    return _signature(level, result.moves) == signature
+    return _signature(level, result.moves, need_expansions) == signature
 
 
-def _signature(level: dict[str, Any], solution: str) -> tuple[str, ...]:
+def _signature(
+    level: dict[str, Any], solution: str, need_expansions: int = FINISH_NEED_EXPANSIONS
+) -> tuple[str, ...]:
     """The idea signature along ``solution``, with the finishing step's smaller budget."""
-    return level_ideas(level, solution, max_expansions=FINISH_NEED_EXPANSIONS).signature
+    return level_ideas(level, solution, max_expansions=need_expansions).signature
