@@ -1,7 +1,8 @@
-"""The static site beside the server: size, start-up, key press to settled frame, solver rate.
+"""The static site beside the server: size, start-up, the first seconds, key press to settled frame, solver rate.
 
-Run: ``.venv/bin/python benchmarks/static_site.py [--presses N] [--starts N]``
-(a few minutes; the site is built first, the Pyodide download cached).
+Run: ``.venv/bin/python benchmarks/static_site.py [--presses N] [--starts N] [--first N] [--only first]``
+(a few minutes; the site is built first, the Pyodide download cached;
+``--only first`` runs the first seconds alone).
 
 Builds the site with ``miau build-site`` into a temporary folder, serves it
 with ``python -m http.server`` and starts the game server beside it (uvicorn
@@ -15,6 +16,16 @@ in a thread, a temporary SQLite database), then drives headless Chromium
   first ``.board > .entity`` in the DOM, seen by a MutationObserver);
 - **warm start**: a reload of that page (files from the browser's cache),
   to the first board drawn again;
+- **the first seconds** (``--first`` runs, median of each): a fresh
+  browser context opens Clockwork's ``mouse-keeps-time`` (cold) and one
+  arrow key is pressed the moment the board's first tiles are in the page;
+  then the page is reloaded (warm, the game saved at move 1) and a key is
+  pressed again the same way. Printed: the time to the board (from
+  navigation), from the board to that key's move shown in the top bar, and
+  after the reload the time until the saved move count is shown (and
+  whether any lower count showed first); with the load average before and
+  after, and on the static site where the engine's start went (the
+  worker's stages, ``miau:engine-ready``'s detail);
 - **key press to settled frame** with reduced motion, Clockwork's
   ``mouse-keeps-time`` (the cat walks the open corridor, the mouse ticks
   each turn): the key's ``keydown`` time stamp, the port's ``miau:reply``
@@ -46,6 +57,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import Browser, Page, sync_playwright
+from tests.support.first_seconds import (
+    WATCH,
+    FirstSeconds,
+    press_as_the_board_appears,
+    read_watch,
+    wait_for_count,
+)
 from tests.support.local import CHROMIUM, CHROMIUM_ARGS, UNLOCK_ALL, running_server
 from tests.support.static_site import served_folder
 
@@ -124,6 +142,85 @@ def starts(browser: Browser, url: str, count: int) -> tuple[list[float], list[fl
     return cold, warm
 
 
+ENGINE_READY = """
+new Promise((resolve) => {
+  const found = performance.getEntriesByName("miau:engine-ready")[0];
+  if (found) return resolve({ at: found.startTime, ...found.detail });
+  new PerformanceObserver((list, observer) => {
+    for (const entry of list.getEntries()) if (entry.name === "miau:engine-ready") {
+      observer.disconnect();
+      resolve({ at: entry.startTime, ...entry.detail });
+    }
+  }).observe({ type: "mark" });
+})
+"""
+
+
+def first_seconds(browser: Browser, url: str, count: int, static: bool) -> dict[str, list[float]]:
+    """The first seconds of `count` cold starts and the reload after each (ms; see the module's docstring)."""
+    figures: dict[str, list[float]] = {}
+
+    def note(name: str, value: float) -> None:
+        figures.setdefault(name, []).append(value)
+
+    def one_start(page: Page, start: str, saved: int) -> FirstSeconds:
+        press_as_the_board_appears(page)
+        wait_for_count(page, saved + 1)
+        seen = read_watch(page)
+        moved = seen.shown(saved + 1)
+        assert moved is not None
+        note(f"{start} board", seen.board)
+        note(f"{start} move", moved - seen.board)
+        if static:
+            ready = page.evaluate(ENGINE_READY)
+            note(f"{start} engine ready", ready["at"])
+            for stage in ("downloaded", "runtime", "imported", "restored"):
+                note(f"{start} worker {stage}", ready[stage])
+        return seen
+
+    for _ in range(count):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_init_script(UNLOCK_ALL)
+        context.add_init_script(WATCH)
+        page = context.new_page()
+        page.goto(f"{url}/{LEVEL_ROUTE}")
+        one_start(page, "cold", 0)
+        page.wait_for_selector(".play-scene[data-pending='0']", state="attached")
+        page.reload()
+        seen = one_start(page, "warm", 1)
+        saved = seen.shown(1)
+        note("saved count", saved if saved is not None else float("nan"))
+        lower = [count for at, count in seen.counts if count < 1 and (saved is None or at <= saved)]
+        note("lower count shown", float(len(lower)))
+        context.close()
+    return figures
+
+
+def print_first_seconds(name: str, figures: dict[str, list[float]]) -> None:
+    def median(key: str) -> str:
+        values = figures[key]
+        return f"{statistics.median(values):6.0f} ms (of {len(values)}: {', '.join(f'{v:.0f}' for v in values)})"
+
+    for start in ("cold", "warm"):
+        print(f"{name:6}  {start} start to board:          {median(f'{start} board')}")
+        print(f"{name:6}  {start} board to first move shown: {median(f'{start} move')}")
+    print(f"{name:6}  reload to saved count shown:  {median('saved count')}")
+    print(
+        f"{name:6}  reloads showing a lower count: {sum(1 for v in figures['lower count shown'] if v)}"
+    )
+    for start in ("cold", "warm"):
+        if f"{start} engine ready" not in figures:
+            continue
+        stages = ", ".join(
+            f"{stage} {statistics.median(figures[f'{start} worker {stage}']):.0f}"
+            for stage in ("downloaded", "runtime", "imported", "restored")
+        )
+        print(
+            f"{name:6}  {start} engine ready in the page at {statistics.median(figures[f'{start} engine ready']):.0f} ms "
+            f"(the worker's clock: {stages})"
+        )
+
+
 def presses(browser: Browser, url: str, count: int) -> dict[str, list[float]]:
     """Key press to reply taken and to settled frame, ms, one per accepted move."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
@@ -175,6 +272,11 @@ def cpython_solver_rate() -> dict[str, Any]:
     return {"expanded": result.expanded, "seconds": time.perf_counter() - start}
 
 
+def load() -> str:
+    """The load averages over 1, 5 and 15 minutes."""
+    return " / ".join(f"{value:.1f}" for value in os.getloadavg())
+
+
 def summary(values: list[float]) -> str:
     return f"p50 {statistics.median(values):6.1f} ms  p95 {percentile(values, 0.95):6.1f} ms"
 
@@ -183,8 +285,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presses", type=int, default=60, help="key presses per port")
     parser.add_argument("--starts", type=int, default=3, help="cold and warm starts per port")
+    parser.add_argument("--first", type=int, default=5, help="first-seconds runs per port")
+    parser.add_argument(
+        "--only", choices=["all", "first"], default="all", help="run only the first seconds"
+    )
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"load average {load()} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(prefix="miau-site-") as scratch:
         folder = Path(scratch) / "site"
         record = build_site(folder)
@@ -201,6 +307,13 @@ def main() -> None:
         ):
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
             ports = {"server": server.url, "static": site_url}
+            for name, url in ports.items():
+                print(f"{name:6}  first seconds: load average {load()} before")
+                print_first_seconds(name, first_seconds(browser, url, args.first, name == "static"))
+                print(f"{name:6}  first seconds: load average {load()} after")
+            if args.only == "first":
+                browser.close()
+                return
             for name, url in ports.items():
                 cold, warm = starts(browser, url, args.starts)
                 print(

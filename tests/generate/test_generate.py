@@ -10,11 +10,13 @@ from miau.packs import load_pack
 from tests.generate.helpers import small_options, small_source
 
 
-def run(seed: int = 0, executor: ProcessPoolExecutor | None = None) -> Generation:
+# Seed 1: its first 24 candidates fill three cells (seed 0's are mostly near-copies of the
+# seed's solution, which are no longer scored), so two runs have something to compare.
+def run(seed: int = 1, executor: ProcessPoolExecutor | None = None) -> Generation:
     return generate(small_source(seed).seeds, small_options(seed), executor=executor)
 
 
-def written(generation: Generation, seed: int = 0) -> str:
+def written(generation: Generation, seed: int = 1) -> str:
     elites = [elite for elite in generation.archive.matching() if elite.index >= 0]
     document = build_pack(
         elites, small_source(seed), pack_id="generated-test", name="Test", description="test"
@@ -30,7 +32,7 @@ def test_the_same_seed_and_options_give_the_same_pack_byte_for_byte() -> None:
 
 
 def test_another_seed_gives_another_pack() -> None:
-    assert written(run(0)) != written(run(1), 1)
+    assert written(run(1)) != written(run(2), 2)
 
 
 def test_one_worker_and_two_worker_processes_give_the_same_pack() -> None:

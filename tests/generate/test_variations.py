@@ -20,11 +20,10 @@ from miau.generate.archive import Elite
 from miau.generate.finish import (
     FinishReport,
     changes_a_rule,
-    edit_distance,
     finish,
     is_minimal,
-    near_distance,
 )
+from miau.generate.novelty import edit_distance, near_distance
 from miau.generate.scoring import scorer_named
 from miau.generate.variations import (
     SUGGEST_NEED_EXPANSIONS,
@@ -36,8 +35,8 @@ from miau.generate.variations import (
 from miau.packs import load_pack
 from miau.packs.share import single_level_pack
 from miau.solver import solve
-from miau.solver.ideas import level_ideas
-from miau.solver.progress import OutOfTime, deadline
+from miau.solver.ideas import OutOfTime, level_ideas
+from miau.solver.progress import deadline
 from tests.generate.helpers import small_source
 from tests.support.local import PACKS
 

@@ -29,6 +29,7 @@ from miau.engine import Game, LevelError
 from miau.generate.analysis import analyse
 from miau.generate.archive import Archive, Elite
 from miau.generate.mutate import LevelDict, Limits, Pools, canonical, mutate
+from miau.generate.novelty import edit_distance, near_distance
 from miau.generate.scoring import SEARCHES_HANDS_OFF, scorer_named
 from miau.generate.seeds import Seed
 from miau.solver import Outcome, solve
@@ -52,6 +53,9 @@ class Verdict(Enum):
     """The engine refused the level (it should not happen; mutations keep levels valid)."""
     REPEATED = "repeated"
     """The same level was already tried in this run: not solved again."""
+    NEAR_COPY = "near-copy"
+    """Solved, but its shortest solution is a few edits from a seed's: not scored (it would
+    never be written, ``miau.generate.finish``), which spares the costliest step."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,8 @@ class Task:
     level: LevelDict
     max_expansions: int
     scorer: str
+    avoid: tuple[str, ...] = ()
+    """The seeds' shortest solutions: a candidate whose solution is near one is not scored."""
 
 
 @dataclass(frozen=True)
@@ -154,11 +160,17 @@ def evaluate(task: Task) -> Candidate:
     A module-level function of picklable data, so that process pools and
     Dask workers can run it.
     """
-    return judge(task.index, task.level, task.max_expansions, task.scorer)
+    return judge(task.index, task.level, task.max_expansions, task.scorer, task.avoid)
 
 
-def judge(index: int, level: LevelDict, max_expansions: int, scorer: str) -> Candidate:
-    """Solve ``level`` and, when solved, analyse and score it as candidate ``index``."""
+def judge(
+    index: int, level: LevelDict, max_expansions: int, scorer: str, avoid: Sequence[str] = ()
+) -> Candidate:
+    """Solve ``level`` and, when solved, analyse and score it as candidate ``index``.
+
+    A solved level whose shortest solution is a near-copy of one of ``avoid``
+    (``miau.generate.finish.near_distance``) is not analysed nor scored.
+    """
     try:
         Game(level)
     except LevelError:
@@ -167,6 +179,9 @@ def judge(index: int, level: LevelDict, max_expansions: int, scorer: str) -> Can
     if result.outcome is not Outcome.SOLVED:
         verdict = Verdict.LIMIT if result.outcome is Outcome.LIMIT else Verdict.UNSOLVABLE
         return Candidate(index, verdict, result.expanded)
+    moves = result.moves or ""
+    if any(edit_distance(moves, seen) <= near_distance(seen) for seen in avoid):
+        return Candidate(index, Verdict.NEAR_COPY, result.expanded)
     hands_off_budget = None if scorer in SEARCHES_HANDS_OFF else max_expansions
     analysis = analyse(level, result, hands_off_budget)
     score = scorer_named(scorer)(analysis)
@@ -298,7 +313,8 @@ def _task(index: int, archive: Archive, seeds: Sequence[Elite], options: Options
         # every cell keeps a chance to be grown from.
         parent = max(rng.sample(elites, min(3, len(elites))), key=lambda e: (e.fitness, -e.index))
     level = mutate(parent.analysis.level, rng, options.pools, options.limits)
-    return Task(index, level, options.max_expansions, options.scorer)
+    avoid = tuple(seed.analysis.solution for seed in seeds)
+    return Task(index, level, options.max_expansions, options.scorer, avoid)
 
 
 def _fingerprint(level: LevelDict) -> str:

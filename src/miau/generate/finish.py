@@ -22,16 +22,20 @@ finished in time is not written, so ``--seconds`` stays a hard cap.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, Final
 
 from miau.generate.analysis import analyse
 from miau.generate.archive import Elite
+from miau.generate.mutate import canonical
+from miau.generate.novelty import edit_distance, near_distance
 from miau.packs import load_pack
 from miau.solver import Outcome, solve
-from miau.solver.ideas import CONTACT_PREFIX, level_ideas
+from miau.solver.ideas import CONTACT_PREFIX, OutOfTime, level_ideas
 from miau.worlds import shipped_pack_path, shipped_packs_dir
 
 FINISH_NEED_EXPANSIONS: Final = 20_000
@@ -64,7 +68,8 @@ class FinishReport:
     refused: int = 0
     """Finished, then refused by the caller's own test (``accept``)."""
     seed_signatures: tuple[tuple[str, ...], ...] = field(default=())
-    """The seeds' idea signatures, in seed order (what a kept level must differ from)."""
+    """The seeds' idea signatures, in seed order, once worked out (what a kept level must differ
+    from)."""
 
     def summary(self) -> str:
         """One line for people."""
@@ -83,34 +88,23 @@ def changes_a_rule(signature: tuple[str, ...]) -> bool:
 
 def shipped_signatures() -> frozenset[tuple[str, ...]]:
     """The idea signatures the shipped levels store (``ideas``): ideas the game already asks for."""
-    found: set[tuple[str, ...]] = set()
+    return frozenset(stored_signatures().values())
+
+
+@cache
+def stored_signatures() -> dict[str, tuple[str, ...]]:
+    """Each shipped level that stores its signature, by the level's fingerprint (canonical JSON)."""
+    found: dict[str, tuple[str, ...]] = {}
     for path in sorted(shipped_packs_dir().glob("*.json")):
         for level in load_pack(shipped_pack_path(path.stem)).levels:
             if level.ideas is not None:
-                found.add(tuple(level.ideas))
-    return frozenset(found)
+                found[_fingerprint(canonical(dict(level.data)))] = tuple(level.ideas)
+    return found
 
 
-def edit_distance(one: str, other: str) -> int:
-    """Levenshtein distance between two move strings."""
-    previous = list(range(len(other) + 1))
-    for row, letter in enumerate(one, start=1):
-        current = [row]
-        for column, theirs in enumerate(other, start=1):
-            current.append(
-                min(
-                    previous[column] + 1,
-                    current[column - 1] + 1,
-                    previous[column - 1] + (letter != theirs),
-                )
-            )
-        previous = current
-    return previous[-1]
-
-
-def near_distance(solution: str) -> int:
-    """Edits within which a solution counts as a near-copy of another: a fifth of it, at least 2."""
-    return max(2, len(solution) // 5)
+def _fingerprint(level: Mapping[str, Any]) -> str:
+    """A level as canonical JSON: equal fingerprints, equal levels."""
+    return json.dumps(level, sort_keys=True, separators=(",", ":"))
 
 
 def finish(
@@ -132,9 +126,10 @@ def finish(
     the ones not to copy), ``known`` further signatures that are not new
     (the shipped levels'). ``max_expansions`` bounds each solve. Without
     ``walks``, a level that needs no rule change (an empty signature) is
-    dropped, and so is one whose only ideas are contacts (:func:`changes_a_rule`). ``accept`` sees each minimised level before it is kept (the
-    editor's Suggest scores it again, and shows it at once); a level it
-    refuses leaves its idea free. The step ends once ``limit`` are kept.
+    dropped, and so is one whose only ideas are contacts (:func:`changes_a_rule`).
+    ``accept`` sees each minimised level before it is kept (the editor's
+    Suggest scores it again, and shows it at once); a level it refuses
+    leaves its idea free. The step ends once ``limit`` are kept.
     ``need_expansions`` bounds each "is this change needed?" search (a
     smaller one is quicker; a change it cannot decide counts as needed).
     ``report`` is filled in as the step goes (a new one when None), so a
@@ -142,11 +137,9 @@ def finish(
     """
     if report is None:
         report = FinishReport()
-    signatures = tuple(
-        _signature(seed.analysis.level, seed.analysis.solution, need_expansions) for seed in seeds
-    )
-    report.seed_signatures = signatures
-    seed_ideas = set(signatures)
+    # The seeds' signatures cost held searches: worked out only once a level needs them,
+    # and read from the pack when a seed is a shipped level that stores its own.
+    seed_ideas: set[tuple[str, ...]] | None = None
     known_ideas = set(known)
     kept: list[Finished] = []
     taken: set[tuple[str, ...]] = set()
@@ -161,7 +154,21 @@ def finish(
         ):
             report.near_copy += 1
             continue
-        signature = _signature(elite.analysis.level, solution, need_expansions)
+        try:
+            signature = _signature(elite.analysis.level, solution, deadline, need_expansions)
+            if seed_ideas is None:
+                stored = stored_signatures()
+                report.seed_signatures = tuple(
+                    stored.get(_fingerprint(seed.analysis.level))
+                    or _signature(
+                        seed.analysis.level, seed.analysis.solution, deadline, need_expansions
+                    )
+                    for seed in seeds
+                )
+                seed_ideas = set(report.seed_signatures)
+        except OutOfTime:
+            report.out_of_time += 1
+            continue
         if signature in seed_ideas:
             report.same_idea_as_seed += 1
             continue
@@ -221,7 +228,13 @@ def minimise(
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             trial = without(level, index)
-            if keeps_its_ideas(trial, signature, length, max_expansions, need_expansions):
+            try:
+                kept = keeps_its_ideas(
+                    trial, signature, length, max_expansions, deadline, need_expansions
+                )
+            except OutOfTime:
+                return None
+            if kept:
                 level = trial
                 removed += 1
                 changed = True
@@ -245,7 +258,9 @@ def is_minimal(
         return False
     length = len(result.moves)
     return not any(
-        keeps_its_ideas(without(level, index), signature, length, max_expansions, need_expansions)
+        keeps_its_ideas(
+            without(level, index), signature, length, max_expansions, None, need_expansions
+        )
         for index in range(len(level["objects"]))
     )
 
@@ -261,19 +276,40 @@ def keeps_its_ideas(
     signature: tuple[str, ...],
     length: int,
     max_expansions: int,
+    deadline: float | None = None,
     need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> bool:
-    """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution."""
-    result = solve(level, max_expansions=max_expansions)
+    """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution.
+
+    :raises OutOfTime: past ``deadline`` (a ``time.monotonic`` value).
+    """
+    result = solve(level, max_expansions=max_expansions, progress=_watch(deadline))
     if result.outcome is not Outcome.SOLVED or result.moves is None:
         return False
     if len(result.moves) < length:
         return False
-    return _signature(level, result.moves, need_expansions) == signature
+    return _signature(level, result.moves, deadline, need_expansions) == signature
+
+
+def _watch(deadline: float | None) -> Callable[[int], None] | None:
+    """A solver progress call that stops the search with ``OutOfTime`` past ``deadline``."""
+    if deadline is None:
+        return None
+    end = deadline
+
+    def check(expanded: int) -> None:
+        if time.monotonic() > end:
+            raise OutOfTime(f"a solve passed its deadline after {expanded:,} states")
+
+    return check
 
 
 def _signature(
-    level: dict[str, Any], solution: str, need_expansions: int = FINISH_NEED_EXPANSIONS
+    level: dict[str, Any],
+    solution: str,
+    deadline: float | None = None,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> tuple[str, ...]:
     """The idea signature along ``solution``, with the finishing step's smaller budget."""
-    return level_ideas(level, solution, max_expansions=need_expansions).signature
+    ideas = level_ideas(level, solution, max_expansions=need_expansions, deadline=deadline)
+    return ideas.signature

@@ -214,6 +214,22 @@ class SiteBackend:
         self._writes = []
         return json.dumps(self._frame(text), separators=(",", ":"))
 
+    def saved_game(self) -> str:
+        """The open game's level and its stored log as JSON: ``{"pack", "level", "log"}``, or ``null``.
+
+        ``log`` is the ``game`` record's value (null when none is stored: a
+        new or a won game); a draft has no place and gives ``null``. The
+        worker stores the board each reply shows beside this log, and the
+        page draws that board at its next start, before the engine runs,
+        only while the stored log is still this one.
+        """
+        current = self.current
+        if current is None or current.pack_id is None:
+            return "null"
+        key = (current.pack_id, current.level.id)
+        saved = {"pack": key[0], "level": key[1], "log": self.games.get(key)}
+        return json.dumps(saved, ensure_ascii=False)
+
     def take_writes(self) -> str:
         """The records the last answer stores (``[[key, value or None], ...]``) as JSON; forgotten here."""
         return json.dumps(self._take_writes(), ensure_ascii=False)

@@ -27,6 +27,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -256,12 +257,27 @@ def _miau_version() -> str | None:
         return None
 
 
-def _flag_page(index: Path) -> None:
+def build_id(code: bytes) -> str:
+    """The build's name for its engine and worlds: the start of ``miau.zip``'s SHA-256.
+
+    The page finds it in ``<meta name="miau-build">`` and the worker hashes
+    the zip it loads: a board the page stored is drawn early only if the
+    build that stored it is the one running (another build may play the
+    same log to another state).
+    """
+    return hashlib.sha256(code).hexdigest()[:16]
+
+
+def _flag_page(index: Path, build: str) -> None:
     text = index.read_text(encoding="utf-8")
     if SITE_FLAG not in text:
         text = text.replace("<head>\n", f"<head>\n    {SITE_FLAG}\n", 1)
         if SITE_FLAG not in text:
             raise SiteBuildError("The client's index.html has no <head> to flag.")
+    text = re.sub(r'\n *<meta name="miau-build"[^>]*>', "", text)
+    text = text.replace(
+        SITE_FLAG, f'{SITE_FLAG}\n    <meta name="miau-build" content="{build}" />', 1
+    )
     index.write_text(text, encoding="utf-8")
 
 
@@ -278,11 +294,11 @@ def build_site(out: Path, *, cache: Path | None = None) -> dict[str, Any]:
     web = Path(str(resources.files(miau).joinpath("web")))
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(web, out, dirs_exist_ok=True)
-    _flag_page(out / "index.html")
+    code = engine_zip()
+    _flag_page(out / "index.html", build_id(code))
     # Hosts that read it (Netlify, Cloudflare Pages) send the security headers the server does.
     (out / "_headers").write_text(static_site_headers_file(), encoding="utf-8")
     runtime = extract_runtime(tarball, out / "pyodide")
-    code = engine_zip()
     (out / "miau.zip").write_bytes(code)
     snapshot = out / SNAPSHOT_NAME
     snapshot.unlink(missing_ok=True)

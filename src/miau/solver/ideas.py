@@ -23,12 +23,14 @@ and ``miau check`` can say when a pack asks for the same idea twice. The
 destructions the solution makes are part of the idea too, by cause
 (``contact: sink``): see ``contacts_along``.
 
-Standard library only, deterministic (no clock read for any figure).
+Standard library only, deterministic: no figure depends on the clock (a
+caller on a time budget may give a deadline, past which the search stops).
 """
 
 from __future__ import annotations
 
 import heapq
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -57,12 +59,14 @@ from miau.engine.vocabulary import (
     YOU,
 )
 from miau.solver.best_first import HEURISTIC_WEIGHT, MOVE_WEIGHT, distance_to_win
-from miau.solver.progress import check_deadline
-from miau.solver.search import DEADLINE_EVERY
+from miau.solver.progress import OutOfTime as OutOfTime
 from miau.solver.successors import DEAD, Expander, HeldRule
 
 DEFAULT_NEED_EXPANSIONS: Final = 60_000
 """States each "is this change needed?" search may expand before it is undecided."""
+
+DEADLINE_EVERY: Final = 256
+"""How many states a held search expands between two looks at its deadline, when it has one."""
 
 NEED_MARGIN_FLOOR: Final = 4
 """A held search may go at least this many moves past the shortest length (``need_bound``)."""
@@ -193,6 +197,7 @@ def level_ideas(
     solution: str,
     *,
     max_expansions: int = DEFAULT_NEED_EXPANSIONS,
+    deadline: float | None = None,
 ) -> Ideas:
     """Judge every rule change along ``solution`` (a shortest one) and make the signature.
 
@@ -205,7 +210,12 @@ def level_ideas(
     the same property is needed, it counts (``NEEDED_AS_KIND``). A rule
     formed and broken again along the way is one change.
 
+    ``deadline`` (a ``time.monotonic`` value) is for callers on a time
+    budget (``miau generate``): past it, a held search stops with
+    :class:`OutOfTime`. No figure ever depends on the clock.
+
     :raises LevelError: when the level cannot be run.
+    :raises OutOfTime: past ``deadline``.
     """
     given = level if isinstance(level, Level) else Level.from_dict(level)
     start_rules, timeline = rules_changed_along(given, solution)
@@ -216,7 +226,9 @@ def level_ideas(
     at_start = frozenset(start_rules.keys)
     changes: list[RuleChange] = []
     for rule, formed, joined, by_player in timeline:
-        verdict, spent = held_verdict(given, holding(rule.key, not formed), bound, max_expansions)
+        verdict, spent = held_verdict(
+            given, holding(rule.key, not formed), bound, max_expansions, deadline
+        )
         idea = ("+" if formed else "-") + rule_idea(rule, roles, properties)
         if joined:
             idea += " (AND)"
@@ -230,7 +242,7 @@ def level_ideas(
         # Another rule of the same kind could stand in for this one (WALL IS WIN for
         # FLAG IS WIN): the idea is still needed when no new rule of the kind can be formed.
         verdict, spent = held_verdict(
-            given, no_new_rule_like(rule, at_start), bound, max_expansions
+            given, no_new_rule_like(rule, at_start), bound, max_expansions, deadline
         )
         if verdict != NOT_NEEDED:
             changes[index] = replace(
@@ -286,7 +298,11 @@ def _kind_counted(changes: Sequence[RuleChange], timeline: Sequence[Changed], ru
 
 
 def held_verdict(
-    level: Level, hold: HeldRule, depth_bound: int, max_expansions: int
+    level: Level,
+    hold: HeldRule,
+    depth_bound: int,
+    max_expansions: int,
+    deadline: float | None = None,
 ) -> tuple[str, int]:
     """Whether ``level`` can be won within ``depth_bound`` moves with the rule ``hold`` names held.
 
@@ -309,8 +325,8 @@ def held_verdict(
         if spent >= max_expansions:
             return UNDECIDED, spent
         spent += 1
-        if spent % DEADLINE_EVERY == 0:
-            check_deadline()  # a job's hard time cap (``miau.solver.progress.deadline``)
+        if deadline is not None and spent % DEADLINE_EVERY == 0 and time.monotonic() > deadline:
+            raise OutOfTime(f"a held search passed its deadline after {spent:,} states")
         for _, child, won, rating, _ in expander.children(key, distance_to_win):
             if won:
                 return NOT_NEEDED, spent

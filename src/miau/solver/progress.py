@@ -38,7 +38,11 @@ class SearchProgress:
 
 
 class OutOfTime(Exception):
-    """Raised by a search that runs past the deadline :func:`deadline` set."""
+    """A search passed its deadline before its answer.
+
+    The deadline is one :func:`deadline` set, or one given to the search
+    (``level_ideas(deadline=...)`` raises this same class).
+    """
 
 
 _deadline: ContextVar[float | None] = ContextVar("miau_solver_deadline", default=None)

@@ -54,6 +54,15 @@ async function download(onFraction) {
   return { engineZip: await engineZip.arrayBuffer(), snapshot };
 }
 
+// The build's id, as miau.site.build.build_id gives it: the start of the
+// engine zip's SHA-256 (null where the page has no crypto.subtle, on a plain
+// http address other than localhost).
+async function buildId(engineZip) {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", engineZip));
+  return Array.from(digest.slice(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 async function unzip(blob) {
   const inflated = blob.stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(inflated).arrayBuffer());
@@ -61,7 +70,8 @@ async function unzip(blob) {
 
 /**
  * Pyodide with Miau importable; `onProgress(fraction, label)` hears how far
- * it got. Resolves with `{pyodide, timings}` (ms since the worker began, by stage).
+ * it got. Resolves with `{pyodide, timings, build}` (ms since the worker began,
+ * by stage; the build's id, see buildId).
  */
 export async function startRuntime(onProgress = () => {}) {
   const timings = {};
@@ -71,6 +81,7 @@ export async function startRuntime(onProgress = () => {}) {
   onProgress(0, "Loading Miau");
   const { engineZip, snapshot } = await download((fraction) => onProgress(fraction * 0.6, "Loading Miau"));
   stage("downloaded");
+  const build = buildId(engineZip); // digest() copies the bytes now, before unpacking takes them
   onProgress(0.6, "Starting the engine");
   let pyodide = null;
   if (snapshot) {
@@ -86,5 +97,5 @@ export async function startRuntime(onProgress = () => {}) {
   pyodide.unpackArchive(engineZip, "zip", { extractDir: EXTRACT_DIR });
   pyodide.runPython(`import sys\nif ${JSON.stringify(EXTRACT_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})\n`);
   stage("imported");
-  return { pyodide, timings };
+  return { pyodide, timings, build: await build };
 }

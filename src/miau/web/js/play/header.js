@@ -14,7 +14,8 @@ export class PlayHeader {
   constructor({ backWord, shareKey, soundSwitch }) {
     this.worldName = h("span", { class: "play-world" }, "");
     this.levelTitle = h("h1", { class: "play-title" }, "Loading…");
-    this.moveCount = h("strong", { id: "move-count", class: "move-count" }, "0");
+    // No count until the game's state is known: a "0" here would say a saved game was lost.
+    this.moveCount = h("strong", { id: "move-count", class: "move-count", dataset: { known: "false" } }, "–");
     this.connection = h("span", { class: "connection", role: "status", hidden: true }, "Reconnecting…");
     this.shareButton = h(
       "button",
@@ -52,6 +53,7 @@ export class PlayHeader {
   /** Shows the number of moves made. */
   showMoves(count) {
     this.moveCount.textContent = String(count);
+    this.moveCount.dataset.known = "true";
   }
 
   /** Shows "Reconnecting…" while the engine port is offline. */

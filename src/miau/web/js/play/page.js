@@ -22,9 +22,15 @@ export class PlayPage {
     root.dataset.ready = "false";
     root.dataset.kind = kind;
     this.header = new PlayHeader(header);
-    // Until the game is open the board's place says so (moves pressed meanwhile wait their turn).
-    this.startingNote = h("p", { class: "board-starting", role: "status" }, "Starting the game…");
-    this.boardArea = h("div", { class: "board-area" }, this.startingNote);
+    // Until the game is open the board's place says so (moves pressed meanwhile wait
+    // their turn); over a stored board drawn meanwhile (showStoredLevel) too.
+    this.startingNote = h(
+      "p",
+      { class: "board-starting", role: "status", "aria-live": "polite" },
+      "Starting the game…",
+    );
+    this.boardArea = h("div", { class: "board-area", "aria-busy": "true" }, this.startingNote);
+    root.dataset.engine = "starting";
     this.lossBanner = new LossBanner();
     this.ledgerList = h("ol", { class: "ledger", "aria-label": "Active rules" });
     this.wordsPanel = wordsPanel;
@@ -61,11 +67,30 @@ export class PlayPage {
     if (!this.startingNote.isConnected) return;
     const moves = waiting === 1 ? "1 move waits" : `${waiting} moves wait`;
     this.startingNote.textContent = waiting ? `Starting the game… ${moves} for it.` : "Starting the game…";
+    this.startingNote.dataset.held = String(waiting);
+  }
+
+  /**
+   * Shows a level whose game is not open yet (a board the browser stored is
+   * drawn meanwhile): the names and the board's shape as showLevel, and the
+   * note over the board that the game is still starting.
+   */
+  showStoredLevel(world, level) {
+    this.showNames(world, level);
+    this.startingNote.classList.add("over-board");
+    this.boardArea.append(this.startingNote);
+    this.root.dataset.stored = "true";
   }
 
   /** Shows the opened level: the page's title, the names, the board's shape; its hints wait to be asked for. */
   showLevel(world, level) {
     this.startingNote.remove();
+    this.boardArea.setAttribute("aria-busy", "false");
+    this.root.dataset.engine = "ready";
+    this.showNames(world, level);
+  }
+
+  showNames(world, level) {
     document.title = `${level.title} · Miau`;
     this.header.showTitles(worldLabel(this.kind, world), level.title);
     // A phone gives the board a height from the level's shape alone (miau.css), never from the rules.

@@ -24,6 +24,7 @@ import { createInput } from "../input.js";
 import { Ledger } from "../ledger.js";
 import { sound } from "../sound.js";
 import { soundControl } from "../sound-control.js";
+import { storedView } from "../stored-view.js";
 import { clearToasts, toast } from "../toast.js";
 import { Vocabulary } from "../words.js";
 import { showLocked, showOpenError } from "../play/failure-cards.js";
@@ -69,7 +70,24 @@ export async function mount(root, params, context) {
     input.destroy();
     port.close();
   });
+  // The static site's engine takes a second or more to start: meanwhile the
+  // board this browser stored for the level is drawn, marked as not ready
+  // (stored-view.js says why it is exactly the board the engine will open).
+  let stored = null;
+  let opening = true;
+  if (kind === "level") {
+    storedView(params.pack, params.level).then((view) => {
+      if (view && opening && !signal.aborted) stored = drawStored(page, view);
+    });
+  }
+  const dropStored = () => {
+    opening = false;
+    stored?.remove();
+    stored = null;
+  };
+  signal.addEventListener("abort", dropStored);
   const giveUp = () => {
+    dropStored();
     early.discard();
     input.destroy();
   };
@@ -88,7 +106,27 @@ export async function mount(root, params, context) {
     giveUp();
     return showLocked(page, world, level, { routes, signal });
   }
+  // The engine's board takes the stored one's place in the same task: no frame shows neither.
+  dropStored();
   return playLevel(page, world, level, opened, { kind, params, routes, signal, input, early });
+}
+
+/**
+ * Draws the board `view` (`{world, level, state}`, stored by this browser)
+ * while the engine starts, with the move count, under the note that the game
+ * is starting. Returns `{remove()}`, which takes it away.
+ */
+function drawStored(page, { world, level, state }) {
+  page.showStoredLevel(world, level);
+  const board = new Board(page.boardArea, { vocabulary: new Vocabulary(level, world), palette: world.palette });
+  board.draw(state);
+  page.showState(state);
+  return {
+    remove() {
+      board.destroy();
+      board.element.remove();
+    },
+  };
 }
 
 /**
