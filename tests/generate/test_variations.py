@@ -122,13 +122,12 @@ def test_a_five_second_suggest_ends_within_five_and_a_half_seconds(level: str) -
 
 
 def test_a_search_past_its_deadline_stops_with_out_of_time() -> None:
-    entry = shipped("tutorial", "through-the-wall")
-    data = load_pack(single_level_pack(load_pack(PACKS / "tutorial.json"), "through-the-wall"))
+    # Through the Wall needs 22,524 states: far more than 0.05 s of search.
+    data = load_pack(PACKS / "tutorial.json").level("through-the-wall").data
     started = time.monotonic()
     with pytest.raises(OutOfTime), deadline(started + 0.05):
-        solve(data.levels[0].data, max_expansions=10_000_000)
+        solve(data, max_expansions=10_000_000)
     assert time.monotonic() - started < 1.0
-    assert entry["title"] == "Through the Wall"
 
 
 def elite(pack: str, level: str, index: int) -> Elite:
