@@ -678,8 +678,17 @@ def depth_scenes(browser: Browser, base_url: str, outdir: Path, problems: Proble
         shots.wait_still()
         shots.shoot(f"36-{prefix}editor-depth", full_page=full)
 
-        page.click("[data-action='suggest']")
-        page.wait_for_selector(".variation-card", timeout=60_000)
+        # Five seconds on a loaded machine may find nothing new: the shot asks for 20 (the
+        # longest an author may set) and presses again, each press another seed.
+        page.evaluate("localStorage.setItem('miau.suggestSeconds', '20')")
+        for _ in range(3):
+            page.click("[data-action='suggest']")
+            page.wait_for_selector(
+                ".suggest-section > .studio-status:is([data-status='suggested'], [data-status='none'])",
+                timeout=60_000,
+            )
+            if page.locator(".variation-card").count():
+                break
         page.locator(".variation-cards").scroll_into_view_if_needed()
         shots.wait_still()
         shots.shoot(f"37-{prefix}editor-suggest", full_page=full)

@@ -2,14 +2,16 @@
 
 A ``depth`` job answers with the depth profile ``miau.solver.depth`` computes
 in this process (the same figures, the timing aside); a ``suggest`` job
-answers with variations that load, whose stored solutions win and are
-proven shortest, after progress frames. Their options are checked like the
+streams progress and each variation as it is found, then answers within its
+budget with those variations: they load, their stored solutions win and
+are proven shortest, and each has a new idea and the draft's title. Their options are checked like the
 other studio messages'.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,8 +32,8 @@ from miau.solver import Outcome, solve
 from miau.solver.depth import depth_profile
 from tests.server.test_studio import StudioServer, one_level_pack
 
-SUGGEST_SECONDS = 1.0
-"""A short evolution: enough for a few batches of candidates on a tiny level."""
+SUGGEST_SECONDS = 5.0
+"""The editor's own budget."""
 
 
 @pytest.fixture
@@ -80,28 +82,38 @@ def wins_in(level: dict[str, Any], moves: str) -> bool:
 
 
 @pytest.mark.slow
-def test_suggest_streams_progress_then_offers_variations_with_shortest_solutions(
+def test_suggest_streams_progress_and_each_variation_then_answers_within_its_budget(
     server: StudioServer,
 ) -> None:
-    pack = one_level_pack("first-steps")
+    pack = one_level_pack("sunken-word")
     request = {"type": "suggest", "job": "v", "pack": pack, "seconds": SUGGEST_SECONDS}
     with server.connect() as studio:
-        studio.send({**request, "count": 2, "seed": 7})
+        began = time.monotonic()
+        studio.send({**request, "count": 3, "seed": 7})
         frames, answer = studio.until({"suggested", "error"})
+        took = time.monotonic() - began
     assert frames[0] == {"type": "started", "job": "v"}
     assert (answer["type"], answer["job"]) == ("suggested", "v"), answer
-    progress = frames[1:]
-    assert progress and all(frame["type"] == "progress" for frame in progress)
-    assert {"candidates", "solved", "bestDepth", "seconds"} <= set(progress[0])
+    # The budget counts from the worker's start and caps the whole job.
+    assert took <= SUGGEST_SECONDS + 1.0, f"{took:.2f} s"
+    assert answer["seconds"] <= SUGGEST_SECONDS + 0.5
+    progress = [frame for frame in frames[1:] if frame["type"] == "progress"]
+    assert progress and {"candidates", "solved", "bestDepth", "seconds"} <= set(progress[0])
+    streamed = [frame["variation"] for frame in frames[1:] if frame["type"] == "variation"]
     variations = answer["variations"]
-    assert 1 <= len(variations) <= 2
-    depths = [variation["depth"] for variation in variations]
-    assert depths == sorted(depths, reverse=True)
+    assert streamed == variations, "each variation was sent as soon as it was found"
+    assert answer["draftIdea"] == "-[hazard] IS SINK; contact: sink"
+    assert set(answer["dropped"]) >= {"sameIdeaAsDraft", "nearCopy", "walk", "shallower"}
     draft = load_pack(pack).levels[0].data
+    ideas = [variation["idea"] for variation in variations]
+    assert len(set(ideas)) == len(ideas)
     for variation in variations:
         entry = variation["level"]
-        document = {**pack, "levels": [entry]}
-        level = load_pack(document).levels[0].data
+        assert entry["title"] == pack["levels"][0]["title"]
+        assert variation["signature"] and variation["idea"] != answer["draftIdea"]
+        assert variation["depth"] >= answer["draftDepth"]
+        assert variation["changes"]
+        level = load_pack({**pack, "levels": [entry]}).levels[0].data
         assert level != draft, "never the draft itself"
         shortest = solve(level)
         assert shortest.outcome is Outcome.SOLVED

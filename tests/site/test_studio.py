@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -74,10 +75,12 @@ def test_a_depth_job_answers_with_the_profile_the_solver_computes() -> None:
 
 
 @pytest.mark.slow
-def test_a_suggest_job_reports_progress_and_offers_solved_variations() -> None:
-    pack = one_level("tutorial", "first-steps")
+def test_a_suggest_job_reports_progress_and_each_variation_and_ends_within_its_budget() -> None:
+    pack = one_level("tutorial", "sunken-word")
     heard: list[tuple[int, int, float, float]] = []
-    options = json.dumps({"seconds": 1, "count": 2, "seed": 3})
+    streamed: list[dict[str, Any]] = []
+    options = json.dumps({"seconds": 5, "count": 3, "seed": 3})
+    began = time.monotonic()
     answer = json.loads(
         run_job(
             "suggest",
@@ -87,14 +90,17 @@ def test_a_suggest_job_reports_progress_and_offers_solved_variations() -> None:
             lambda *figures: None,
             options,
             lambda *figures: heard.append(figures),
+            lambda text: streamed.append(json.loads(text)),
         )
     )
+    assert time.monotonic() - began <= 5.5
     assert (answer["type"], answer["job"]) == ("suggested", "s"), answer
-    assert 1 <= len(answer["variations"]) <= 2
+    assert answer["variations"] == streamed
     assert heard and all(candidates >= solved for candidates, solved, _, _ in heard)
     for variation in answer["variations"]:
         level = load_pack({**pack, "levels": [variation["level"]]}).levels[0].data
         assert len(variation["level"]["solution"]) == solve(level).length
+        assert variation["idea"] != answer["draftIdea"]
 
 
 @pytest.mark.parametrize("options", [{"seconds": 0}, {"count": 99}, {"seed": "x"}])

@@ -11,6 +11,8 @@ const {
   depthHeadline,
   listWords,
   measuredIn,
+  changesLine,
+  movesAsArrows,
   packWithLevel,
   previewCells,
   profileFacts,
@@ -151,7 +153,7 @@ test("the preview shows the top entity of each cell", () => {
   ]);
 });
 
-test("using a variation keeps the pack and the level's id, and takes the grid and solution", () => {
+test("using a variation keeps the pack and the level's id and title, and takes the grid and solution", () => {
   const pack = {
     manifest: { id: "draft", name: "Draft", version: "1.0.0", engine: 1 },
     palette: { MIAU: "🐈" },
@@ -165,9 +167,25 @@ test("using a variation keeps the pack and the level's id, and takes the grid an
   const level = next.levels[0];
   assert.equal(level.id, "mine");
   assert.equal(level.hint, "push");
-  assert.equal(level.title, "My level 1: WIN");
+  assert.equal(level.title, "Mine", "the author's title stays (issue 53)");
   assert.deepEqual([level.width, level.height, level.solution], [3, 2, "RRD"]);
   assert.equal(level.objects, VARIATION.level.objects);
   assert.equal(level.automata, undefined, "the variation had no automata");
   assert.equal(pack.levels[0].width, 9, "the old pack is left as it was");
+});
+
+test("a variation's solution reads as arrows, a wait as a dot", () => {
+  assert.equal(movesAsArrows("UDLRW"), "↑↓←→·");
+  assert.equal(movesAsArrows(""), "");
+});
+
+test("a variation's changed cells are counted by kind; the cells things left are not counted", () => {
+  const changes = [
+    { x: 1, y: 0, change: "added", what: "ROCK" },
+    { x: 2, y: 0, change: "moved", what: "IS" },
+    { x: 3, y: 0, change: "moved-from", what: "IS" },
+    { x: 4, y: 0, change: "removed", what: "WALL" },
+  ];
+  assert.equal(changesLine(changes), "3 cells changed: 1 added, 1 moved, 1 removed");
+  assert.equal(changesLine([]), "No cell changed.");
 });

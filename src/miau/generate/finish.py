@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Final
 
@@ -35,7 +35,7 @@ from miau.generate.mutate import canonical
 from miau.generate.novelty import edit_distance, near_distance
 from miau.packs import load_pack
 from miau.solver import Outcome, solve
-from miau.solver.ideas import OutOfTime, level_ideas
+from miau.solver.ideas import CONTACT_PREFIX, OutOfTime, level_ideas
 from miau.worlds import shipped_pack_path, shipped_packs_dir
 
 FINISH_NEED_EXPANSIONS: Final = 20_000
@@ -63,6 +63,13 @@ class FinishReport:
     repeated_idea: int = 0
     out_of_time: int = 0
     removed: int = 0
+    walk: int = 0
+    """Dropped because they need no rule change, contacts aside (only when walks are not wanted)."""
+    refused: int = 0
+    """Finished, then refused by the caller's own test (``accept``)."""
+    seed_signatures: tuple[tuple[str, ...], ...] = field(default=())
+    """The seeds' idea signatures, in seed order, once worked out (what a kept level must differ
+    from)."""
 
     def summary(self) -> str:
         """One line for people."""
@@ -72,6 +79,11 @@ class FinishReport:
             f"shipped level's, {self.near_copy} near-copies of the seed's solution, "
             f"{self.repeated_idea} repeating a kept idea, {self.out_of_time} out of time"
         )
+
+
+def changes_a_rule(signature: tuple[str, ...]) -> bool:
+    """Whether a signature holds a needed rule change (not only contacts: a walk into water)."""
+    return any(not idea.startswith(CONTACT_PREFIX) for idea in signature)
 
 
 def shipped_signatures() -> frozenset[tuple[str, ...]]:
@@ -102,14 +114,29 @@ def finish(
     max_expansions: int,
     deadline: float | None,
     known: Iterable[tuple[str, ...]] = (),
+    walks: bool = True,
+    accept: Callable[[Finished], bool] | None = None,
+    limit: int | None = None,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
+    report: FinishReport | None = None,
 ) -> tuple[list[Finished], FinishReport]:
     """Keep, in order, each elite whose idea is new, minimised; see the module docstring.
 
     ``seeds`` are the seed levels' elites (their ideas and solutions are
     the ones not to copy), ``known`` further signatures that are not new
-    (the shipped levels'). ``max_expansions`` bounds each solve.
+    (the shipped levels'). ``max_expansions`` bounds each solve. Without
+    ``walks``, a level that needs no rule change (an empty signature) is
+    dropped, and so is one whose only ideas are contacts (:func:`changes_a_rule`).
+    ``accept`` sees each minimised level before it is kept (the editor's
+    Suggest scores it again, and shows it at once); a level it refuses
+    leaves its idea free. The step ends once ``limit`` are kept.
+    ``need_expansions`` bounds each "is this change needed?" search (a
+    smaller one is quicker; a change it cannot decide counts as needed).
+    ``report`` is filled in as the step goes (a new one when None), so a
+    caller whose own deadline stops the step midway still has the figures.
     """
-    report = FinishReport()
+    if report is None:
+        report = FinishReport()
     # The seeds' signatures cost held searches: worked out only once a level needs them,
     # and read from the pack when a seed is a shipped level that stores its own.
     seed_ideas: set[tuple[str, ...]] | None = None
@@ -128,19 +155,25 @@ def finish(
             report.near_copy += 1
             continue
         try:
-            signature = _signature(elite.analysis.level, solution, deadline)
+            signature = _signature(elite.analysis.level, solution, deadline, need_expansions)
             if seed_ideas is None:
                 stored = stored_signatures()
-                seed_ideas = {
+                report.seed_signatures = tuple(
                     stored.get(_fingerprint(seed.analysis.level))
-                    or _signature(seed.analysis.level, seed.analysis.solution, deadline)
+                    or _signature(
+                        seed.analysis.level, seed.analysis.solution, deadline, need_expansions
+                    )
                     for seed in seeds
-                }
+                )
+                seed_ideas = set(report.seed_signatures)
         except OutOfTime:
             report.out_of_time += 1
             continue
         if signature in seed_ideas:
             report.same_idea_as_seed += 1
+            continue
+        if not walks and not changes_a_rule(signature):
+            report.walk += 1
             continue
         if signature in known_ideas:
             report.same_idea_as_shipped += 1
@@ -148,13 +181,24 @@ def finish(
         if signature in taken:
             report.repeated_idea += 1
             continue
-        minimal = minimise(elite, signature, max_expansions=max_expansions, deadline=deadline)
+        minimal = minimise(
+            elite,
+            signature,
+            max_expansions=max_expansions,
+            deadline=deadline,
+            need_expansions=need_expansions,
+        )
         if minimal is None:
             report.out_of_time += 1
+            continue
+        if accept is not None and not accept(minimal):
+            report.refused += 1
             continue
         taken.add(signature)
         kept.append(minimal)
         report.removed += minimal.removed
+        if limit is not None and len(kept) >= limit:
+            break
     report.kept = len(kept)
     return kept, report
 
@@ -165,6 +209,7 @@ def minimise(
     *,
     max_expansions: int,
     deadline: float | None = None,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> Finished | None:
     """The elite with every thing and word removed that it can do without (None: out of time).
 
@@ -184,7 +229,9 @@ def minimise(
                 return None
             trial = without(level, index)
             try:
-                kept = keeps_its_ideas(trial, signature, length, max_expansions, deadline)
+                kept = keeps_its_ideas(
+                    trial, signature, length, max_expansions, deadline, need_expansions
+                )
             except OutOfTime:
                 return None
             if kept:
@@ -199,14 +246,21 @@ def minimise(
     return Finished(replace(elite, analysis=analysis), signature, removed)
 
 
-def is_minimal(level: dict[str, Any], signature: tuple[str, ...], max_expansions: int) -> bool:
+def is_minimal(
+    level: dict[str, Any],
+    signature: tuple[str, ...],
+    max_expansions: int,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
+) -> bool:
     """Whether no single thing or word of ``level`` can go while it keeps its ideas and length."""
     result = solve(level, max_expansions=max_expansions)
     if result.moves is None:
         return False
     length = len(result.moves)
     return not any(
-        keeps_its_ideas(without(level, index), signature, length, max_expansions)
+        keeps_its_ideas(
+            without(level, index), signature, length, max_expansions, None, need_expansions
+        )
         for index in range(len(level["objects"]))
     )
 
@@ -223,6 +277,7 @@ def keeps_its_ideas(
     length: int,
     max_expansions: int,
     deadline: float | None = None,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> bool:
     """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution.
 
@@ -233,7 +288,7 @@ def keeps_its_ideas(
         return False
     if len(result.moves) < length:
         return False
-    return _signature(level, result.moves, deadline) == signature
+    return _signature(level, result.moves, deadline, need_expansions) == signature
 
 
 def _watch(deadline: float | None) -> Callable[[int], None] | None:
@@ -250,8 +305,11 @@ def _watch(deadline: float | None) -> Callable[[int], None] | None:
 
 
 def _signature(
-    level: dict[str, Any], solution: str, deadline: float | None = None
+    level: dict[str, Any],
+    solution: str,
+    deadline: float | None = None,
+    need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> tuple[str, ...]:
     """The idea signature along ``solution``, with the finishing step's smaller budget."""
-    ideas = level_ideas(level, solution, max_expansions=FINISH_NEED_EXPANSIONS, deadline=deadline)
+    ideas = level_ideas(level, solution, max_expansions=need_expansions, deadline=deadline)
     return ideas.signature

@@ -29,7 +29,8 @@ __all__ = [
 ]
 
 SUGGEST_SECONDS: Final = 5.0
-"""How long a ``suggest`` job evolves variations when the client names no time."""
+"""A ``suggest`` job's time budget when the client names none: a hard cap on the whole job
+(evolution and finishing), counted from when its worker starts."""
 
 SUGGEST_MAX_SECONDS: Final = 20.0
 """The longest evolution a ``suggest`` may ask for: well inside the studio's 120 s job limit."""
@@ -90,6 +91,9 @@ def _whole(value: object) -> bool:
 GenerationReport = Callable[[int, int, float, float], None]
 """Hears a suggest job's progress: candidates tried, solved, the best depth so far, seconds."""
 
+VariationReport = Callable[[dict[str, Any]], None]
+"""Hears each variation (``Variation.to_json()``) as soon as it is finished."""
+
 
 def run_suggest(
     spec: LevelSpec,
@@ -98,11 +102,17 @@ def run_suggest(
     *,
     started: float,
     every: float,
-) -> list[dict[str, Any]]:
-    """Evolve variations of a job's level, as both hosts' studios do; the variations as JSON.
+    found: VariationReport | None = None,
+) -> dict[str, Any]:
+    """Evolve and finish variations of a job's level, as both hosts' studios do.
 
-    ``report`` hears the progress at most every ``every`` seconds, with the
-    seconds since ``started`` (a ``time.monotonic()`` reading).
+    Returns ``Suggestion.to_json()``: ``variations`` (new, minimal, none
+    shallower than the draft), ``draftIdea``, ``draftDepth``, ``dropped``
+    (counts by reason) and ``seconds``. The budget (``options.seconds``)
+    counts from ``started`` (a ``time.monotonic()`` reading) and caps the
+    whole job. ``report`` hears the progress at most every ``every``
+    seconds, with the seconds since ``started``; ``found`` hears each
+    variation as soon as it is finished, so the editor can show it at once.
     """
     # Imported here: only a suggest job pays for the generator's import.
     from miau.generate.variations import scored_variations
@@ -117,11 +127,13 @@ def run_suggest(
         last_sent = now
         report(status.candidates, status.solved, round(status.best_depth, 3), now - started)
 
-    found = scored_variations(
+    suggestion = scored_variations(
         suggestion_input(spec),
         seconds=options.seconds,
         count=options.count,
         seed=options.seed,
         report=hear,
+        found=None if found is None else (lambda variation: found(variation.to_json())),
+        started=started,
     )
-    return [variation.to_json() for variation in found]
+    return suggestion.to_json()

@@ -471,6 +471,8 @@ class StudioJobs:
                 self.memory_bytes,
                 STUDIO_NICENESS,
                 request.suggest,
+                # A suggest's time budget counts from here: the worker's start-up is part of it.
+                time.monotonic(),
             ),
             name=f"miau-studio-{request.kind}",
             daemon=True,
@@ -577,8 +579,12 @@ class StudioJobs:
                     return {"type": "solved", "job": name, "result": result}
                 case ("profiled", dict() as profile):
                     return {"type": "profiled", "job": name, "profile": profile}
-                case ("suggested", list() as variations):
-                    return {"type": "suggested", "job": name, "variations": variations}
+                case ("variation", dict() as variation):
+                    await connection.send(
+                        {"type": "variation", "job": name, "variation": variation}
+                    )
+                case ("suggested", dict() as suggestion):
+                    return {"type": "suggested", "job": name, **suggestion}
                 case ("checked", dict() as report):
                     return {
                         "type": "checked",

@@ -16,9 +16,11 @@ Every message to the server is a tuple whose first item says what it is:
 - ``("progress", expanded, depth, seen, rate, seconds)`` at most every
   :data:`PROGRESS_SECONDS` while a search runs;
 - ``("generating", candidates, solved, best_depth, seconds)`` instead, at
-  most as often, while a ``suggest`` job evolves variations;
+  most as often, while a ``suggest`` job evolves variations, and
+  ``("variation", Variation.to_json())`` for each variation as soon as it
+  is finished;
 - ``("solved", SearchResult.to_json())``, ``("checked", LevelReport.to_json())``,
-  ``("profiled", DepthProfile.to_json())`` or ``("suggested", [level entry, ...])``
+  ``("profiled", DepthProfile.to_json())`` or ``("suggested", Suggestion.to_json())``
   at the end;
 - ``("failed", sentence)`` when the job raised.
 """
@@ -88,6 +90,7 @@ def run_job(
     memory_bytes: int | None = None,
     niceness: int = 0,
     suggest: SuggestOptions | None = None,
+    started: float | None = None,
 ) -> None:
     """Run one job and send its messages down ``pipe`` (the worker process's target).
 
@@ -95,9 +98,12 @@ def run_job(
     ``memory_bytes`` caps the worker's address space (none when None), so a
     search that outgrows it ends with a sentence instead of starving the
     machine; ``niceness`` lowers its priority, so the game's replies come first.
-    ``suggest`` is a ``suggest`` job's budget (required for that kind).
+    ``suggest`` is a ``suggest`` job's budget (required for that kind);
+    ``started`` is when the server began starting this worker (a
+    ``time.monotonic()`` reading, one clock for every process of the
+    machine), so a suggest's time budget includes the worker's start-up.
     """
-    job_start = time.monotonic()
+    job_start = time.monotonic() if started is None else started
     if memory_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     if niceness:
@@ -141,10 +147,15 @@ def run_job(
 
 def _suggest(
     spec: LevelSpec, options: SuggestOptions, pipe: Connection, job_start: float
-) -> list[dict[str, Any]]:
-    """Evolve variations of the level, sending ``generating`` messages; the variations."""
+) -> dict[str, Any]:
+    """Evolve variations of the level, sending ``generating`` and ``variation`` messages."""
 
     def report(candidates: int, solved: int, best_depth: float, seconds: float) -> None:
         pipe.send(("generating", candidates, solved, best_depth, seconds))
 
-    return run_suggest(spec, options, report, started=job_start, every=PROGRESS_SECONDS)
+    def found(variation: dict[str, Any]) -> None:
+        pipe.send(("variation", variation))
+
+    return run_suggest(
+        spec, options, report, started=job_start, every=PROGRESS_SECONDS, found=found
+    )

@@ -26,6 +26,7 @@ from miau.play.studio_levels import (
 from miau.play.studio_suggest import (
     GenerationReport,
     SuggestOptions,
+    VariationReport,
     run_suggest,
     suggest_options,
 )
@@ -83,14 +84,17 @@ def run_job(
     report: Report,
     options_json: str | None = None,
     report_generation: GenerationReport | None = None,
+    report_variation: Callable[[str], None] | None = None,
 ) -> str:
     """Run one ``solve``, ``check``, ``depth`` or ``suggest`` job on a one-level pack.
 
     ``options_json`` holds a ``suggest``'s ``seconds``, ``count`` and
     ``seed`` as its frame does (read by ``miau.play.studio_suggest``, as
-    the server reads them); ``report_generation`` hears its progress.
-    Returns the answer frame as JSON.
+    the server reads them); ``report_generation`` hears its progress and
+    ``report_variation`` each variation as soon as it is found (as JSON
+    text: the page parses it). Returns the answer frame as JSON.
     """
+    started = time.monotonic()
     if kind == "suggest":
         try:
             options = suggest_options(json.loads(options_json or "{}"))
@@ -117,8 +121,15 @@ def run_job(
             profile = depth_profile(spec.data, max_expansions=budget, ideas=False)
             return json.dumps({"type": "profiled", "job": job, "profile": profile.to_json()})
         if kind == "suggest":
-            variations = _suggest(spec, options, report_generation)
-            return json.dumps({"type": "suggested", "job": job, "variations": variations})
+            found = None
+            if report_variation is not None:
+                send = report_variation
+
+                def found(variation: dict[str, Any]) -> None:
+                    send(json.dumps(variation))
+
+            suggestion = _suggest(spec, options, report_generation, found, started)
+            return json.dumps({"type": "suggested", "job": job, **suggestion})
         checked = check_level(spec, max_expansions=budget, progress=progress)
         report_json = _report(loaded, checked.to_json())
         return json.dumps({"type": "checked", "job": job, "report": report_json})
@@ -135,7 +146,11 @@ def _error(job: str, code: str, message: str) -> str:
 
 
 def _suggest(
-    spec: LevelSpec, options: SuggestOptions, report: GenerationReport | None
-) -> list[dict[str, Any]]:
+    spec: LevelSpec,
+    options: SuggestOptions,
+    report: GenerationReport | None,
+    found: VariationReport | None,
+    started: float,
+) -> dict[str, Any]:
     """Evolve variations of the level, reporting at most every :data:`PROGRESS_SECONDS`."""
-    return run_suggest(spec, options, report, started=time.monotonic(), every=PROGRESS_SECONDS)
+    return run_suggest(spec, options, report, started=started, every=PROGRESS_SECONDS, found=found)

@@ -33,7 +33,9 @@ from miau.engine.board import Board
 from miau.engine.level import Level
 from miau.engine.vocabulary import DEFEAT, IS, WIN, YOU
 from miau.solver.outcome import Outcome, SearchResult
+from miau.solver.progress import check_deadline
 from miau.solver.search import (
+    DEADLINE_EVERY,
     DEFAULT_MAX_EXPANSIONS,
     PROGRESS_EVERY,
     Progress,
@@ -198,6 +200,8 @@ def solve_any(
     expanded = 0
     deepest = 0
     report = reporter_for(progress)
+    # A job's deadline (``miau.solver.progress.deadline``): checked now and every DEADLINE_EVERY expansions.
+    stop_at = check_deadline()
 
     def finish(outcome: Outcome, moves: str | None, stopped_by: str = "expansions") -> SearchResult:
         if report is not None:
@@ -222,6 +226,8 @@ def solve_any(
             return finish(Outcome.LIMIT, None)
         expanded += 1
         deepest = max(deepest, moves_made)
+        if stop_at is not None and expanded % DEADLINE_EVERY == 0:
+            check_deadline()
         if expanded % PROGRESS_EVERY == 0:
             if report is not None:
                 report(expanded, deepest, len(parents))

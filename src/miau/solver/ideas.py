@@ -59,6 +59,7 @@ from miau.engine.vocabulary import (
     YOU,
 )
 from miau.solver.best_first import HEURISTIC_WEIGHT, MOVE_WEIGHT, distance_to_win
+from miau.solver.progress import OutOfTime as OutOfTime
 from miau.solver.successors import DEAD, Expander, HeldRule
 
 DEFAULT_NEED_EXPANSIONS: Final = 60_000
@@ -106,10 +107,6 @@ NEEDED_AS_KIND: Final = "needed as a kind"
 with no new rule of that kind formable the level is not won: the idea counts."""
 UNDECIDED: Final = "undecided"
 """The held search ran out of states: counted as needed, listed as undecided."""
-
-
-class OutOfTime(Exception):
-    """A search with a deadline (``level_ideas(deadline=...)``) passed it before its answer."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,11 @@ expansions, so compiling it would gain nothing.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 
 class SearchProgress:
     """A progress callback that also hears how deep the search is and how many states it has seen.
@@ -30,3 +35,43 @@ class SearchProgress:
         to the states being expanded now; ``seen``: distinct states reached,
         the start included.
         """
+
+
+class OutOfTime(Exception):
+    """A search passed its deadline before its answer.
+
+    The deadline is one :func:`deadline` set, or one given to the search
+    (``level_ideas(deadline=...)`` raises this same class).
+    """
+
+
+_deadline: ContextVar[float | None] = ContextVar("miau_solver_deadline", default=None)
+
+
+@contextmanager
+def deadline(at: float | None) -> Iterator[None]:
+    """Within the block, every search raises :class:`OutOfTime` once ``time.monotonic() >= at``.
+
+    A search checks when it starts and every ``PROGRESS_EVERY`` expansions,
+    so a job made of many searches (the editor's Suggest: an evolution,
+    then the finishing step's solves and idea searches) keeps a hard time
+    cap without any search knowing about it; no threads or signals, so it
+    works under Pyodide too. None lifts the deadline; an inner block
+    cannot give a later deadline than the outer one.
+    """
+    outer = _deadline.get()
+    if outer is not None and (at is None or at > outer):
+        at = outer
+    token = _deadline.set(at)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+def check_deadline() -> float | None:
+    """Raise :class:`OutOfTime` past the current deadline; the deadline (None: there is none)."""
+    at = _deadline.get()
+    if at is not None and time.monotonic() >= at:
+        raise OutOfTime
+    return at

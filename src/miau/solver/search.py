@@ -30,6 +30,7 @@ from typing import Any, Final
 from miau.engine.level import Level
 from miau.solver.outcome import Outcome, SearchResult
 from miau.solver.progress import SearchProgress as SearchProgress
+from miau.solver.progress import check_deadline
 from miau.solver.successors import DEAD, Expander, HeldRule
 
 DEFAULT_MAX_EXPANSIONS: Final = 300_000
@@ -37,6 +38,10 @@ DEFAULT_MAX_EXPANSIONS: Final = 300_000
 
 PROGRESS_EVERY: Final = 1024
 """How many expansions pass between two calls of the progress callback."""
+
+DEADLINE_EVERY: Final = 128
+"""How many expansions pass between two looks at a job's deadline (when one is set): an
+expansion can take a millisecond on a loaded machine, so a job overruns its cap by little."""
 
 Progress = Callable[[int], None]
 """Called with the number of expanded states so far."""
@@ -100,6 +105,8 @@ def solve(
     expanded = 0
     depth = 0
     report = reporter_for(progress)
+    # A job's deadline (``miau.solver.progress.deadline``): checked now and every DEADLINE_EVERY expansions.
+    stop_at = check_deadline()
 
     def held() -> int:
         return table_bytes(parents, key_bytes) + _lists_bytes(
@@ -132,6 +139,8 @@ def solve(
             if expanded >= max_expansions:
                 return finish(Outcome.LIMIT, None)
             expanded += 1
+            if stop_at is not None and expanded % DEADLINE_EVERY == 0:
+                check_deadline()
             if expanded % PROGRESS_EVERY == 0:
                 if report is not None:
                     report(expanded, depth, len(parents))

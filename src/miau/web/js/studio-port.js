@@ -20,7 +20,7 @@ export class StudioError extends Error {
 let socket = null;
 let socketReady = null;
 let counter = 0;
-const jobs = new Map(); // job id -> {resolve, reject, onProgress, onStarted, cancelling}
+const jobs = new Map(); // job id -> {resolve, reject, onProgress, onStarted, onVariation, cancelling}
 
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -80,6 +80,9 @@ function receive(raw) {
     case "progress":
       entry?.onProgress?.(message);
       break;
+    case "variation":
+      entry?.onVariation?.(message.variation);
+      break;
     case "solved":
       finish(message.job, (done) => done.resolve(message.result));
       break;
@@ -90,7 +93,10 @@ function receive(raw) {
       finish(message.job, (done) => done.resolve(message.profile));
       break;
     case "suggested":
-      finish(message.job, (done) => done.resolve(message.variations));
+      finish(message.job, (done) => {
+        const { type, job, ...suggestion } = message;
+        done.resolve(suggestion);
+      });
       break;
     case "cancelled":
       finish(message.job, (done) => done.reject(new StudioError("cancelled", "Cancelled.")));
@@ -109,13 +115,13 @@ function receive(raw) {
   }
 }
 
-function run(request, { onProgress, onStarted, signal } = {}) {
+function run(request, { onProgress, onStarted, onVariation, signal } = {}) {
   if (signal?.aborted) return Promise.reject(new StudioError("cancelled", "Cancelled."));
   counter += 1;
   const job = `${request.type}-${Date.now().toString(36)}-${counter}`;
-  if (isStaticSite) return runHere({ ...request, job }, { onProgress, onStarted, signal });
+  if (isStaticSite) return runHere({ ...request, job }, { onProgress, onStarted, onVariation, signal });
   return new Promise((resolve, reject) => {
-    const entry = { resolve, reject, onProgress, onStarted, cancelling: false, sent: false };
+    const entry = { resolve, reject, onProgress, onStarted, onVariation, cancelling: false, sent: false };
     jobs.set(job, entry);
     signal?.addEventListener(
       "abort",
@@ -141,9 +147,9 @@ function run(request, { onProgress, onStarted, signal } = {}) {
 }
 
 // A job in the page: its frames go through the same `receive` as the socket's.
-function runHere(request, { onProgress, onStarted, signal }) {
+function runHere(request, { onProgress, onStarted, onVariation, signal }) {
   return new Promise((resolve, reject) => {
-    jobs.set(request.job, { resolve, reject, onProgress, onStarted, cancelling: false, sent: true });
+    jobs.set(request.job, { resolve, reject, onProgress, onStarted, onVariation, cancelling: false, sent: true });
     const cancel = runInPage(request, (frame) => receive(JSON.stringify(frame)));
     signal?.addEventListener("abort", cancel, { once: true });
   });
@@ -181,11 +187,21 @@ export function depth(packJson, { max = null, onStarted, signal } = {}) {
 }
 
 /**
- * Evolves variations of a one-level pack's level for about `seconds`.
- * `onProgress({candidates, solved, bestDepth, seconds})` runs while it
- * works. Resolves with up to `count` level entries, deepest first, each
- * with its proven-shortest `solution`.
+ * Variations of a one-level pack's level with new ideas, within `seconds`
+ * (a hard cap on the job). `onProgress({candidates, solved, bestDepth,
+ * seconds})` runs while it evolves; `onVariation(variation)` hears each
+ * variation as soon as it is finished (`{level, depth, tier, idea,
+ * signature, changes}`). Resolves with `{variations, draftIdea,
+ * draftDepth, dropped, seconds}`: up to `count` variations, each new,
+ * minimal and no shallower than the draft, with its proven-shortest
+ * `level.solution`; none is a fair answer.
  */
-export function suggest(packJson, { seconds = 5, count = 3, seed = 0, onProgress, onStarted, signal } = {}) {
-  return run({ type: "suggest", pack: packJson, seconds, count, seed }, { onProgress, onStarted, signal });
+export function suggest(
+  packJson,
+  { seconds = 5, count = 3, seed = 0, onProgress, onStarted, onVariation, signal } = {},
+) {
+  return run(
+    { type: "suggest", pack: packJson, seconds, count, seed },
+    { onProgress, onStarted, onVariation, signal },
+  );
 }

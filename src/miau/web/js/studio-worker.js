@@ -6,7 +6,7 @@
 // Page -> worker: {kind: "job", job, type: "solve" | "check" | "depth" | "suggest",
 //                 pack, max, seconds, count, seed}.
 // Worker -> page: {kind: "frame", frame} with the server's studio frames
-//                 (started, progress, solved, checked, profiled, suggested, error).
+//                 (started, progress, variation, solved, checked, profiled, suggested, error).
 
 import { startRuntime } from "./pyodide-start.js";
 
@@ -28,6 +28,8 @@ self.addEventListener("message", async (event) => {
       send({ type: "progress", expanded, depth, seen, rate, seconds: Math.round(seconds * 100) / 100 });
     const generating = (candidates, solved, bestDepth, seconds) =>
       send({ type: "progress", candidates, solved, bestDepth, seconds: Math.round(seconds * 100) / 100 });
+    // A finished variation arrives as JSON text (a Python dict does not cross as a plain object).
+    const variation = (text) => send({ type: "variation", variation: JSON.parse(text) });
     const options = JSON.stringify({ seconds: order.seconds, count: order.count, seed: order.seed });
     const answer = module.run_job(
       order.type,
@@ -37,6 +39,7 @@ self.addEventListener("message", async (event) => {
       report,
       options,
       generating,
+      variation,
     );
     postMessage({ kind: "frame", frame: JSON.parse(answer) });
   } catch (error) {

@@ -149,6 +149,38 @@ export function variationSummary(variation) {
   };
 }
 
+const ARROWS = { U: "↑", D: "↓", L: "←", R: "→", W: "·" };
+
+/** A move string as arrows (`W`, a wait, as a dot), for people to read. */
+export function movesAsArrows(moves) {
+  return [...(moves || "")].map((letter) => ARROWS[letter] || letter).join("");
+}
+
+const CHANGE_WORDS = { added: "added", moved: "moved here", removed: "removed", "moved-from": "moved away" };
+
+/**
+ * One line that counts a variation's changed cells (`changes`, from the
+ * studio: `{x, y, change}`): "3 cells changed: 1 added, 1 moved, 1 removed".
+ */
+export function changesLine(changes) {
+  const list = changes || [];
+  if (!list.length) return "No cell changed.";
+  const counts = { added: 0, moved: 0, removed: 0 };
+  for (const change of list) {
+    if (change.change in counts) counts[change.change] += 1;
+  }
+  const parts = Object.entries(counts)
+    .filter(([, count]) => count)
+    .map(([change, count]) => `${count} ${change}`);
+  const cells = list.filter((change) => change.change !== "moved-from").length;
+  return `${plural(cells, "cell")} changed: ${parts.join(", ")}`;
+}
+
+/** What a changed cell's mark says, for its tooltip and the screen reader. */
+export function changeLabel(change) {
+  return `${change.what} ${CHANGE_WORDS[change.change] || change.change} (${change.x}, ${change.y})`;
+}
+
 /**
  * A tiny preview of a level entry with `objects`: rows of cells, each
  * `null` (empty) or `{kind: "word" | "object", text}`, the top entity of the
@@ -167,16 +199,17 @@ export function previewCells(level) {
 /**
  * The draft's pack with its one level replaced by `level` (a suggested
  * variation): the pack's manifest, palette and words are kept, and so are
- * the draft level's id and fields the variation does not set
+ * the draft level's id, title and fields the variation does not set
  * (`solverMax`, `hint`, ...), while the grid, the objects, the automata,
- * the pairs, the title and the solution come from the variation.
+ * the pairs and the solution come from the variation.
  */
 export function packWithLevel(pack, level) {
   const old = pack.levels[0] || {};
   const next = { ...old };
   for (const key of ["map", "legend", "objects", "automata", "pairs"]) delete next[key];
   Object.assign(next, {
-    title: level.title || old.title,
+    // The author's title stays: a variation is their level changed, not a new one to name.
+    title: old.title || level.title,
     width: level.width,
     height: level.height,
     objects: level.objects,

@@ -17,13 +17,18 @@ export class EditorModes {
     this.onEdit = onEdit;
   }
 
-  /** Test-plays the draft (again, when already playing); with `replay` (a move string) it plays itself. */
-  enterPlay({ replay = null } = {}) {
+  /**
+   * Test-plays the draft (again, when already playing); with `replay` (a move
+   * string) it plays itself. `pack` plays another one-level pack instead (a
+   * suggested variation, watched before it is used); its wins count nowhere.
+   */
+  enterPlay({ replay = null, pack = null } = {}) {
     if (this.page.playing) this.testPlay.stop();
     this.draft.endStroke();
     this.page.showPlay(true);
-    const { pack, vocabulary, palette, stored = null } = this.game();
-    this.testPlay.start(pack, vocabulary, palette, { replay, stored });
+    const game = this.game();
+    const stored = pack ? null : (game.stored ?? null);
+    this.testPlay.start(pack || game.pack, game.vocabulary, game.palette, { replay, stored });
   }
 
   /** Back to editing (nothing happens while editing). */

@@ -71,10 +71,12 @@ export async function mount(root, params, { signal, navigate }) {
   const showPlace = placeShower({ grid, forms, selectTab });
   const packToSend = (manifest = {}) => exportPack(draft.pack, manifest);
   const replay = (moves) => modes.enterPlay({ replay: moves });
+  // A suggested variation plays its solution on its own pack: the draft is untouched.
+  const watch = (pack, moves) => modes.enterPlay({ replay: moves, pack });
   // The author's last test-play win, kept with the level it won (Save may store it as the solution).
   let lastWin = null;
   const winOfDraft = () => (lastWin && lastWin.level === levelKey(packToSend()) ? lastWin.moves : null);
-  const panels = editorPanels(page, { draft, grid, packToSend, showPlace, replay, winOfDraft, signal });
+  const panels = editorPanels(page, { draft, grid, packToSend, showPlace, replay, watch, winOfDraft, signal });
   const { solvePanel, savePanel } = panels;
   const view = new DraftView({ draft, grid, palette, forms, solvePanel, page });
   const modes = new EditorModes({
@@ -161,7 +163,7 @@ function paletteHandlers({ root, draft, focusGrid, palette }) {
 }
 
 /** The Check, Solve, Depth and Save tabs' panels, on what the draft would send. */
-function editorPanels(page, { draft, grid, packToSend, showPlace, replay, winOfDraft, signal }) {
+function editorPanels(page, { draft, grid, packToSend, showPlace, replay, watch, winOfDraft, signal }) {
   const solvePanel = new SolvePanel(page.tabs.panel("solve"), {
     pack: () => packToSend(),
     solution: () => draft.level.solution,
@@ -189,6 +191,7 @@ function editorPanels(page, { draft, grid, packToSend, showPlace, replay, winOfD
         draft.replace(packWithLevel(draft.pack, level));
         toast("The draft is now that variation. Undo (Ctrl+Z) brings your level back.");
       },
+      onWatch: (level) => watch(packWithLevel(packToSend(), level), level.solution),
       glyphs: () => draft.pack.palette || {},
     }),
     savePanel: new SavePanel(page.tabs.panel("save"), {
