@@ -43,49 +43,15 @@ export function confirmDialog({
   tone = "primary",
   signal,
 }) {
-  return new Promise((resolve) => {
-    const yes = h(
-      "button",
-      {
-        class: `button ${tone === "danger" ? "danger" : "primary"}`,
-        type: "button",
-        dataset: { answer: "confirm" },
-      },
-      keyLabel(confirm, "Enter"),
-    );
-    const no = h(
-      "button",
-      { class: "button ghost", type: "button", dataset: { answer: "cancel" } },
-      keyLabel(cancel, "Esc"),
-    );
-    const dialog = modal("confirm-dialog", "confirm-title", [
-      h("h2", { id: "confirm-title" }, title),
-      text ? h("p", { class: "dialog-text" }, text) : null,
-      details ? h("p", { class: "dialog-details" }, details) : null,
-      h("div", { class: "dialog-actions" }, no, yes),
-    ]);
-    let done = false;
-    let remove = () => {};
-    const answer = (value) => {
-      if (done) return;
-      done = true;
-      remove();
-      resolve(value);
-    };
-    yes.addEventListener("click", () => answer(true));
-    no.addEventListener("click", () => answer(false));
-    dialog.addEventListener("cancel", (event) => {
-      event.preventDefault();
-      answer(false);
-    });
-    dialog.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") {
-        event.preventDefault();
-        answer(false);
-      }
-    });
-    remove = openModal(dialog, { signal, focus: yes });
-    signal?.addEventListener("abort", () => answer(false), { once: true });
+  return ask({
+    kind: "confirm",
+    title,
+    text,
+    details,
+    choices: [{ answer: true, label: confirm, tone }],
+    cancel,
+    cancelled: false,
+    signal,
   });
 }
 
@@ -95,6 +61,12 @@ export function confirmDialog({
  * (cancel, Escape, or the scene left).
  */
 export function choiceDialog({ title, text, details = null, choices, cancel = "Cancel", signal }) {
+  return ask({ kind: "choice", title, text, details, choices, cancel, cancelled: null, signal });
+}
+
+// The one dialog both questions are: the choices right to left, Cancel first, the
+// first choice the default; `cancelled` is what every way out without a choice gives.
+function ask({ kind, title, text, details, choices, cancel, cancelled, signal }) {
   return new Promise((resolve) => {
     const buttons = choices.map(({ answer, label, tone = "primary" }, index) =>
       h(
@@ -102,7 +74,7 @@ export function choiceDialog({ title, text, details = null, choices, cancel = "C
         {
           class: `button ${tone === "danger" ? "danger" : index === 0 ? "primary" : ""}`.trim(),
           type: "button",
-          dataset: { answer },
+          dataset: { answer: kind === "confirm" ? "confirm" : answer },
         },
         index === 0 ? keyLabel(label, "Enter") : label,
       ),
@@ -112,8 +84,9 @@ export function choiceDialog({ title, text, details = null, choices, cancel = "C
       { class: "button ghost", type: "button", dataset: { answer: "cancel" } },
       keyLabel(cancel, "Esc"),
     );
-    const dialog = modal("confirm-dialog choice-dialog", "choice-title", [
-      h("h2", { id: "choice-title" }, title),
+    const className = kind === "confirm" ? "confirm-dialog" : "confirm-dialog choice-dialog";
+    const dialog = modal(className, `${kind}-title`, [
+      h("h2", { id: `${kind}-title` }, title),
       text ? h("p", { class: "dialog-text" }, text) : null,
       details ? h("p", { class: "dialog-details" }, details) : null,
       h("div", { class: "dialog-actions" }, no, ...[...buttons].reverse()),
@@ -127,19 +100,19 @@ export function choiceDialog({ title, text, details = null, choices, cancel = "C
       resolve(value);
     };
     buttons.forEach((button, index) => button.addEventListener("click", () => answer(choices[index].answer)));
-    no.addEventListener("click", () => answer(null));
+    no.addEventListener("click", () => answer(cancelled));
     dialog.addEventListener("cancel", (event) => {
       event.preventDefault();
-      answer(null);
+      answer(cancelled);
     });
     dialog.addEventListener("keydown", (event) => {
       if (event.key === "Escape") {
         event.preventDefault();
-        answer(null);
+        answer(cancelled);
       }
     });
     remove = openModal(dialog, { signal, focus: buttons[0] });
-    signal?.addEventListener("abort", () => answer(null), { once: true });
+    signal?.addEventListener("abort", () => answer(cancelled), { once: true });
   });
 }
 
