@@ -239,3 +239,43 @@ def test_share_link_opens_draw_the_heavy_budget_before_they_are_decoded(
     # Past the budget, opens are refused before their link is decoded (a decode the board's
     # own heavy work then refuses may be one more than the opens).
     assert answers.count(None) <= len(decoded) <= len(answers) // 2
+
+
+def test_one_slow_turn_does_not_price_a_small_levels_frames_for_good(db_path: Path) -> None:
+    # An honest player on First Steps: one turn hits a 50 ms pause (a garbage collection),
+    # the turns around it take 0.1 ms. The slow turn is paid for; the frames after it are
+    # not priced as if every turn were that slow (they were: 167 tokens each, for good).
+    clock, engine = FrozenClock(), SteppingClock(0.0001)
+    with client_with(db_path, clock=clock, engine_clock=engine) as client:
+        client.get("/api/worlds")
+        with client.websocket_connect("/ws") as socket:
+            player = Player(socket)
+            player.open("tutorial", "first-steps")
+            player.intent("wait")
+            player.intent("wait")
+            engine.step = 0.05
+            player.intent("wait")
+            engine.step = 0.0001
+            rate = PLAY_LIMITS.frames_per_second
+            assert rate is not None
+            clock.now += 200 / rate  # long enough to pay back the slow turn's debt
+            for _ in range(PLAY_LIMITS.burst // 2):
+                player.intent("wait")
+
+
+def test_a_level_whose_turns_are_all_slow_stays_priced_by_them(db_path: Path) -> None:
+    clock, engine = FrozenClock(), SteppingClock(0.05)
+    rate = PLAY_LIMITS.frames_per_second
+    assert rate is not None
+    with client_with(db_path, clock=clock, engine_clock=engine) as client:
+        client.get("/api/worlds")
+        with client.websocket_connect("/ws") as socket:
+            player = Player(socket)
+            player.open("tutorial", "first-steps")
+            for turn in range(3):
+                if turn:
+                    clock.now += 200 / rate  # each slow turn's debt paid back
+                player.intent("wait")
+            refused = player.send({"type": "intent", "seq": 9, "intent": "wait"})
+            assert refused["type"] == "error" and refused["code"] == "rate-limited", refused
+            assert "counts as 167" in refused["message"]

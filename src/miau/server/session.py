@@ -37,6 +37,7 @@ import json
 import logging
 import math
 import weakref
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
@@ -113,6 +114,9 @@ __all__ = ["UNREPLAYABLE_NOTICE", "GameLocks", "OpenGame", "PlaySession", "playe
 logger = logging.getLogger(__name__)
 
 Result = TypeVar("Result")
+
+RECENT_TURNS = 5
+"""How many of a level's last turns price its next frame (:meth:`PlaySession._charge`)."""
 
 LOG_READ_PART = 4096
 """How many entries of an over-long stored log one store call reads (about 6 ms in SQLite)."""
@@ -242,7 +246,12 @@ class PlaySession:
         )
         self.current: OpenGame | None = None
         self.frame_cost = 1.0
-        """Tokens a frame takes: more on the open level the more entities it has."""
+        """Tokens a frame takes: more on the open level the more entities it has, or the more
+        engine time its recent turns took (:meth:`_charge`)."""
+        self.size_cost = 1.0
+        """What the open level's size alone makes a frame cost."""
+        self.recent_turns: deque[float] = deque(maxlen=RECENT_TURNS)
+        """The engine seconds of the open level's last few turns."""
         self.drops = DropCounter(self.limits.clock)
         self.heavy = heavy or HeavyWork(self.limits)
         self.locks = locks or GameLocks()
@@ -442,7 +451,8 @@ class PlaySession:
                 message.seq,
             )
         self.heavy_level = entities > ENTITIES_PER_TOKEN
-        self.frame_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
+        self.frame_cost = self.size_cost = float(math.ceil(entities / ENTITIES_PER_TOKEN)) or 1.0
+        self.recent_turns.clear()
         if self.heavy_level and pack_id is not None and not self.heavy.take(self.frame_cost):
             # A big shared or library level: building its board is heavy work of its own.
             self._refuse_heavy(message.seq)
@@ -679,16 +689,23 @@ class PlaySession:
 
         The frame already took :attr:`frame_cost` tokens (from the server's
         budget too when over one); the difference is settled, into debt if
-        the turn cost more, and the next frame costs what this one did.
+        the turn cost more. The next frame costs what the level's recent turns
+        say: the lower median of the last :data:`RECENT_TURNS` turns' engine
+        time (or the level's size, if more), so one slow turn among fast ones
+        (a garbage-collection pause) is paid for once and does not price every
+        frame after it, while a level whose turns are all slow is priced from
+        its first.
         """
-        if seconds <= HEAVY_TURN_SECONDS:
-            return
-        tokens = tokens_of(seconds)
-        self.heavy_level = True
-        self.heavy.settle(self.frame_cost if self.frame_cost > 1 else 0.0, tokens)
-        if self.bucket is not None:
-            self.bucket.settle(tokens - self.frame_cost)
-        self.frame_cost = float(math.ceil(tokens))
+        self.recent_turns.append(seconds)
+        if seconds > HEAVY_TURN_SECONDS:
+            tokens = tokens_of(seconds)
+            self.heavy.settle(self.frame_cost if self.frame_cost > 1 else 0.0, tokens)
+            if self.bucket is not None:
+                self.bucket.settle(tokens - self.frame_cost)
+        typical = sorted(self.recent_turns)[(len(self.recent_turns) - 1) // 2]
+        slow = typical > HEAVY_TURN_SECONDS
+        self.heavy_level = self.size_cost > 1 or slow
+        self.frame_cost = max(self.size_cost, float(math.ceil(tokens_of(typical))) if slow else 1.0)
 
     async def _commit(
         self, current: OpenGame, entry: LogEntry, event: Event
