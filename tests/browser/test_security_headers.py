@@ -54,7 +54,8 @@ def test_a_level_plays_under_the_real_policy_without_a_violation(
     page.keyboard.press("ArrowRight")
     page.wait_for_selector("#move-count:text('1')")
     page.goto(f"{base}/#/edit/tutorial/first-steps")
-    page.wait_for_timeout(1500)  # the editor's scene and its modules load
+    # The editor's scene, its modules and the level copied into it: drawn on its grid.
+    page.wait_for_selector(".editor[data-ready='true'] .entity")
     context.close()
     assert seen == []
 
@@ -65,8 +66,10 @@ def test_another_page_cannot_frame_the_game(browser: Browser, deployed: PlayProc
     seen: list[str] = []
     page.on("console", lambda message: seen.append(message.text))
     base = f"http://127.0.0.1:{deployed.port}"
-    page.set_content(f'<iframe src="{base}/" width="400" height="300"></iframe>')
-    page.wait_for_timeout(1500)
+    # Wait for the browser's own word that it blocked the frame ("Framing ... violates ...
+    # frame-ancestors"), not a fixed time: a server that let itself be framed fails here.
+    with page.expect_console_message(lambda message: "frame-ancestors" in message.text):
+        page.set_content(f'<iframe src="{base}/" width="400" height="300"></iframe>')
     frame = page.frames[-1]
     framed = frame.url.startswith(base) and frame.query_selector("body *") is not None
     context.close()
