@@ -202,8 +202,8 @@ def level_ideas(
     """Judge every rule change along ``solution`` (a shortest one) and make the signature.
 
     Each rule that ``solution`` forms or breaks at some turn is held as it
-    was at the start in a breadth-first search of the level (see the module
-    docstring for the bound); the change is needed when that search proves
+    was at the start in a bounded search of the level (``held_verdict``; the
+    bound is in the module docstring); the change is needed when that search proves
     no win, and counts as needed when it cannot tell. A formed rule that is
     not needed alone, when no other formed rule of its kind counts, is held
     once more as a kind (``no_new_rule_like``): when some new rule giving
