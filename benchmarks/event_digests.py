@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import subprocess
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -80,6 +82,25 @@ def all_digests(keke: Path | None = None, level_set: str = "full_biy") -> dict[s
     found["tests/keke/sample.miau.json"] = digest_of(pack_plays([KEKE_SAMPLE]))
     if keke is not None:
         found[f"keke/{level_set}"] = digest_of(keke_plays(keke, level_set))
+    return found
+
+
+def digests_in_a_child(**environment: str) -> dict[str, Any]:
+    """The digests as a fresh interpreter computes them, with ``environment`` added to ours.
+
+    For comparing what two interpreters make of the same plays: the pure
+    sources against the compiled build (``PYTHONPATH``), or two hash seeds
+    (``PYTHONHASHSEED``).
+    """
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve())],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **environment},
+        cwd=ROOT,
+    ).stdout
+    found: dict[str, Any] = json.loads(out)
     return found
 
 

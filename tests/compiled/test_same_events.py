@@ -8,15 +8,11 @@ states and events (``benchmarks/event_digests.py``).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.event_digests import all_digests
+from benchmarks.event_digests import all_digests, digests_in_a_child
 
 from miau.compiled import COMPILED_NAME, PURE_NAME, is_compiled
 
@@ -30,17 +26,7 @@ pytestmark = pytest.mark.skipif(
 
 def pure_digests() -> dict[str, Any]:
     """The digests computed by a child process that imports the pure sources."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "event_digests.py")],
-        check=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    ).stdout
-    found: dict[str, Any] = json.loads(out)
-    return found
+    return digests_in_a_child(PYTHONPATH=str(ROOT / "src"))
 
 
 def test_every_shipped_solution_and_the_keke_sample_give_byte_identical_events() -> None:

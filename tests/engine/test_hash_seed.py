@@ -10,37 +10,14 @@ in two fresh interpreters with different ``PYTHONHASHSEED`` values.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def digests_with_hash_seed(seed: str) -> dict[str, Any]:
-    """The event digests computed by a fresh interpreter with ``PYTHONHASHSEED=seed``."""
-    env = {**os.environ, "PYTHONHASHSEED": seed}
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "event_digests.py")],
-        check=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    ).stdout
-    found: dict[str, Any] = json.loads(out)
-    return found
+from benchmarks.event_digests import digests_in_a_child
 
 
 @pytest.mark.slow
 def test_two_interpreters_with_different_hash_seeds_give_byte_identical_events() -> None:
-    first = digests_with_hash_seed("1")
-    second = digests_with_hash_seed("2024")
+    first = digests_in_a_child(PYTHONHASHSEED="1")
+    second = digests_in_a_child(PYTHONHASHSEED="2024")
     assert {"packs/tutorial.json", "tests/keke/sample.miau.json"} <= set(first)
     assert all(corpus["events"] > 0 for name, corpus in first.items() if name != "build")
     assert first == second
