@@ -36,6 +36,7 @@ from miau.generate.novelty import edit_distance, near_distance
 from miau.packs import load_pack
 from miau.solver import Outcome, solve
 from miau.solver.ideas import CONTACT_PREFIX, OutOfTime, level_ideas
+from miau.solver.progress import deadline as solver_deadline
 from miau.worlds import shipped_pack_path, shipped_packs_dir
 
 FINISH_NEED_EXPANSIONS: Final = 20_000
@@ -143,62 +144,63 @@ def finish(
     known_ideas = set(known)
     kept: list[Finished] = []
     taken: set[tuple[str, ...]] = set()
-    for elite in elites:
-        if deadline is not None and time.monotonic() >= deadline:
-            report.out_of_time += 1
-            continue
-        solution = elite.analysis.solution
-        if any(
-            edit_distance(solution, seed.analysis.solution) <= near_distance(seed.analysis.solution)
-            for seed in seeds
-        ):
-            report.near_copy += 1
-            continue
-        try:
-            signature = _signature(elite.analysis.level, solution, deadline, need_expansions)
-            if seed_ideas is None:
-                stored = stored_signatures()
-                report.seed_signatures = tuple(
-                    stored.get(_fingerprint(seed.analysis.level))
-                    or _signature(
-                        seed.analysis.level, seed.analysis.solution, deadline, need_expansions
+    # Every search below (solves, held searches) stops with OutOfTime past the deadline.
+    with solver_deadline(deadline):
+        for elite in elites:
+            if deadline is not None and time.monotonic() >= deadline:
+                report.out_of_time += 1
+                continue
+            solution = elite.analysis.solution
+            if any(
+                edit_distance(solution, seed.analysis.solution)
+                <= near_distance(seed.analysis.solution)
+                for seed in seeds
+            ):
+                report.near_copy += 1
+                continue
+            try:
+                signature = _signature(elite.analysis.level, solution, need_expansions)
+                if seed_ideas is None:
+                    stored = stored_signatures()
+                    report.seed_signatures = tuple(
+                        stored.get(_fingerprint(seed.analysis.level))
+                        or _signature(seed.analysis.level, seed.analysis.solution, need_expansions)
+                        for seed in seeds
                     )
-                    for seed in seeds
-                )
-                seed_ideas = set(report.seed_signatures)
-        except OutOfTime:
-            report.out_of_time += 1
-            continue
-        if signature in seed_ideas:
-            report.same_idea_as_seed += 1
-            continue
-        if not walks and not changes_a_rule(signature):
-            report.walk += 1
-            continue
-        if signature in known_ideas:
-            report.same_idea_as_shipped += 1
-            continue
-        if signature in taken:
-            report.repeated_idea += 1
-            continue
-        minimal = minimise(
-            elite,
-            signature,
-            max_expansions=max_expansions,
-            deadline=deadline,
-            need_expansions=need_expansions,
-        )
-        if minimal is None:
-            report.out_of_time += 1
-            continue
-        if accept is not None and not accept(minimal):
-            report.refused += 1
-            continue
-        taken.add(signature)
-        kept.append(minimal)
-        report.removed += minimal.removed
-        if limit is not None and len(kept) >= limit:
-            break
+                    seed_ideas = set(report.seed_signatures)
+            except OutOfTime:
+                report.out_of_time += 1
+                continue
+            if signature in seed_ideas:
+                report.same_idea_as_seed += 1
+                continue
+            if not walks and not changes_a_rule(signature):
+                report.walk += 1
+                continue
+            if signature in known_ideas:
+                report.same_idea_as_shipped += 1
+                continue
+            if signature in taken:
+                report.repeated_idea += 1
+                continue
+            minimal = minimise(
+                elite,
+                signature,
+                max_expansions=max_expansions,
+                deadline=deadline,
+                need_expansions=need_expansions,
+            )
+            if minimal is None:
+                report.out_of_time += 1
+                continue
+            if accept is not None and not accept(minimal):
+                report.refused += 1
+                continue
+            taken.add(signature)
+            kept.append(minimal)
+            report.removed += minimal.removed
+            if limit is not None and len(kept) >= limit:
+                break
     report.kept = len(kept)
     return kept, report
 
@@ -222,22 +224,23 @@ def minimise(
     length = elite.analysis.length
     removed = 0
     changed = True
-    while changed:
-        changed = False
-        for index in reversed(range(len(level["objects"]))):
-            if deadline is not None and time.monotonic() >= deadline:
-                return None
-            trial = without(level, index)
-            try:
-                kept = keeps_its_ideas(
-                    trial, signature, length, max_expansions, deadline, need_expansions
-                )
-            except OutOfTime:
-                return None
-            if kept:
-                level = trial
-                removed += 1
-                changed = True
+    with solver_deadline(deadline):
+        while changed:
+            changed = False
+            for index in reversed(range(len(level["objects"]))):
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
+                trial = without(level, index)
+                try:
+                    kept = keeps_its_ideas(
+                        trial, signature, length, max_expansions, need_expansions
+                    )
+                except OutOfTime:
+                    return None
+                if kept:
+                    level = trial
+                    removed += 1
+                    changed = True
     if not removed:
         return Finished(elite, signature, 0)
     result = solve(level, max_expansions=max_expansions)
@@ -258,9 +261,7 @@ def is_minimal(
         return False
     length = len(result.moves)
     return not any(
-        keeps_its_ideas(
-            without(level, index), signature, length, max_expansions, None, need_expansions
-        )
+        keeps_its_ideas(without(level, index), signature, length, max_expansions, need_expansions)
         for index in range(len(level["objects"]))
     )
 
@@ -276,40 +277,22 @@ def keeps_its_ideas(
     signature: tuple[str, ...],
     length: int,
     max_expansions: int,
-    deadline: float | None = None,
     need_expansions: int = FINISH_NEED_EXPANSIONS,
 ) -> bool:
     """Whether ``level`` is still won, with ``signature`` and no shorter shortest solution.
 
-    :raises OutOfTime: past ``deadline`` (a ``time.monotonic`` value).
+    :raises OutOfTime: past the solver's deadline (``miau.solver.progress.deadline``).
     """
-    result = solve(level, max_expansions=max_expansions, progress=_watch(deadline))
+    result = solve(level, max_expansions=max_expansions)
     if result.outcome is not Outcome.SOLVED or result.moves is None:
         return False
     if len(result.moves) < length:
         return False
-    return _signature(level, result.moves, deadline, need_expansions) == signature
-
-
-def _watch(deadline: float | None) -> Callable[[int], None] | None:
-    """A solver progress call that stops the search with ``OutOfTime`` past ``deadline``."""
-    if deadline is None:
-        return None
-    end = deadline
-
-    def check(expanded: int) -> None:
-        if time.monotonic() > end:
-            raise OutOfTime(f"a solve passed its deadline after {expanded:,} states")
-
-    return check
+    return _signature(level, result.moves, need_expansions) == signature
 
 
 def _signature(
-    level: dict[str, Any],
-    solution: str,
-    deadline: float | None = None,
-    need_expansions: int = FINISH_NEED_EXPANSIONS,
+    level: dict[str, Any], solution: str, need_expansions: int = FINISH_NEED_EXPANSIONS
 ) -> tuple[str, ...]:
     """The idea signature along ``solution``, with the finishing step's smaller budget."""
-    ideas = level_ideas(level, solution, max_expansions=need_expansions, deadline=deadline)
-    return ideas.signature
+    return level_ideas(level, solution, max_expansions=need_expansions).signature

@@ -24,13 +24,12 @@ destructions the solution makes are part of the idea too, by cause
 (``contact: sink``): see ``contacts_along``.
 
 Standard library only, deterministic: no figure depends on the clock (a
-caller on a time budget may give a deadline, past which the search stops).
+caller on a time budget sets the solver's deadline, past which every search stops).
 """
 
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -60,13 +59,12 @@ from miau.engine.vocabulary import (
 )
 from miau.solver.best_first import HEURISTIC_WEIGHT, MOVE_WEIGHT, distance_to_win
 from miau.solver.progress import OutOfTime as OutOfTime
+from miau.solver.progress import check_deadline
+from miau.solver.search import DEADLINE_EVERY
 from miau.solver.successors import DEAD, Expander, HeldRule
 
 DEFAULT_NEED_EXPANSIONS: Final = 60_000
 """States each "is this change needed?" search may expand before it is undecided."""
-
-DEADLINE_EVERY: Final = 256
-"""How many states a held search expands between two looks at its deadline, when it has one."""
 
 NEED_MARGIN_FLOOR: Final = 4
 """A held search may go at least this many moves past the shortest length (``need_bound``)."""
@@ -197,7 +195,6 @@ def level_ideas(
     solution: str,
     *,
     max_expansions: int = DEFAULT_NEED_EXPANSIONS,
-    deadline: float | None = None,
 ) -> Ideas:
     """Judge every rule change along ``solution`` (a shortest one) and make the signature.
 
@@ -210,12 +207,12 @@ def level_ideas(
     the same property is needed, it counts (``NEEDED_AS_KIND``). A rule
     formed and broken again along the way is one change.
 
-    ``deadline`` (a ``time.monotonic`` value) is for callers on a time
-    budget (``miau generate``): past it, a held search stops with
-    :class:`OutOfTime`. No figure ever depends on the clock.
+    A caller on a time budget sets the solver's deadline
+    (``miau.solver.progress.deadline``): past it, a held search stops with
+    :class:`OutOfTime`, as every search does. No figure depends on the clock.
 
     :raises LevelError: when the level cannot be run.
-    :raises OutOfTime: past ``deadline``.
+    :raises OutOfTime: past the solver's deadline, when one is set.
     """
     given = level if isinstance(level, Level) else Level.from_dict(level)
     start_rules, timeline = rules_changed_along(given, solution)
@@ -226,9 +223,7 @@ def level_ideas(
     at_start = frozenset(start_rules.keys)
     changes: list[RuleChange] = []
     for rule, formed, joined, by_player in timeline:
-        verdict, spent = held_verdict(
-            given, holding(rule.key, not formed), bound, max_expansions, deadline
-        )
+        verdict, spent = held_verdict(given, holding(rule.key, not formed), bound, max_expansions)
         idea = ("+" if formed else "-") + rule_idea(rule, roles, properties)
         if joined:
             idea += " (AND)"
@@ -242,7 +237,7 @@ def level_ideas(
         # Another rule of the same kind could stand in for this one (WALL IS WIN for
         # FLAG IS WIN): the idea is still needed when no new rule of the kind can be formed.
         verdict, spent = held_verdict(
-            given, no_new_rule_like(rule, at_start), bound, max_expansions, deadline
+            given, no_new_rule_like(rule, at_start), bound, max_expansions
         )
         if verdict != NOT_NEEDED:
             changes[index] = replace(
@@ -302,7 +297,6 @@ def held_verdict(
     hold: HeldRule,
     depth_bound: int,
     max_expansions: int,
-    deadline: float | None = None,
 ) -> tuple[str, int]:
     """Whether ``level`` can be won within ``depth_bound`` moves with the rule ``hold`` names held.
 
@@ -312,7 +306,10 @@ def held_verdict(
     by a shorter line, and nothing at ``depth_bound`` moves or more is
     expanded, so "no win" means none within the bound. Out of budget, the
     verdict is undecided.
+
+    :raises OutOfTime: past the solver's deadline (``miau.solver.progress.deadline``).
     """
+    stop_at = check_deadline()
     expander = Expander(level, hold=hold)
     root = expander.root
     best: dict[bytes, int] = {root: 0}
@@ -325,8 +322,8 @@ def held_verdict(
         if spent >= max_expansions:
             return UNDECIDED, spent
         spent += 1
-        if deadline is not None and spent % DEADLINE_EVERY == 0 and time.monotonic() > deadline:
-            raise OutOfTime(f"a held search passed its deadline after {spent:,} states")
+        if stop_at is not None and spent % DEADLINE_EVERY == 0:
+            check_deadline()
         for _, child, won, rating, _ in expander.children(key, distance_to_win):
             if won:
                 return NOT_NEEDED, spent

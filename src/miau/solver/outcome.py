@@ -56,7 +56,7 @@ class SearchResult:
     memory: int = 0
     """Bytes the visited states and the frontier held at the end (keys and tables)."""
     stopped_by: str = "expansions"
-    """For a LIMIT, the cap that ended the search: ``expansions``, ``memory`` or ``depth``."""
+    """For a LIMIT, the cap that ended the search: ``expansions`` or ``memory``."""
     shortest: bool = True
     """Whether a solution found is proven shortest (False for ``solve_any``)."""
     breadth_first: int | None = None
@@ -90,7 +90,7 @@ class SearchResult:
             return f"solved in {self.length} move{plural}{kind} ({self.moves}), {cost}"
         if self.outcome is Outcome.UNSOLVABLE:
             return f"UNSOLVABLE: every reachable state tried, {cost}"
-        cap = {"memory": "memory cap", "depth": "depth cap"}.get(self.stopped_by, "expansion cap")
+        cap = "memory cap" if self.stopped_by == "memory" else "expansion cap"
         reached = f"depth {self.depth}, {self.seen:,} states seen, {_megabytes(self.memory)}"
         return (
             f"LIMIT after {self.expanded:,} expanded states ({cap}; {reached}), "

@@ -38,11 +38,7 @@ class SearchProgress:
 
 
 class OutOfTime(Exception):
-    """A search passed its deadline before its answer.
-
-    The deadline is one :func:`deadline` set, or one given to the search
-    (``level_ideas(deadline=...)`` raises this same class).
-    """
+    """A search passed the deadline :func:`deadline` set before its answer."""
 
 
 _deadline: ContextVar[float | None] = ContextVar("miau_solver_deadline", default=None)
@@ -52,7 +48,9 @@ _deadline: ContextVar[float | None] = ContextVar("miau_solver_deadline", default
 def deadline(at: float | None) -> Iterator[None]:
     """Within the block, every search raises :class:`OutOfTime` once ``time.monotonic() >= at``.
 
-    A search checks when it starts and every ``PROGRESS_EVERY`` expansions,
+    A search checks when it starts and every ``DEADLINE_EVERY`` expansions
+    (``miau.solver.search``; ``solve``, ``solve_any`` and the held searches of
+    ``miau.solver.ideas``),
     so a job made of many searches (the editor's Suggest: an evolution,
     then the finishing step's solves and idea searches) keeps a hard time
     cap without any search knowing about it; no threads or signals, so it

@@ -58,7 +58,6 @@ def solve(
     max_memory: int | None = None,
     hands_off: bool = False,
     hold: HeldRule | None = None,
-    max_depth: int | None = None,
     progress: Progress | None = None,
 ) -> SearchResult:
     """Find a shortest winning move string for ``level``.
@@ -70,9 +69,7 @@ def solve(
     no word tile moves are allowed (so ``SOLVED`` means the level can be won
     without ever changing a rule by pushing). With ``hold``, moves that leave
     that rule otherwise than it was at the start are left out (see
-    ``Expander``). With ``max_depth``, no state further than that many moves
-    from the start is expanded: a search that finds nothing within it ends
-    ``LIMIT``, as one that runs out of expansions. ``progress`` is called every
+    ``Expander``). ``progress`` is called every
     :data:`PROGRESS_EVERY` expansions and once at the end; a
     :class:`SearchProgress` also hears the depth and the states seen.
 
@@ -131,8 +128,6 @@ def solve(
         )
 
     while frontier:
-        if max_depth is not None and depth >= max_depth:
-            return finish(Outcome.LIMIT, None, "depth")
         layer = []
         layer_backs = []
         for key, skip in zip(frontier, frontier_backs, strict=True):
