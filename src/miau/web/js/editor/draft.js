@@ -36,6 +36,22 @@ export const STARTER_PALETTE = {
   DOOR: "🚪",
 };
 
+/**
+ * The palette an editor draft offers: every stock thing of STARTER_PALETTE
+ * (in its order, so the number keys stay put) with the level's own glyph
+ * where it has one, then the level's other things. A stock noun the level
+ * uses as a property word (`reserved`) is left out. Only the nouns a level
+ * uses are ever saved or sent (exportPack), so the stock ones cost nothing.
+ */
+export function wholePalette(own, reserved = new Set()) {
+  const palette = {};
+  for (const [noun, glyph] of Object.entries(STARTER_PALETTE)) {
+    if (!reserved.has(noun)) palette[noun] = structuredClone(own[noun] ?? glyph);
+  }
+  for (const [noun, glyph] of Object.entries(own)) if (!(noun in palette)) palette[noun] = structuredClone(glyph);
+  return palette;
+}
+
 /** True for a word token (`FLAG`, `TICK`): a capital, then up to 31 capitals, digits, `_` or `-`. */
 export function isToken(text) {
   return typeof text === "string" && TOKEN.test(text);
@@ -187,7 +203,7 @@ export function normalisePack(raw) {
         : {}),
       ...(typeof manifest.author === "string" ? { author: manifest.author } : {}),
     },
-    palette: structuredClone(raw.palette || {}),
+    palette: wholePalette(raw.palette || {}, new Set([...declaredWords(level), ...Object.keys(raw.properties || {})])),
     properties: structuredClone(raw.properties || {}),
     levels: [level],
   };

@@ -8,6 +8,20 @@ import { isFixedWord, isToken } from "./draft.js";
 
 const CORE_ORDER = ["YOU", "PUSH", "STOP", "WIN", "SINK", "DEFEAT"];
 
+// Glyphs a new thing gets when the author types none: plain, distinct
+// emoji that no stock thing uses, so the thing is playable at once and the
+// glyph can simply be kept.
+const DEFAULT_GLYPHS = ["⭐", "🌳", "💎", "🍎", "👻", "🌙", "🔥", "🐸", "🍄", "🎈", "⚙️", "🦊"];
+
+/**
+ * The glyph a new thing of `pack` gets when none is typed: the first of
+ * DEFAULT_GLYPHS no thing of the palette shows yet (the last one when all are taken).
+ */
+export function defaultGlyph(pack) {
+  const taken = new Set(Object.values(pack.palette).map(glyphOf));
+  return DEFAULT_GLYPHS.find((glyph) => !taken.has(glyph)) ?? DEFAULT_GLYPHS[DEFAULT_GLYPHS.length - 1];
+}
+
 /** The tool id of a thing or word: `object:MIAU`, `word:IS`; plus `move` and `erase`. */
 export function toolId(tool) {
   if (tool.kind === "object") return `object:${tool.noun}`;
@@ -84,15 +98,15 @@ export class Palette {
       "aria-label": "New thing: its noun",
       dataset: { field: "new-noun" },
     });
-    const glyphInput = h("input", {
+    const glyphInput = (this.glyphInput = h("input", {
       class: "input glyph-input",
       name: "new-glyph",
-      placeholder: "🦊",
+      placeholder: DEFAULT_GLYPHS[0],
       maxlength: "16",
       autocomplete: "off",
-      "aria-label": "New thing: its glyph (an emoji or a short text)",
+      "aria-label": "New thing: its glyph (an emoji or a short text; left empty, the one shown)",
       dataset: { field: "new-glyph" },
-    });
+    }));
     const message = h("p", { class: "field-error", role: "alert", hidden: true });
     const form = h(
       "form",
@@ -101,7 +115,8 @@ export class Palette {
         onsubmit: (event) => {
           event.preventDefault();
           const noun = nounInput.value.trim().toUpperCase();
-          const glyph = glyphInput.value.trim();
+          // No glyph typed: the one the field shows as its placeholder, kept as the thing's own.
+          const glyph = glyphInput.value.trim() || glyphInput.placeholder;
           const error = this.onAddNoun(noun, glyph);
           message.hidden = !error;
           message.textContent = error || "";
@@ -166,6 +181,7 @@ export class Palette {
   /** Draws the tools of `pack` with `vocabulary` (word classes and accents). */
   render(pack, vocabulary, declared, builtIn = []) {
     this.tools = toolsFor(pack, declared, builtIn);
+    this.glyphInput.placeholder = defaultGlyph(pack);
     if (!this.tools.some((each) => toolId(each) === this.selected)) this.selected = "move";
     const groups = [
       ["Tools", this.tools.filter((tool) => tool.kind === "move" || tool.kind === "erase")],
