@@ -19,6 +19,11 @@ export function isOwnPack(packId, storage = null) {
   return typeof packId === "string" && stored(storage).includes(packId);
 }
 
+/** The ids of the library packs this author made or saved into, oldest first. */
+export function ownPackIds(storage = null) {
+  return stored(storage);
+}
+
 /** Notes that the author saved into the library pack `packId`. */
 export function markOwnPack(packId, storage = null) {
   const list = stored(storage);

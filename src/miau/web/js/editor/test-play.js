@@ -25,13 +25,18 @@ function actionButton(intent, label, key) {
  * The play view drawn into `root` (hidden until `start`). `onExit()` is
  * called when the player asks to go back to editing (Escape or the button);
  * `onWin(moves, pack)` when the player (not a replay) wins `pack`, with the
- * move letters of the win when the page knows them all.
+ * move letters of the win when the page knows them all. The win banner
+ * offers "Store as solution" for those moves: `onStore(moves)` stores them,
+ * `solution()` gives the draft's stored solution (so the banner can say it
+ * is that one already).
  */
 export class TestPlay {
-  constructor(root, { onExit, onWin = () => {}, sound = null }) {
+  constructor(root, { onExit, onWin = () => {}, onStore = null, solution = () => null, sound = null }) {
     this.root = root;
     this.onExit = onExit;
     this.onWin = onWin;
+    this.onStore = onStore;
+    this.solution = solution;
     this.sound = sound;
     this.session = null;
     this.moveCount = h("strong", { class: "move-count", dataset: { role: "test-moves" } }, "0");
@@ -176,7 +181,8 @@ export class TestPlay {
       session.won = true;
       // The author's own win: Save may store it as the level's solution.
       const moves = session.controller.moves;
-      if (!session.replay && moves?.length) this.onWin(moves.join(""), session.pack);
+      const winMoves = !session.replay && moves?.length ? moves.join("") : null;
+      if (winMoves) this.onWin(winMoves, session.pack);
       this.root.dataset.won = "true";
       this.banner.hidden = false;
       this.banner.dataset.tone = "win";
@@ -187,6 +193,7 @@ export class TestPlay {
           { class: "loss-text" },
           keysOrTouch("Press T to go back to editing, R to play again.", "Edit goes back to editing, Restart plays again."),
         ),
+        winMoves && this.onStore ? this.storeButton(winMoves) : null,
       );
     } else if (!state.won) {
       session.won = false;
@@ -200,6 +207,27 @@ export class TestPlay {
         );
       }
     }
+  }
+
+  /**
+   * The win banner's "Store as solution" button for `moves`: it stores them
+   * once, and says so when they already are the stored solution.
+   */
+  storeButton(moves) {
+    const button = h("button", { class: "button small primary", type: "button", dataset: { action: "store-win" } });
+    const showStored = () => {
+      button.textContent = "Stored as the solution";
+      button.disabled = true;
+    };
+    if (this.solution() === moves) showStored();
+    else {
+      button.textContent = `Store these ${moves.length} moves as the solution`;
+      button.addEventListener("click", () => {
+        this.onStore(moves);
+        showStored();
+      });
+    }
+    return h("p", { class: "loss-actions" }, button);
   }
 
   onIntent(session, intent, { repeat }) {

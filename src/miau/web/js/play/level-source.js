@@ -1,7 +1,7 @@
 // Opening the level a play scene shows: its world and level as the API
 // serves them (or as a draft makes them) and the engine port's game.
 
-import { isOwnPack } from "../own-packs.js";
+import { isOwnPack, ownPackIds } from "../own-packs.js";
 import { isTouchScreen, keysOrTouch } from "../touch.js";
 import { CORE_PROPERTIES } from "../words.js";
 
@@ -63,7 +63,9 @@ export function unlockedEverywhere(storage = null) {
  * Fetches the world and level of `kind` (`params` as the route gives them)
  * through `api` and opens their game on `port`. Resolves with `{world,
  * level, opened}`, with `{world, level, locked: true}` for a locked level
- * (no game is opened), or with null once `signal` has aborted; rejects with
+ * (no game is opened), with `{own: {pack, level, title}}` for a share link
+ * of the author's own library level (no game is opened: the caller opens
+ * that level instead), or with null once `signal` has aborted; rejects with
  * what the API or the port refused. `storage` stands in for localStorage.
  */
 export async function openLevel(kind, params, { api, port, signal, storage = null }) {
@@ -73,6 +75,10 @@ export async function openLevel(kind, params, { api, port, signal, storage = nul
   if (kind === "shared") {
     const answer = await api.openShared(params.share);
     if (signal.aborted) return null;
+    // The author's own library level, shared: played as that level, so a win counts for it.
+    const own = await ownLevelOfShare(answer.pack, { api, storage });
+    if (signal.aborted) return null;
+    if (own) return { own };
     ({ world, level } = answer);
     opened = await port.open({ share: params.share });
   } else if (kind === "draft") {
@@ -89,6 +95,46 @@ export async function openLevel(kind, params, { api, port, signal, storage = nul
     opened = await port.open({ pack: params.pack, level: params.level });
   }
   return { world, level, opened };
+}
+
+/**
+ * The level of this author's own library (own-packs.js) that the shared
+ * one-level pack `sharedPack` (as `POST /api/shared` gives it) is, as
+ * `{pack, level, title}`, or null. A candidate is a level with the shared
+ * level's id in one of the author's packs; it is the same level when its
+ * content, read back through the same share decoding, is equal (the stored
+ * solution aside, so a link made before Store as solution still counts).
+ * Never rejects: any refusal on the way means "not one of yours".
+ */
+export async function ownLevelOfShare(sharedPack, { api, storage = null }) {
+  const shared = sharedPack?.levels?.[0];
+  if (!shared || typeof shared.id !== "string") return null;
+  for (const packId of ownPackIds(storage)) {
+    try {
+      const onePack = await api.levelPack(packId, shared.id);
+      const again = await api.openShared((await api.encodeShare(onePack)).code);
+      if (sameLevel(again.pack?.levels?.[0], shared)) return { pack: packId, level: shared.id, title: shared.title };
+    } catch {
+      // Not in that pack (or the pack is gone): try the next one.
+    }
+  }
+  return null;
+}
+
+// Two levels as the loader writes them, equal in everything but the stored solution.
+function sameLevel(one, other) {
+  const content = (level) => canonical({ ...level, solution: null });
+  return Boolean(one) && content(one) === content(other);
+}
+
+// JSON with every object's keys sorted, so key order never decides equality.
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
 }
 
 /**

@@ -87,6 +87,9 @@ export async function mount(root, params, { signal, navigate }) {
       onWin: (moves, pack) => {
         lastWin = { moves, level: levelKey(pack) };
       },
+      // The win is of the draft as it is now: storing it is one undoable edit.
+      onStore: (moves) => storeSolution(draft, moves),
+      solution: () => draft.level.solution ?? null,
     }),
     game: () => ({
       pack: packToSend(),
@@ -167,12 +170,7 @@ function editorPanels(page, { draft, grid, packToSend, showPlace, replay, watch,
   const solvePanel = new SolvePanel(page.tabs.panel("solve"), {
     pack: () => packToSend(),
     solution: () => draft.level.solution,
-    onStore: (moves) => {
-      draft.edit((pack) => {
-        pack.levels[0].solution = moves;
-      }, "solution");
-      toast(`Stored ${moves.length} moves as the level's solution.`);
-    },
+    onStore: (moves) => storeSolution(draft, moves),
     onReplay: replay,
   });
   // The Solve tab's Cap bounds the check's searches too: one control raises a LIMIT.
@@ -213,6 +211,15 @@ function editorPanels(page, { draft, grid, packToSend, showPlace, replay, watch,
         }, "solution"),
     }),
   };
+}
+
+/** Stores `moves` as the draft's solution (one undoable edit) and says so, and that a saved level needs saving again. */
+function storeSolution(draft, moves) {
+  draft.edit((pack) => {
+    pack.levels[0].solution = moves;
+  }, "solution");
+  const again = draft.pack.savedAs ? " Save to keep it in your library." : "";
+  toast(`Stored ${moves.length} moves as the level's solution.${again}`);
 }
 
 /** A one-level pack as a test-play win is kept with: everything but its stored solution. */

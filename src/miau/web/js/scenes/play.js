@@ -101,6 +101,17 @@ export async function mount(root, params, context) {
     return;
   }
   if (!found || signal.aborted) return;
+  if (found.own) {
+    // The author's own level through its share link: its library game, where a win counts.
+    giveUp();
+    const { own } = found;
+    navigate(`/play/${encodeURIComponent(own.pack)}/${encodeURIComponent(own.level)}`, { replace: true });
+    // After the switch: a new scene clears the toasts of the one it replaces.
+    toast(`This link is your level “${own.title}” of your pack ${own.pack}: you play it from your library, so a win counts there.`, {
+      duration: 6000,
+    });
+    return;
+  }
   const { world, level, opened } = found;
   if (found.locked) {
     giveUp();
