@@ -9,14 +9,17 @@ exists"; a zero-length file starting fresh without a word.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from miau.cli import main
 from miau.server.store import SqliteStore, StoreError
 from miau.server.store.check import DatabaseDamage, check_sqlite_file
+from miau.server.store.postgres import PostgresStore
 
 
 def miau_database(path: Path) -> None:
@@ -116,3 +119,86 @@ def test_a_database_made_before_the_index_gains_it_when_opened(tmp_path: Path) -
             row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
         }
     assert "games_player" in names
+
+
+def test_a_dropped_unique_index_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP INDEX games_unfinished")
+    with pytest.raises(StoreError, match=r"lacks the unique index games_unfinished on games"):
+        SqliteStore(path)
+
+
+def test_intents_rebuilt_without_its_primary_key_and_holding_duplicates_is_refused(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(
+        path,
+        "CREATE TABLE intents_copy AS SELECT * FROM intents",
+        "DROP TABLE intents",
+        "ALTER TABLE intents_copy RENAME TO intents",
+        "INSERT INTO intents VALUES (1, 0, 'R', NULL), (1, 0, 'R', NULL), (1, 0, 'R', NULL)",
+    )
+    with pytest.raises(
+        StoreError, match=r"table intents whose primary key is none, not \(game_id, seq\)"
+    ):
+        SqliteStore(path)
+
+
+def test_miau_play_refuses_a_database_without_its_keys_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP INDEX games_unfinished")
+    status = main(["play", "--no-browser", "--port", "0", "--db", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "games_unfinished" in err and "Traceback" not in err
+
+
+def test_a_missing_plain_index_is_made_again_and_the_repair_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "miau.db"
+    miau_database(path)
+    changed(path, "DROP INDEX players_active")
+    with caplog.at_level(logging.WARNING, logger="miau.server.store.sql"):
+        SqliteStore(path).close()
+    assert "lacked the index players_active; it was made again" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="miau.server.store.sql"):
+        SqliteStore(path).close()
+    assert caplog.text == ""
+
+
+def test_a_new_database_logs_no_repair(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="miau.server.store.sql"):
+        SqliteStore(tmp_path / "miau.db").close()
+    assert caplog.text == ""
+
+
+@pytest.mark.postgres
+def test_postgres_refuses_a_dropped_unique_index_and_a_dropped_primary_key(
+    postgres_url: str,
+) -> None:
+    PostgresStore(postgres_url).close()
+    with psycopg.connect(postgres_url) as db:
+        db.execute("DROP INDEX games_unfinished")
+    with pytest.raises(StoreError, match=r"lacks the unique index games_unfinished on games"):
+        PostgresStore(postgres_url)
+    with psycopg.connect(postgres_url) as db:
+        db.execute(
+            "CREATE UNIQUE INDEX games_unfinished ON games(player, pack, level) "
+            "WHERE finished_at IS NULL"
+        )
+        db.execute("ALTER TABLE intents DROP CONSTRAINT intents_pkey")
+    with pytest.raises(
+        StoreError, match=r"table intents whose primary key is none, not \(game_id, seq\)"
+    ):
+        PostgresStore(postgres_url)
+    with psycopg.connect(postgres_url) as db:
+        db.execute("ALTER TABLE intents ADD PRIMARY KEY (game_id, seq)")
+    PostgresStore(postgres_url).close()

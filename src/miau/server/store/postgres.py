@@ -141,6 +141,45 @@ class PostgresStore(SqlStore):
         ).fetchall()
         return {str(row[0]) for row in rows}
 
+    def _keys(self, db: Database, table: str) -> list[tuple[str, bool, bool, tuple[str, ...]]]:
+        """Each index of ``table``: its name, whether primary, whether unique, its columns in order."""
+        rows = db.execute(
+            "SELECT i.relname, x.indisprimary, x.indisunique, "
+            "array_agg(a.attname::text ORDER BY k.place) "
+            "FROM pg_index x "
+            "JOIN pg_class t ON t.oid = x.indrelid "
+            "JOIN pg_class i ON i.oid = x.indexrelid "
+            "JOIN pg_namespace n ON n.oid = t.relnamespace "
+            "CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, place) "
+            "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum "
+            "WHERE t.relname = %s AND n.nspname = current_schema() "
+            "GROUP BY i.relname, x.indisprimary, x.indisunique",
+            (table,),
+        ).fetchall()
+        return [
+            (str(name), bool(primary), bool(unique), tuple(columns))
+            for name, primary, unique, columns in rows
+        ]
+
+    def _primary_key(self, db: Database, table: str) -> tuple[str, ...]:
+        for _, primary, _, columns in self._keys(db, table):
+            if primary:
+                return columns
+        return ()
+
+    def _unique_indexes(self, db: Database, table: str) -> dict[str, tuple[str, ...]]:
+        return {
+            name: columns
+            for name, primary, unique, columns in self._keys(db, table)
+            if unique and not primary
+        }
+
+    def _index_names(self, db: Database) -> set[str]:
+        rows = db.execute(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()", ()
+        ).fetchall()
+        return {str(row[0]) for row in rows}
+
     def close(self) -> None:
         """Close every connection."""
         self._closed = True

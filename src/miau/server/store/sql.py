@@ -9,6 +9,7 @@ writers to one key take turns.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, closing
@@ -32,6 +33,8 @@ from miau.server.store.records import (
     stored_size,
     text_digest,
 )
+
+_log = logging.getLogger(__name__)
 
 __all__ = [
     "EXPIRE_AFTER_SECONDS",
@@ -233,10 +236,10 @@ _ACTIVITY_SCHEMA = (
 """Schema version 4: when each player last stored something (seconds since 1970, the store's
 clock), and the one row of totals the server-wide quotas read instead of counting rows."""
 
-_INDEXES = (
-    "CREATE INDEX IF NOT EXISTS games_player ON games(player)",
-    "CREATE INDEX IF NOT EXISTS players_active ON players(active_at)",
-)
+_INDEXES = {
+    "games_player": "CREATE INDEX IF NOT EXISTS games_player ON games(player)",
+    "players_active": "CREATE INDEX IF NOT EXISTS players_active ON players(active_at)",
+}
 """Indexes made on every open if missing (no schema version needed): a player's games, which
 every new game counts and prunes, were found by scanning all games (33 ms at 85,000); the
 least recently active players, whom a full server evicts first."""
@@ -256,6 +259,20 @@ EXPECTED_COLUMNS: dict[str, frozenset[str]] = {
     "totals": frozenset({"games", "players", "library_bytes", "library_players"}),
 }
 """Every table of the current schema and the columns Miau reads and writes in it."""
+
+EXPECTED_PRIMARY_KEYS: dict[str, tuple[str, ...]] = {
+    "players": ("token",),
+    "games": ("id",),
+    "intents": ("game_id", "seq"),
+    "progress": ("player", "pack", "level"),
+    "library": ("player", "pack"),
+}
+"""Each keyed table's primary key, in order: without it, a retried write stores a row twice."""
+
+EXPECTED_UNIQUE_INDEXES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "games_unfinished": ("games", ("player", "pack", "level")),
+}
+"""Unique indexes by name, with their table and columns: at most one unfinished game a level."""
 
 
 class Statements:
@@ -534,8 +551,25 @@ class SqlStore:
         """The names of a table's columns."""
         raise NotImplementedError
 
+    def _primary_key(self, db: Database, table: str) -> tuple[str, ...]:
+        """The columns of a table's primary key, in key order (empty when it has none)."""
+        raise NotImplementedError
+
+    def _unique_indexes(self, db: Database, table: str) -> dict[str, tuple[str, ...]]:
+        """A table's unique indexes other than its primary key, by name, with their columns."""
+        raise NotImplementedError
+
+    def _index_names(self, db: Database) -> set[str]:
+        """The names of every index in the database (the schema Miau uses)."""
+        raise NotImplementedError
+
     def _check_schema(self, db: Database) -> None:
-        """Refuse a database whose tables or columns are not Miau's current schema.
+        """Refuse a database whose tables, columns or keys are not Miau's current schema.
+
+        Tables and columns first, then each table's primary key and the
+        unique indexes: a key dropped or rebuilt without them lets the
+        store keep duplicate rows (two unfinished games of one level, a
+        move logged twice), which it never wrote and cannot read back.
 
         :raises StoreError: naming what is missing, in one sentence.
         """
@@ -555,6 +589,24 @@ class SqlStore:
                     f"column{'s' if len(lacking) > 1 else ''} {', '.join(lacking)} of Miau's "
                     f"schema version {SCHEMA_VERSION}: it is damaged, or was changed by hand; "
                     "restore a backup or start a new database"
+                )
+        for table, key in EXPECTED_PRIMARY_KEYS.items():
+            found = self._primary_key(db, table)
+            if found != key:
+                had = f"({', '.join(found)})" if found else "none"
+                raise StoreError(
+                    f"{self._name()} has a table {table} whose primary key is {had}, not "
+                    f"({', '.join(key)}) as Miau's schema version {SCHEMA_VERSION} makes it: "
+                    "it may hold duplicate rows; it is damaged, or was changed by hand; "
+                    "restore a backup or start a new database"
+                )
+        for name, (table, columns) in EXPECTED_UNIQUE_INDEXES.items():
+            if self._unique_indexes(db, table).get(name) != columns:
+                raise StoreError(
+                    f"{self._name()} lacks the unique index {name} on {table}"
+                    f"({', '.join(columns)}) of Miau's schema version {SCHEMA_VERSION}: it may "
+                    "hold duplicate rows; it is damaged, or was changed by hand; restore a "
+                    "backup or start a new database"
                 )
 
     # --- the schema -------------------------------------------------------------------------
@@ -607,7 +659,7 @@ class SqlStore:
                     f"version {SCHEMA_VERSION} (a newer Miau made it?)"
                 )
             self._check_schema(db)
-            self._ensure_indexes(db)
+            self._ensure_indexes(db, repair=True)
             self._recount(db)
 
     def _add_activity(self, db: Database) -> None:
@@ -633,10 +685,17 @@ class SqlStore:
         else:
             db.execute(self.statements.count_totals, ())
 
-    @staticmethod
-    def _ensure_indexes(db: Database) -> None:
-        for statement in _INDEXES:
+    def _ensure_indexes(self, db: Database, *, repair: bool = False) -> None:
+        """Make the plain indexes that are missing; with ``repair`` (a current schema), log each one.
+
+        A plain index only speeds reads, so one found missing is a repair
+        to make and say, not a reason to refuse the database.
+        """
+        before = self._index_names(db) if repair else set(_INDEXES)
+        for name, statement in _INDEXES.items():
             db.execute(statement, ())
+            if name not in before:
+                _log.warning("%s lacked the index %s; it was made again", self._name(), name)
 
     @staticmethod
     def _execute_many(db: Database, sql: str, rows: Sequence[Sequence[Any]]) -> None:

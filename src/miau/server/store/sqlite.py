@@ -76,6 +76,25 @@ class SqliteStore(SqlStore):
         rows = db.execute(f"PRAGMA table_info({table})", ()).fetchall()
         return {str(row[1]) for row in rows}
 
+    def _primary_key(self, db: Database, table: str) -> tuple[str, ...]:
+        # table_info's last field is the column's place in the primary key (0: not in it).
+        rows = db.execute(f"PRAGMA table_info({table})", ()).fetchall()
+        keyed = sorted((int(row[5]), str(row[1])) for row in rows if int(row[5]) > 0)
+        return tuple(name for _, name in keyed)
+
+    def _unique_indexes(self, db: Database, table: str) -> dict[str, tuple[str, ...]]:
+        found: dict[str, tuple[str, ...]] = {}
+        for row in db.execute(f"PRAGMA index_list({table})", ()).fetchall():
+            name, unique, origin = str(row[1]), int(row[2]), str(row[3])
+            if unique and origin != "pk":
+                columns = db.execute(f"PRAGMA index_info({name})", ()).fetchall()
+                found[name] = tuple(str(column[2]) for column in sorted(columns))
+        return found
+
+    def _index_names(self, db: Database) -> set[str]:
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'index'", ()).fetchall()
+        return {str(row[0]) for row in rows}
+
     def _serialise(self, db: Database, *key: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already makes writers take turns."""
 
