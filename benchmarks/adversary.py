@@ -68,7 +68,10 @@ attacks:
   ``server-error`` replies printed);
 - ``damaged-db``: ``miau play`` started on a truncated copy of a database
   (its exit status and how many lines it printed); about start-up, not a
-  running server: run once and not judged.
+  running server: run once and not judged;
+- ``schema-damage``: ``miau play`` started on a database whose unique index on unfinished
+  games was dropped and whose ``intents`` was rebuilt without its primary key, holding a
+  duplicate move (refused means exit status 2 and one line); start-up only, like ``damaged-db``.
 
 The player's line ``p99 < 50 ms, nothing refused`` is the bound the server aims for under
 every attack; a line of fewer than ``--min-replies`` player replies says "too few replies
@@ -87,6 +90,7 @@ import os
 import secrets
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -937,17 +941,45 @@ async def attack_cross_site(target: Target, tally: Tally) -> None:
     )
 
 
-async def attack_damaged_db(target: Target, tally: Tally) -> None:
-    """``miau play`` on a truncated copy of a database: its exit status and what it printed."""
-    copy = target.scratch / "damaged.db"
-    store = SqliteStore(copy)
+def played_database(path: Path) -> None:
+    """A database at ``path`` holding 40 players, each with a 50-move game in progress."""
+    store = SqliteStore(path)
     for index in range(40):
         player = f"damaged-db-player-{index:04d}"
         store.ensure_player(player)
         store.start_game(player, "tutorial", "first-steps", tuple(LogEntry("R") for _ in range(50)))
     store.close()
+
+
+async def attack_damaged_db(target: Target, tally: Tally) -> None:
+    """``miau play`` on a truncated copy of a database: its exit status and what it printed."""
+    copy = target.scratch / "damaged.db"
+    played_database(copy)
     data = copy.read_bytes()
     copy.write_bytes(data[: len(data) // 2])
+    await start_on_damaged(copy, tally)
+
+
+async def attack_schema_damage(target: Target, tally: Tally) -> None:
+    """``miau play`` on a database whose keys were broken by hand (it must refuse in one line).
+
+    The unique index on unfinished games is dropped and ``intents`` is
+    rebuilt without its primary key, holding a move three times over.
+    """
+    copy = target.scratch / "schema-damage.db"
+    played_database(copy)
+    with contextlib.closing(sqlite3.connect(copy)) as db, db:
+        db.execute("DROP INDEX games_unfinished")
+        db.execute("CREATE TABLE intents_copy AS SELECT * FROM intents")
+        db.execute("DROP TABLE intents")
+        db.execute("ALTER TABLE intents_copy RENAME TO intents")
+        db.execute("INSERT INTO intents SELECT * FROM intents WHERE seq = 0 LIMIT 1")
+        db.execute("INSERT INTO intents SELECT * FROM intents WHERE seq = 0 LIMIT 1")
+    await start_on_damaged(copy, tally)
+
+
+async def start_on_damaged(copy: Path, tally: Tally) -> None:
+    """Start ``miau play`` on ``copy``: refused means exit status 2 and one line printed."""
     command = [
         sys.executable,
         "-m",
@@ -1390,7 +1422,7 @@ async def attack_concurrent_pages(target: Target, tally: Tally, pages: int = 4) 
     tally.notes.append(", ".join(f"{count} {kind}" for kind, count in sorted(codes.items())))
 
 
-START_UP_ONLY = frozenset({"damaged-db"})
+START_UP_ONLY = frozenset({"damaged-db", "schema-damage"})
 """Attacks on ``miau play``'s start, not on a running server: run once, never judged by the
 player's line (the player's replies meanwhile only show that the running server is unmoved)."""
 
@@ -1417,6 +1449,7 @@ ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
     "reconnect-storm": attack_reconnect_storm,
     "concurrent-pages": attack_concurrent_pages,
     "damaged-db": attack_damaged_db,
+    "schema-damage": attack_schema_damage,
 }
 
 
