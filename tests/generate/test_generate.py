@@ -6,7 +6,10 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 from miau.generate import Generation, build_pack, generate, pack_text, walks
+from miau.generate.evolve import Verdict, judge
+from miau.generate.mutate import canonical
 from miau.packs import load_pack
+from miau.worlds import shipped_pack_path
 from tests.generate.helpers import small_options, small_source
 
 
@@ -63,3 +66,21 @@ def test_the_floor_is_the_deepest_of_the_seed_and_the_walks() -> None:
     depths = [elite.score.depth for elite in generation.seeds]
     assert generation.floor >= max(depths)
     assert all(elite.score.depth > generation.floor for elite in generation.deeper())
+
+
+def test_a_candidate_whose_solution_changes_no_rule_is_a_walk_and_is_not_scored() -> None:
+    level = canonical(dict(load_pack(shipped_pack_path("tutorial")).level("first-steps").data))
+    walk = judge(0, level, 10_000, "solver")
+    assert walk.verdict is Verdict.WALK
+    assert walk.elite is None
+    # A seed or a reference level is measured all the same.
+    measured = judge(-1, level, 10_000, "solver", walks=True)
+    assert measured.verdict is Verdict.SOLVED and measured.elite is not None
+    assert measured.elite.analysis.changes == ()
+
+
+def test_a_candidate_that_changes_a_rule_is_scored_with_its_changes() -> None:
+    level = canonical(dict(load_pack(shipped_pack_path("tutorial")).level("break-the-wall").data))
+    candidate = judge(0, level, 10_000, "solver")
+    assert candidate.verdict is Verdict.SOLVED and candidate.elite is not None
+    assert candidate.elite.analysis.changes == ("-[stop] IS STOP",)

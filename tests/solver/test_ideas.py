@@ -11,6 +11,7 @@ from miau.solver import solve
 from miau.solver.ideas import (
     NOT_NEEDED,
     SignedLevel,
+    change_signature,
     level_ideas,
     repeated_ideas,
     repetition_warning,
@@ -88,6 +89,35 @@ def test_a_level_that_needs_a_rule_formed_counts_it() -> None:
     ideas = level_ideas(data, shortest(data))
     assert [change.text for change in ideas.needed] == ["FLAG IS WIN"]
     assert ideas.signature == ("+[other] IS WIN",)
+
+
+def test_the_change_signature_holds_every_change_cascades_included_without_a_search() -> None:
+    data = level_data(PASS_THROUGH, LEGEND)
+    moves = shortest(data)
+    # The generator's cheap signature: what the full one would be if every change were needed.
+    assert change_signature(data, moves) == ("+[other] IS WIN",)
+    changes = level_ideas(data, moves).changes
+    assert {change.idea for change in changes} == {"+[other] IS WIN"}, (
+        "ROCK IS WIN and FLAG IS WIN are both +[other] IS WIN: one idea, listed once"
+    )
+
+
+def test_the_change_signature_of_a_needed_break_is_the_ideas_signature() -> None:
+    level = load_pack(shipped_pack_path("tutorial")).level("break-the-wall")
+    assert level.solution is not None
+    assert change_signature(level.data, level.solution) == ("-[stop] IS STOP",)
+
+
+def test_every_shipped_levels_stored_ideas_are_within_its_change_signature() -> None:
+    checked = 0
+    for world in ("tutorial", "deep-end", "lexicon", "clockwork"):
+        for level in load_pack(shipped_pack_path(world)).levels:
+            if level.ideas is None or level.solution is None:
+                continue
+            cheap = set(change_signature(level.data, level.solution))
+            assert set(level.ideas) <= cheap, (world, level.id, level.ideas, cheap)
+            checked += 1
+    assert checked >= 40
 
 
 def test_a_rule_the_level_needs_broken_counts_and_its_noun_becomes_its_role() -> None:

@@ -28,6 +28,7 @@ from miau.engine import Game
 from miau.engine.rules import Rule
 from miau.engine.vocabulary import AND, IS, TIER1_PROPERTIES
 from miau.solver import Outcome, SearchResult, solve, word_moves
+from miau.solver.ideas import change_signature
 
 TRANSFORM: Final = "TRANSFORM"
 """The mechanic of a rule ``X IS Y`` whose predicate is a noun."""
@@ -53,6 +54,9 @@ class Analysis:
     idle: int = 0
     """Entities the solution never touches: words that never move and are never in a
     sentence, things that never move and that no rule ever names. Clutter, unless it is bait."""
+    changes: tuple[str, ...] = ()
+    """Every rule change and contact along the solution in the idea signature's form
+    (``miau.solver.ideas.change_signature``): the archive tells ideas apart by it."""
 
     @property
     def length(self) -> int:
@@ -129,6 +133,7 @@ def analyse(
         mechanics=frozenset(mechanics),
         needs_words=_needs_words(level, solution, hands_off_budget),
         idle=idle,
+        changes=change_signature(level, solution),
     )
 
 

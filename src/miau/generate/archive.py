@@ -1,11 +1,14 @@
-"""The generator's archive: the best level found for each (mechanics, depth tier) cell.
+"""The generator's archive: the best level found for each (ideas, depth tier) cell.
 
 MAP-Elites keeps one elite per cell of a grid of level descriptions instead
 of one best level overall, so the search keeps levels that ask for
 different things (a SINK puzzle does not crowd out a TRANSFORM one) and a
-request such as "AND and SINK, tier 3" can be answered from it. Here a cell
-is the set of mechanics the shortest solution uses (see
-``miau.generate.analysis``) and the depth tier from the scorer.
+run returns different ideas rather than one idea many times. Here a cell
+is the shortest solution's rule changes and contacts in the idea
+signature's form (``Analysis.changes``: nouns as their roles, so one trick
+with other nouns is one cell) and the depth tier from the scorer. A
+request such as "AND and SINK, tier 3" is answered from the mechanics
+each elite uses (see ``miau.generate.analysis``).
 
 Within a cell the elite is the level with the highest *fitness*: the
 scorer's depth, plus a little for a level proven unwinnable without pushing
@@ -28,7 +31,7 @@ from miau.generate.analysis import Analysis
 from miau.generate.scoring import Score
 
 Cell = tuple[tuple[str, ...], int]
-"""An archive cell: the sorted mechanics and the depth tier."""
+"""An archive cell: the sorted rule changes and contacts (``Analysis.changes``) and the depth tier."""
 
 LONG_SOLUTION: Final = 30
 """Moves beyond this many each cost ``LONG_SOLUTION_PENALTY`` of fitness."""
@@ -58,7 +61,7 @@ class Elite:
     @property
     def cell(self) -> Cell:
         """The archive cell this level belongs to."""
-        return tuple(sorted(self.analysis.mechanics)), self.score.tier
+        return self.analysis.changes, self.score.tier
 
     @property
     def fitness(self) -> float:
@@ -92,7 +95,7 @@ class Archive:
         return len(self._cells)
 
     def __iter__(self) -> Iterator[Elite]:
-        """The elites in cell order (mechanics, then tier)."""
+        """The elites in cell order (ideas, then tier)."""
         return iter([self._cells[cell] for cell in self.cells()])
 
     def cells(self) -> list[Cell]:

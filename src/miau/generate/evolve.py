@@ -28,11 +28,14 @@ from typing import Final
 from miau.engine import Game, LevelError
 from miau.generate.analysis import analyse
 from miau.generate.archive import Archive, Elite
+from miau.generate.finish import changes_a_rule
 from miau.generate.mutate import LevelDict, Limits, Pools, canonical, mutate
 from miau.generate.novelty import edit_distance, near_distance
 from miau.generate.scoring import SEARCHES_HANDS_OFF, scorer_named
 from miau.generate.seeds import Seed
 from miau.solver import Outcome, solve
+from miau.solver.progress import OutOfTime
+from miau.solver.progress import deadline as solver_deadline
 
 DEFAULT_BATCH: Final = 32
 """Candidates per batch: parents are picked from the archive as it stood before the batch."""
@@ -56,6 +59,9 @@ class Verdict(Enum):
     NEAR_COPY = "near-copy"
     """Solved, but its shortest solution is a few edits from a seed's: not scored (it would
     never be written, ``miau.generate.finish``), which spares the costliest step."""
+    WALK = "walk"
+    """Solved, but its shortest solution changes no rule (contacts aside): a walk, which asks
+    for no idea. Not scored, and so never a parent: the search spends its time on ideas."""
 
 
 @dataclass(frozen=True)
@@ -164,12 +170,21 @@ def evaluate(task: Task) -> Candidate:
 
 
 def judge(
-    index: int, level: LevelDict, max_expansions: int, scorer: str, avoid: Sequence[str] = ()
+    index: int,
+    level: LevelDict,
+    max_expansions: int,
+    scorer: str,
+    avoid: Sequence[str] = (),
+    *,
+    walks: bool = False,
 ) -> Candidate:
     """Solve ``level`` and, when solved, analyse and score it as candidate ``index``.
 
     A solved level whose shortest solution is a near-copy of one of ``avoid``
-    (``miau.generate.finish.near_distance``) is not analysed nor scored.
+    (``miau.generate.finish.near_distance``) is not analysed nor scored;
+    unless ``walks``, neither is one whose solution changes no rule (a
+    walk: ``Verdict.WALK``). Both are cheap to tell before the score,
+    which walks the level's states and is most of a candidate's cost.
     """
     try:
         Game(level)
@@ -184,6 +199,8 @@ def judge(
         return Candidate(index, Verdict.NEAR_COPY, result.expanded)
     hands_off_budget = None if scorer in SEARCHES_HANDS_OFF else max_expansions
     analysis = analyse(level, result, hands_off_budget)
+    if not walks and not changes_a_rule(analysis.changes):
+        return Candidate(index, Verdict.WALK, result.expanded)
     score = scorer_named(scorer)(analysis)
     if score.needs_words is not None:
         analysis = dataclasses.replace(analysis, needs_words=score.needs_words)
@@ -199,7 +216,10 @@ def score_levels(
     """
     elites: list[Elite] = []
     for offset, seed in enumerate(levels):
-        candidate = judge(first_index - offset, canonical(seed.level), max_expansions, scorer)
+        # A seed or a reference level is measured whatever it asks (the First Steps walks too).
+        candidate = judge(
+            first_index - offset, canonical(seed.level), max_expansions, scorer, walks=True
+        )
         if candidate.elite is None:
             raise GenerationError(
                 f"the seed {seed.id!r} is {candidate.verdict.value} within {max_expansions:,} "
@@ -334,7 +354,9 @@ def _run_batch(
     Past ``deadline`` (a ``time.monotonic`` value) no task is started and
     none is waited for: the candidates finished by then are returned (in
     task order) and the rest are cancelled, so a time budget is a hard cap
-    rather than a check between batches.
+    rather than a check between batches. Without ``executor``, the task
+    running at the deadline stops there too (its searches raise
+    ``OutOfTime``) and is dropped.
     """
     results: dict[int, Candidate] = {}
 
@@ -345,10 +367,15 @@ def _run_batch(
             report(status)
 
     if executor is None:
-        for task in tasks:
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            finished(evaluate(task))
+        # In this process the solver's own deadline stops a candidate midway, as Suggest's does.
+        with solver_deadline(deadline):
+            for task in tasks:
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+                try:
+                    finished(evaluate(task))
+                except OutOfTime:
+                    break
     else:
         futures: list[Future[Candidate]] = [executor.submit(evaluate, task) for task in tasks]
         left = None if deadline is None else max(0.0, deadline - time.monotonic())

@@ -224,11 +224,7 @@ def level_ideas(
     changes: list[RuleChange] = []
     for rule, formed, joined, by_player in timeline:
         verdict, spent = held_verdict(given, holding(rule.key, not formed), bound, max_expansions)
-        idea = ("+" if formed else "-") + rule_idea(rule, roles, properties)
-        if joined:
-            idea += " (AND)"
-        if not by_player:
-            idea += " (by itself)"
+        idea = change_idea(rule, formed, joined, by_player, roles, properties)
         changes.append(RuleChange(rule.text(), formed, idea, verdict, spent))
     for index, (rule, formed, _, _) in enumerate(timeline):
         change = changes[index]
@@ -246,6 +242,29 @@ def level_ideas(
     ideas = {change.idea for change in changes if change.counts}
     ideas.update(f"{CONTACT_PREFIX}{cause}" for cause in contacts)
     return Ideas(tuple(changes), tuple(sorted(ideas)))
+
+
+def change_signature(level: Level | Mapping[str, Any], solution: str) -> tuple[str, ...]:
+    """Every rule change and contact along ``solution``, in the signature's form, sorted.
+
+    The idea signature before any held search: what ``level_ideas`` would
+    give if every change were needed. It costs one replay of the
+    solution, so the generator can tell candidates' ideas apart for each
+    one it solves (its archive's cells); a cascade the player never aimed
+    at still shows here, and only ``level_ideas`` leaves it out.
+
+    :raises LevelError: when the level cannot be run.
+    """
+    given = level if isinstance(level, Level) else Level.from_dict(level)
+    start_rules, timeline = rules_changed_along(given, solution)
+    roles = noun_roles(start_rules)
+    properties = start_rules.properties
+    ideas = {
+        change_idea(rule, formed, joined, by_player, roles, properties)
+        for rule, formed, joined, by_player in timeline
+    }
+    ideas.update(f"{CONTACT_PREFIX}{cause}" for cause in contacts_along(given, solution))
+    return tuple(sorted(ideas))
 
 
 def contacts_along(level: Level, moves: str) -> tuple[str, ...]:
@@ -384,6 +403,23 @@ def noun_roles(rules: RuleSet) -> dict[str, str]:
                 roles[noun] = role
                 break
     return roles
+
+
+def change_idea(
+    rule: Rule,
+    formed: bool,
+    joined: bool,
+    by_player: bool,
+    roles: Mapping[str, str],
+    properties: frozenset[str],
+) -> str:
+    """One rule change in the signature's form: ``+`` or ``-``, the rule, and its marks."""
+    idea = ("+" if formed else "-") + rule_idea(rule, roles, properties)
+    if joined:
+        idea += " (AND)"
+    if not by_player:
+        idea += " (by itself)"
+    return idea
 
 
 def rule_idea(rule: Rule, roles: Mapping[str, str], properties: frozenset[str]) -> str:
