@@ -98,6 +98,8 @@ test("a level with a list of hints keeps the later ones through the editor and b
   assert.deepEqual(exported.hints, ["Look closer.", "Break it."]);
   assert.equal("hint" in exported, false);
   assert.equal("laterHints" in exported, false);
+  const reloaded = normalisePack(JSON.parse(JSON.stringify(pack)));
+  assert.deepEqual(reloaded.levels[0].laterHints, ["Break it."], "a stored draft keeps its later hints");
   const single = normalisePack({ manifest: {}, levels: [{ id: "two", title: "Two", hint: "Only.", width: 1, height: 1, objects: [] }] });
   assert.deepEqual([exportPack(single).levels[0].hint, exportPack(single).levels[0].hints], ["Only.", undefined]);
 });

@@ -135,7 +135,7 @@ export function normalisePack(raw) {
     throw new Error("not a pack with a level");
   }
   const source = raw.levels[0];
-  const hints = Array.isArray(source.hints) ? source.hints.filter((hint) => typeof hint === "string") : [];
+  const hints = stringsOf(source.hints);
   const level = {
     id: isLevelId(source.id) ? source.id : "my-level",
     title: typeof source.title === "string" ? source.title : "My level",
@@ -145,8 +145,10 @@ export function normalisePack(raw) {
     height: clampSize(source.height),
     objects: (source.objects || []).map(cleanObject),
   };
-  // The form edits the first hint; the plainer ones after it ride along unchanged.
-  if (hints.length > 1) level.laterHints = hints.slice(1);
+  // The form edits the first hint; the plainer ones after it ride along unchanged (a stored
+  // draft keeps them as `laterHints`, which a reload must not drop).
+  const laterHints = hints.length > 1 ? hints.slice(1) : stringsOf(source.laterHints);
+  if (laterHints.length) level.laterHints = laterHints;
   if (Array.isArray(source.automata) && source.automata.length) {
     level.automata = source.automata.map((record) => {
       const automaton = {
@@ -191,6 +193,11 @@ export function normalisePack(raw) {
     properties: structuredClone(raw.properties || {}),
     levels: [level],
   };
+}
+
+// The strings of a list (a hint list read from anywhere); none when it is no list.
+function stringsOf(list) {
+  return Array.isArray(list) ? list.filter((item) => typeof item === "string") : [];
 }
 
 function clampSize(value) {
