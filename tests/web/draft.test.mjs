@@ -1,5 +1,6 @@
-// The editor draft's id rules and its undo and redo, in Node (no page): the
-// draft keeps its copy in localStorage, so the test gives it an in-memory one.
+// The editor draft's id rules, its undo and redo and what counts as unsaved
+// work, in Node (no page): the draft keeps its copy in localStorage, so the
+// test gives it an in-memory one.
 
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
@@ -8,9 +9,18 @@ import { MemoryStorage } from "./support.mjs";
 
 globalThis.localStorage = new MemoryStorage();
 
-const { DRAFT_KEY, Draft, emptyPack, idFollowsTitle, isLevelId, levelIdFromTitle } = await import(
-  "../../src/miau/web/js/editor/draft.js"
-);
+const {
+  DRAFT_KEY,
+  Draft,
+  emptyPack,
+  hasUnsavedWork,
+  idFollowsTitle,
+  isLevelId,
+  levelIdFromTitle,
+  loadStoredPack,
+  normalisePack,
+  sameLevel,
+} = await import("../../src/miau/web/js/editor/draft.js");
 
 beforeEach(() => localStorage.clear());
 
@@ -102,4 +112,33 @@ test("a level with a list of hints keeps the later ones through the editor and b
   assert.deepEqual(reloaded.levels[0].laterHints, ["Break it."], "a stored draft keeps its later hints");
   const single = normalisePack({ manifest: {}, levels: [{ id: "two", title: "Two", hint: "Only.", width: 1, height: 1, objects: [] }] });
   assert.deepEqual([exportPack(single).levels[0].hint, exportPack(single).levels[0].hints], ["Only.", undefined]);
+});
+
+test("the empty starter level, an untouched copy and a level unchanged since its save are no unsaved work", () => {
+  const draft = new Draft(emptyPack());
+  assert.equal(draft.hasUnsavedWork(), false);
+  draft.place({ kind: "object", noun: "MIAU" }, 0, 0);
+  assert.equal(draft.hasUnsavedWork(), true);
+  draft.markSaved("my-levels", "my-level");
+  assert.equal(draft.hasUnsavedWork(), false);
+  draft.setTitle("Renamed");
+  assert.equal(draft.hasUnsavedWork(), true);
+
+  const copy = new Draft(emptyPack());
+  copy.replace({ ...emptyPack(), levels: [{ ...emptyPack().levels[0], id: "tick", title: "Tick", objects: [{ kind: "word", text: "IS", x: 1, y: 1 }] }] });
+  copy.markOpened("clockwork", "tick");
+  assert.equal(hasUnsavedWork(copy.pack), false);
+  copy.place({ kind: "object", noun: "FLAG" }, 2, 2);
+  assert.equal(hasUnsavedWork(copy.pack), true);
+  assert.equal(hasUnsavedWork(loadStoredPack()), true, "the note is stored with the draft");
+});
+
+test("two drafts of the same level are the same level, whatever notes they carry", () => {
+  const one = normalisePack(emptyPack());
+  const other = normalisePack({ ...emptyPack(), savedAs: { pack: "mine", level: "my-level", text: "" } });
+  assert.ok(sameLevel(one, other));
+  other.levels[0].width = 3;
+  assert.equal(sameLevel(one, other), false);
+  const words = normalisePack({ ...emptyPack(), manifest: { features: ["vocabulary-1"] } });
+  assert.equal(sameLevel(one, words), false);
 });

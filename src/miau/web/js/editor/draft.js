@@ -171,14 +171,13 @@ export function normalisePack(raw) {
   if (typeof source.solution === "string" && source.solution) level.solution = source.solution.toUpperCase();
   if (Number.isInteger(source.solverMax)) level.solverMax = source.solverMax;
   const manifest = raw.manifest && typeof raw.manifest === "object" ? raw.manifest : {};
-  const saved = raw.savedAs;
   // Where the level was saved (the editor's own note, never sent): its id stays fixed from then on.
-  const savedAs =
-    saved && isPackId(saved.pack) && isLevelId(saved.level)
-      ? { pack: saved.pack, level: saved.level, text: typeof saved.text === "string" ? saved.text : "" }
-      : null;
+  const savedAs = levelNote(raw.savedAs);
+  // The level a link copied, as it was copied (never sent): an untouched copy is no work to lose.
+  const openedFrom = levelNote(raw.openedFrom);
   return {
     ...(savedAs ? { savedAs } : {}),
+    ...(openedFrom ? { openedFrom } : {}),
     manifest: {
       id: isPackId(manifest.id) ? manifest.id : "draft",
       name: typeof manifest.name === "string" && manifest.name.trim() ? manifest.name : "Draft",
@@ -198,6 +197,13 @@ export function normalisePack(raw) {
 // The strings of a list (a hint list read from anywhere); none when it is no list.
 function stringsOf(list) {
   return Array.isArray(list) ? list.filter((item) => typeof item === "string") : [];
+}
+
+// A note of the editor's own about a library or world level: `{pack, level, text}`, or null.
+function levelNote(note) {
+  return note && isPackId(note.pack) && isLevelId(note.level)
+    ? { pack: note.pack, level: note.level, text: typeof note.text === "string" ? note.text : "" }
+    : null;
 }
 
 function clampSize(value) {
@@ -265,6 +271,25 @@ export function exportPack(pack, manifestOverrides = {}) {
 function savedLevelText(pack) {
   const { palette = {}, properties = {}, levels } = exportPack(pack);
   return JSON.stringify([levels[0], palette, properties]);
+}
+
+/**
+ * Whether two one-level packs (normalised) hold the same level: the same
+ * level, palette and glossary as a save would send them, and the same words.
+ */
+export function sameLevel(one, other) {
+  return savedLevelText(one) === savedLevelText(other) && usesVocabulary1(one) === usesVocabulary1(other);
+}
+
+/**
+ * Whether the draft `pack` (normalised) holds work that is in no library:
+ * for a saved level, any change since its save; otherwise anything but the
+ * empty level a new editor starts with or the untouched copy a link opened.
+ */
+export function hasUnsavedWork(pack) {
+  if (pack.savedAs) return pack.savedAs.text !== savedLevelText(pack);
+  if (pack.openedFrom && pack.openedFrom.text === savedLevelText(pack)) return false;
+  return !sameLevel(pack, normalisePack(emptyPack()));
 }
 
 /** Reads the stored draft, or null when there is none (or it is unreadable). */
@@ -381,7 +406,6 @@ export class Draft {
     return true;
   }
 
-  /** Replaces the whole document as one undoable edit (a level opened for editing). */
   /** Notes that the level was saved as `levelId` in the library pack `packId`, as it is now (no undoable edit). */
   markSaved(packId, levelId) {
     this.pack.savedAs = { pack: packId, level: levelId, text: savedLevelText(this.pack) };
@@ -398,9 +422,25 @@ export class Draft {
     return { pack: saved.pack, level: saved.level };
   }
 
+  /**
+   * Notes that the draft is an untouched copy of `levelId` of the pack
+   * `packId`, as it is now (no undoable edit): leaving it unchanged loses nothing.
+   */
+  markOpened(packId, levelId) {
+    this.pack.openedFrom = { pack: packId, level: levelId, text: savedLevelText(this.pack) };
+    this.save();
+  }
+
+  /** Whether the draft holds work that is in no library (see hasUnsavedWork). */
+  hasUnsavedWork() {
+    return hasUnsavedWork(this.pack);
+  }
+
+  /** Replaces the whole document as one undoable edit (a level opened for editing, a new level). */
   replace(pack) {
     const next = normalisePack(pack);
-    this.pushUndo(this.snapshot());
+    // The same document again is no edit: undo should not stop at a step that changes nothing.
+    if (JSON.stringify(next) !== this.snapshot()) this.pushUndo(this.snapshot());
     this.pack = next;
     this.uids = this.level.objects.map(() => this.nextUid++);
     this.save();
