@@ -2,13 +2,20 @@
 // with exactly one level), an undo and a redo stack of whole snapshots, and
 // its copy in localStorage (`miau.draft`), written after every edit so a
 // reload never loses work. Every change goes through `edit()` or a stroke,
-// so every change can be undone.
+// so every change can be undone. The newest snapshots of both stacks are
+// kept too (`miau.draft.history`), so undo still works after a reload.
 
 import { ACCENTS as ACCENT_NAMES } from "../vocabulary.js";
 import { CORE_PROPERTIES, OPERATORS } from "../words.js";
 
 /** The localStorage key of the draft. */
 export const DRAFT_KEY = "miau.draft";
+/** The localStorage key of the draft's undo and redo snapshots. */
+export const HISTORY_KEY = "miau.draft.history";
+/** At most this many snapshots are kept for the next visit, the ones nearest the draft as it is. */
+export const STORED_HISTORY_LIMIT = 50;
+/** And at most this much text: the history must leave room in storage for the draft itself. */
+export const STORED_HISTORY_CHARS = 2_000_000;
 /** The accent names a declared word may take (the engine's property colours). */
 export const ACCENTS = [...ACCENT_NAMES];
 /** The grid size limits of the loader. */
@@ -303,17 +310,69 @@ export function loadStoredPack() {
 }
 
 /**
+ * Reads the stored undo and redo snapshots: `{undo, redo}`, each oldest
+ * first as Draft keeps them; both empty when there are none or they are
+ * unreadable (an old or damaged entry costs the history, never the draft).
+ */
+export function loadStoredHistory() {
+  const empty = { undo: [], redo: [] };
+  try {
+    const stored = JSON.parse(localStorage.getItem(HISTORY_KEY) || "null");
+    if (!Array.isArray(stored?.undo) || !Array.isArray(stored?.redo)) return empty;
+    // Each snapshot goes back to the text Draft compares; one that is no pack drops the whole history.
+    const snapshots = (list) => list.map((pack) => JSON.stringify(normalisePack(pack)));
+    return { undo: snapshots(stored.undo), redo: snapshots(stored.redo) };
+  } catch {
+    return empty;
+  }
+}
+
+/**
+ * The text kept for the next visit of `undo` and `redo` (snapshots, oldest
+ * first): the snapshots nearest the draft as it is, at most
+ * STORED_HISTORY_LIMIT of them and STORED_HISTORY_CHARS of text; the
+ * farthest (the oldest undo first) are left out.
+ */
+export function storedHistoryText(undo, redo) {
+  const kept = { undo: [], redo: [] };
+  let chars = 0;
+  for (let step = 1; step <= Math.max(undo.length, redo.length); step += 1) {
+    // One step back, then one step forward: the snapshots nearest the present first.
+    for (const [name, list] of [["undo", undo], ["redo", redo]]) {
+      const snapshot = list[list.length - step];
+      if (snapshot === undefined) continue;
+      const count = kept.undo.length + kept.redo.length;
+      if (count >= STORED_HISTORY_LIMIT || chars + snapshot.length > STORED_HISTORY_CHARS) {
+        return historyText(kept);
+      }
+      kept[name].unshift(snapshot);
+      chars += snapshot.length + 1;
+    }
+  }
+  return historyText(kept);
+}
+
+// The snapshots are JSON texts already: joined, not quoted again (a quoted pack grows by a fifth).
+function historyText({ undo, redo }) {
+  return `{"undo":[${undo.join(",")}],"redo":[${redo.join(",")}]}`;
+}
+
+/**
  * The draft: `pack` (the working one-level pack), undo and redo, strokes
  * (a drag that paints many cells is one undoable edit), and `uids`, one
  * stable number per object for drawing, so a board element always shows
- * the same entity. `onChange(reason)` runs after every change.
+ * the same entity. `onChange(reason)` runs after every change; `history`
+ * (`{undo, redo}`, as loadStoredHistory reads them) continues the undo and
+ * redo of an earlier visit.
  */
 export class Draft {
-  constructor(pack, { onChange = () => {} } = {}) {
+  constructor(pack, { onChange = () => {}, history = null } = {}) {
     this.pack = normalisePack(pack);
     this.onChange = onChange;
-    this.undoStack = [];
-    this.redoStack = [];
+    this.undoStack = [...(history?.undo || [])].slice(-UNDO_LIMIT);
+    this.redoStack = [...(history?.redo || [])];
+    // Whether the stacks changed since they were last written (the constructor writes them once).
+    this.historyChanged = true;
     this.stroke = null;
     this.nextUid = 1;
     this.uids = this.pack.levels[0].objects.map(() => this.nextUid++);
@@ -338,12 +397,26 @@ export class Draft {
     return JSON.stringify(this.pack);
   }
 
-  /** Writes the draft to localStorage (a private window may refuse; then it lives in memory). */
+  /**
+   * Writes the draft to localStorage, then its undo and redo when they
+   * changed (a private window may refuse; then they live in memory).
+   */
   save() {
-    try {
-      localStorage.setItem(DRAFT_KEY, this.snapshot());
-    } catch {
-      // Storage full or refused: the draft still works for this page.
+    const snapshot = this.snapshot();
+    if (!writeStored(DRAFT_KEY, snapshot)) {
+      // The history may be what fills the storage: the draft matters more, so it goes first.
+      removeStored(HISTORY_KEY);
+      this.historyChanged = true;
+      writeStored(DRAFT_KEY, snapshot);
+    }
+    if (this.historyChanged) this.saveHistory();
+  }
+
+  /** Writes the undo and redo snapshots; when storage refuses them, none (a stale history would mislead). */
+  saveHistory() {
+    this.historyChanged = false;
+    if (!writeStored(HISTORY_KEY, storedHistoryText(this.undoStack, this.redoStack))) {
+      removeStored(HISTORY_KEY);
     }
   }
 
@@ -370,6 +443,7 @@ export class Draft {
     this.undoStack.push(snapshot);
     if (this.undoStack.length > UNDO_LIMIT) this.undoStack.shift();
     this.redoStack.length = 0;
+    this.historyChanged = true;
   }
 
   /** Starts a stroke: the edits until `endStroke()` undo as one. */
@@ -384,6 +458,7 @@ export class Draft {
     this.stroke = null;
     if (stroke?.changed && this.snapshot() !== stroke.before) {
       this.pushUndo(stroke.before);
+      this.saveHistory();
       this.onChange("stroke");
     }
   }
@@ -393,6 +468,7 @@ export class Draft {
     if (this.stroke) this.endStroke();
     if (!this.undoStack.length) return false;
     this.redoStack.push(this.snapshot());
+    this.historyChanged = true;
     this.restore(this.undoStack.pop());
     return true;
   }
@@ -402,6 +478,7 @@ export class Draft {
     if (this.stroke) this.endStroke();
     if (!this.redoStack.length) return false;
     this.undoStack.push(this.snapshot());
+    this.historyChanged = true;
     this.restore(this.redoStack.pop());
     return true;
   }
@@ -581,6 +658,24 @@ export class Draft {
       controlLost: false,
       automata: [],
     };
+  }
+}
+
+// localStorage.setItem, false when storage refuses (full, or a private window).
+function writeStored(key, text) {
+  try {
+    localStorage.setItem(key, text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeStored(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage refused altogether: there is nothing stale in it to remove.
   }
 }
 

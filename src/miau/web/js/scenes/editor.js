@@ -15,7 +15,14 @@ import { CameFrom } from "../editor/came-from.js";
 import { CheckPanel } from "../editor/check-panel.js";
 import { DepthPanel } from "../editor/depth-panel.js";
 import { packWithLevel } from "../editor/depth-words.js";
-import { Draft, declaredWords, emptyPack, exportPack, loadStoredPack } from "../editor/draft.js";
+import {
+  Draft,
+  declaredWords,
+  emptyPack,
+  exportPack,
+  loadStoredHistory,
+  loadStoredPack,
+} from "../editor/draft.js";
 import { DraftRules } from "../editor/draft-rules.js";
 import { DraftView } from "../editor/draft-view.js";
 import * as port from "../engine-port.js";
@@ -42,8 +49,10 @@ export async function mount(root, params, { signal, navigate }) {
   });
   const selectTab = (name, options) => page.tabs.select(name, options);
   const focusGrid = () => grid.overlay.focus({ preventScroll: true });
-  // The draft: the stored one, or an empty level.
-  const draft = new Draft(loadStoredPack() || emptyPack(), {
+  // The draft: the stored one with its undo history, or an empty level.
+  const stored = loadStoredPack();
+  const draft = new Draft(stored || emptyPack(), {
+    history: stored ? loadStoredHistory() : null,
     onChange: () => {
       // Dead squares belong to the level that was measured: stale after any change.
       grid.showDeadSquares([]);
