@@ -30,6 +30,7 @@ import { markOwnPack } from "../own-packs.js";
 import { Forms } from "../editor/forms.js";
 import { EditorGrid } from "../editor/grid.js";
 import { bindEditorKeys } from "../editor/keys.js";
+import { backClick, mayLeave } from "../editor/leaving.js";
 import { openLevelCopy } from "../editor/level-copy.js";
 import { EditorModes } from "../editor/modes.js";
 import { EditorPage } from "../editor/page.js";
@@ -112,7 +113,11 @@ export async function mount(root, params, { signal, navigate }) {
   });
   const undo = () => draft.undo() && say("Undone.");
   const redo = () => draft.redo() && say("Redone.");
-  const actions = topbarActions({ draft, modes, panels, selectTab, undo, redo });
+  const goBack = () => navigate(cameFrom.backRoute());
+  const actions = {
+    ...topbarActions({ draft, modes, panels, selectTab, undo, redo }),
+    back: (event) => backClick(event, { draft, signal, leave: goBack }),
+  };
   bindEditorClicks(root, { selectTab, actions }, signal);
   page.tabs.listen(signal);
   bindEditorKeys(
@@ -126,7 +131,7 @@ export async function mount(root, params, { signal, navigate }) {
       isPlaying: () => page.playing,
       enterPlay: () => modes.enterPlay(),
       exitPlay: () => modes.exitPlay(),
-      back: () => navigate(cameFrom.backRoute()),
+      back: async () => (await mayLeave(draft, signal)) && !signal.aborted && goBack(),
       dialogOpen: () => Boolean(document.querySelector("dialog[open]")),
     },
     signal,
