@@ -18,10 +18,12 @@ const {
   hasUnsavedWork,
   idFollowsTitle,
   isLevelId,
+  isPackId,
   levelIdFromTitle,
   loadStoredHistory,
   loadStoredPack,
   normalisePack,
+  packIdFromName,
   sameLevel,
   storedHistoryText,
 } = await import("../../src/miau/web/js/editor/draft.js");
@@ -116,6 +118,14 @@ test("a level with a list of hints keeps the later ones through the editor and b
   assert.deepEqual(reloaded.levels[0].laterHints, ["Break it."], "a stored draft keeps its later hints");
   const single = normalisePack({ manifest: {}, levels: [{ id: "two", title: "Two", hint: "Only.", width: 1, height: 1, objects: [] }] });
   assert.deepEqual([exportPack(single).levels[0].hint, exportPack(single).levels[0].hints], ["Only.", undefined]);
+});
+
+test("a pack's name suggests a valid pack id", () => {
+  const cases = { "My levels": "my-levels", "Cat tricks!": "cat-tricks", "Écluse": "ecluse", "2 rooms": "pack-2-rooms", A: "pack-a", "???": "pack" };
+  for (const [name, id] of Object.entries(cases)) {
+    assert.equal(packIdFromName(name), id, name);
+    assert.ok(isPackId(packIdFromName(name)), name);
+  }
 });
 
 test("the empty starter level, an untouched copy and a level unchanged since its save are no unsaved work", () => {

@@ -60,14 +60,19 @@ export function isLevelId(text) {
  * `level-` before a title that starts with a digit.
  */
 export function levelIdFromTitle(title) {
-  const slug = String(title ?? "")
+  const slug = slugOf(title);
+  const id = !slug ? "level" : /^[a-z]/.test(slug) ? slug : `level-${slug}`;
+  return id.slice(0, 64).replace(/-+$/, "");
+}
+
+// Lowercase letters and digits, every other run of characters one `-`, accents dropped.
+function slugOf(text) {
+  return String(text ?? "")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-  const id = !slug ? "level" : /^[a-z]/.test(slug) ? slug : `level-${slug}`;
-  return id.slice(0, 64).replace(/-+$/, "");
 }
 
 /**
@@ -81,6 +86,18 @@ export function idFollowsTitle(level) {
 /** True for a pack id: 2 to 64 characters, a lowercase letter first. */
 export function isPackId(text) {
   return typeof text === "string" && PACK_ID.test(text);
+}
+
+/**
+ * The pack id a pack's name suggests, made the way levelIdFromTitle makes a
+ * level's ("Cat tricks" gives `cat-tricks`): `pack` when nothing is left,
+ * and `pack-` before a name that starts with a digit or is one letter long,
+ * so the id is always one isPackId takes.
+ */
+export function packIdFromName(name) {
+  const slug = slugOf(name);
+  const id = !slug ? "pack" : /^[a-z]./.test(slug) ? slug : `pack-${slug}`;
+  return id.slice(0, 64).replace(/-+$/, "");
 }
 
 /** True for a word the game fixes (IS, AND and the six core properties). */
