@@ -1,5 +1,6 @@
-// The editor draft's id rules and its undo and redo, in Node (no page): the
-// draft keeps its copy in localStorage, so the test gives it an in-memory one.
+// The editor draft's id rules, its undo and redo (kept across a reload) and
+// what counts as unsaved work, in Node (no page): the draft keeps its copy in
+// localStorage, so the test gives it an in-memory one.
 
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
@@ -8,9 +9,24 @@ import { MemoryStorage } from "./support.mjs";
 
 globalThis.localStorage = new MemoryStorage();
 
-const { DRAFT_KEY, Draft, emptyPack, idFollowsTitle, isLevelId, levelIdFromTitle } = await import(
-  "../../src/miau/web/js/editor/draft.js"
-);
+const {
+  DRAFT_KEY,
+  Draft,
+  HISTORY_KEY,
+  STORED_HISTORY_LIMIT,
+  emptyPack,
+  hasUnsavedWork,
+  idFollowsTitle,
+  isLevelId,
+  isPackId,
+  levelIdFromTitle,
+  loadStoredHistory,
+  loadStoredPack,
+  normalisePack,
+  packIdFromName,
+  sameLevel,
+  storedHistoryText,
+} = await import("../../src/miau/web/js/editor/draft.js");
 
 beforeEach(() => localStorage.clear());
 
@@ -98,6 +114,119 @@ test("a level with a list of hints keeps the later ones through the editor and b
   assert.deepEqual(exported.hints, ["Look closer.", "Break it."]);
   assert.equal("hint" in exported, false);
   assert.equal("laterHints" in exported, false);
+  const reloaded = normalisePack(JSON.parse(JSON.stringify(pack)));
+  assert.deepEqual(reloaded.levels[0].laterHints, ["Break it."], "a stored draft keeps its later hints");
   const single = normalisePack({ manifest: {}, levels: [{ id: "two", title: "Two", hint: "Only.", width: 1, height: 1, objects: [] }] });
   assert.deepEqual([exportPack(single).levels[0].hint, exportPack(single).levels[0].hints], ["Only.", undefined]);
+});
+
+test("a pack's name suggests a valid pack id", () => {
+  const cases = { "My levels": "my-levels", "Cat tricks!": "cat-tricks", "Écluse": "ecluse", "2 rooms": "pack-2-rooms", A: "pack-a", "???": "pack" };
+  for (const [name, id] of Object.entries(cases)) {
+    assert.equal(packIdFromName(name), id, name);
+    assert.ok(isPackId(packIdFromName(name)), name);
+  }
+});
+
+test("the empty starter level, an untouched copy and a level unchanged since its save are no unsaved work", () => {
+  const draft = new Draft(emptyPack());
+  assert.equal(draft.hasUnsavedWork(), false);
+  draft.place({ kind: "object", noun: "MIAU" }, 0, 0);
+  assert.equal(draft.hasUnsavedWork(), true);
+  draft.markSaved("my-levels", "my-level");
+  assert.equal(draft.hasUnsavedWork(), false);
+  draft.setTitle("Renamed");
+  assert.equal(draft.hasUnsavedWork(), true);
+
+  const copy = new Draft(emptyPack());
+  copy.replace({ ...emptyPack(), levels: [{ ...emptyPack().levels[0], id: "tick", title: "Tick", objects: [{ kind: "word", text: "IS", x: 1, y: 1 }] }] });
+  copy.markOpened("clockwork", "tick");
+  assert.equal(hasUnsavedWork(copy.pack), false);
+  copy.place({ kind: "object", noun: "FLAG" }, 2, 2);
+  assert.equal(hasUnsavedWork(copy.pack), true);
+  assert.equal(hasUnsavedWork(loadStoredPack()), true, "the note is stored with the draft");
+});
+
+test("two drafts of the same level are the same level, whatever notes they carry", () => {
+  const one = normalisePack(emptyPack());
+  const other = normalisePack({ ...emptyPack(), savedAs: { pack: "mine", level: "my-level", text: "" } });
+  assert.ok(sameLevel(one, other));
+  other.levels[0].width = 3;
+  assert.equal(sameLevel(one, other), false);
+  const words = normalisePack({ ...emptyPack(), manifest: { features: ["vocabulary-1"] } });
+  assert.equal(sameLevel(one, words), false);
+});
+
+test("undo and redo survive a reload of the stored draft and its history", () => {
+  const draft = new Draft(emptyPack());
+  draft.setTitle("One");
+  draft.setTitle("Two");
+  draft.setTitle("Three");
+  draft.undo();
+  const again = new Draft(loadStoredPack(), { history: loadStoredHistory() });
+  assert.equal(again.level.title, "Two");
+  assert.ok(again.undo());
+  assert.equal(again.level.title, "One");
+  assert.ok(again.redo());
+  assert.ok(again.redo());
+  assert.equal(again.level.title, "Three");
+  assert.equal(again.redo(), false);
+});
+
+test("the stored history keeps the snapshots nearest the draft, within its count and its size", () => {
+  const undo = Array.from({ length: 60 }, (_, index) => JSON.stringify({ step: index }));
+  const kept = JSON.parse(storedHistoryText(undo, ['{"step":"next"}']));
+  assert.equal(kept.undo.length + kept.redo.length, STORED_HISTORY_LIMIT);
+  assert.deepEqual(kept.undo.at(-1), { step: 59 }, "the newest undo stays");
+  assert.deepEqual(kept.undo[0], { step: 11 }, "the oldest went first");
+  assert.deepEqual(kept.redo, [{ step: "next" }]);
+  const big = `{"pad":"${"x".repeat(900_000)}"}`;
+  const bounded = JSON.parse(storedHistoryText([big, big, big], []));
+  assert.equal(bounded.undo.length, 2);
+});
+
+test("a damaged or missing history starts empty, and the draft still loads", () => {
+  assert.deepEqual(loadStoredHistory(), { undo: [], redo: [] });
+  for (const damaged of ["{", '{"undo":"no"}', '{"undo":[{"levels":"none"}],"redo":[]}']) {
+    localStorage.setItem(HISTORY_KEY, damaged);
+    assert.deepEqual(loadStoredHistory(), { undo: [], redo: [] }, damaged);
+  }
+});
+
+test("storage that refuses the history never costs the draft", () => {
+  const real = globalThis.localStorage;
+  const refusing = new MemoryStorage();
+  refusing.setItem = (key, value) => {
+    if (key === HISTORY_KEY) throw new Error("QuotaExceededError");
+    MemoryStorage.prototype.setItem.call(refusing, key, value);
+  };
+  globalThis.localStorage = refusing;
+  try {
+    const draft = new Draft(emptyPack());
+    draft.setTitle("Kept anyway");
+    assert.equal(JSON.parse(refusing.getItem(DRAFT_KEY)).levels[0].title, "Kept anyway");
+    assert.equal(refusing.getItem(HISTORY_KEY), null);
+    assert.ok(draft.undo(), "the history still works in memory");
+  } finally {
+    globalThis.localStorage = real;
+  }
+});
+
+test("a full storage drops the history to make room for the draft", () => {
+  const real = globalThis.localStorage;
+  const full = new MemoryStorage();
+  full.setItem = (key, value) => {
+    // Room for the draft only once the history is gone.
+    if (key === DRAFT_KEY && full.items.has(HISTORY_KEY)) throw new Error("QuotaExceededError");
+    MemoryStorage.prototype.setItem.call(full, key, value);
+  };
+  globalThis.localStorage = full;
+  try {
+    full.items.set(HISTORY_KEY, '{"undo":[],"redo":[]}');
+    const draft = new Draft(emptyPack());
+    draft.setTitle("Room made");
+    assert.equal(JSON.parse(full.getItem(DRAFT_KEY)).levels[0].title, "Room made");
+  } finally {
+    globalThis.localStorage = real;
+  }
 });

@@ -172,6 +172,7 @@ test("a copied level becomes the draft under a draft's manifest, keeping its fea
     features: [VOCABULARY_1],
   });
   const replaced = [];
+  const opened = [];
   const toasts = [];
   const addresses = [];
   const cameFrom = new CameFrom(new MemoryStorage());
@@ -180,7 +181,11 @@ test("a copied level becomes the draft under a draft's manifest, keeping its fea
     { pack: "clockwork", level: "tick" },
     {
       api: { levelPack: async () => onePack },
-      draft: { replace: (pack) => replaced.push(pack) },
+      draft: {
+        pack: emptyPack(),
+        replace: (pack) => replaced.push(pack),
+        markOpened: (pack, level) => opened.push([pack, level]),
+      },
       cameFrom,
       toast: (text, options) => toasts.push([text, options]),
       history: { replaceState: (_state, _title, address) => addresses.push(address) },
@@ -189,6 +194,7 @@ test("a copied level becomes the draft under a draft's manifest, keeping its fea
   );
   assert.equal(replaced[0].manifest.id, "draft");
   assert.equal(replaced[0].levels, onePack.levels);
+  assert.deepEqual(opened, [["clockwork", "tick"]], "an untouched copy is no work to lose");
   assert.match(toasts[0][0], /Editing a copy of “Tick”/);
   assert.deepEqual(addresses, ["#/edit"]);
   assert.deepEqual(cameFrom.load(), { pack: "clockwork", level: "tick" });

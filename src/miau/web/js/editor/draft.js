@@ -2,13 +2,20 @@
 // with exactly one level), an undo and a redo stack of whole snapshots, and
 // its copy in localStorage (`miau.draft`), written after every edit so a
 // reload never loses work. Every change goes through `edit()` or a stroke,
-// so every change can be undone.
+// so every change can be undone. The newest snapshots of both stacks are
+// kept too (`miau.draft.history`), so undo still works after a reload.
 
 import { ACCENTS as ACCENT_NAMES } from "../vocabulary.js";
 import { CORE_PROPERTIES, OPERATORS } from "../words.js";
 
 /** The localStorage key of the draft. */
 export const DRAFT_KEY = "miau.draft";
+/** The localStorage key of the draft's undo and redo snapshots. */
+export const HISTORY_KEY = "miau.draft.history";
+/** At most this many snapshots are kept for the next visit, the ones nearest the draft as it is. */
+export const STORED_HISTORY_LIMIT = 50;
+/** And at most this much text: the history must leave room in storage for the draft itself. */
+export const STORED_HISTORY_CHARS = 2_000_000;
 /** The accent names a declared word may take (the engine's property colours). */
 export const ACCENTS = [...ACCENT_NAMES];
 /** The grid size limits of the loader. */
@@ -69,14 +76,19 @@ export function isLevelId(text) {
  * `level-` before a title that starts with a digit.
  */
 export function levelIdFromTitle(title) {
-  const slug = String(title ?? "")
+  const slug = slugOf(title);
+  const id = !slug ? "level" : /^[a-z]/.test(slug) ? slug : `level-${slug}`;
+  return id.slice(0, 64).replace(/-+$/, "");
+}
+
+// Lowercase letters and digits, every other run of characters one `-`, accents dropped.
+function slugOf(text) {
+  return String(text ?? "")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-  const id = !slug ? "level" : /^[a-z]/.test(slug) ? slug : `level-${slug}`;
-  return id.slice(0, 64).replace(/-+$/, "");
 }
 
 /**
@@ -90,6 +102,18 @@ export function idFollowsTitle(level) {
 /** True for a pack id: 2 to 64 characters, a lowercase letter first. */
 export function isPackId(text) {
   return typeof text === "string" && PACK_ID.test(text);
+}
+
+/**
+ * The pack id a pack's name suggests, made the way levelIdFromTitle makes a
+ * level's ("Cat tricks" gives `cat-tricks`): `pack` when nothing is left,
+ * and `pack-` before a name that starts with a digit or is one letter long,
+ * so the id is always one isPackId takes.
+ */
+export function packIdFromName(name) {
+  const slug = slugOf(name);
+  const id = !slug ? "pack" : /^[a-z]./.test(slug) ? slug : `pack-${slug}`;
+  return id.slice(0, 64).replace(/-+$/, "");
 }
 
 /** True for a word the game fixes (IS, AND and the six core properties). */
@@ -151,7 +175,7 @@ export function normalisePack(raw) {
     throw new Error("not a pack with a level");
   }
   const source = raw.levels[0];
-  const hints = Array.isArray(source.hints) ? source.hints.filter((hint) => typeof hint === "string") : [];
+  const hints = stringsOf(source.hints);
   const level = {
     id: isLevelId(source.id) ? source.id : "my-level",
     title: typeof source.title === "string" ? source.title : "My level",
@@ -161,8 +185,10 @@ export function normalisePack(raw) {
     height: clampSize(source.height),
     objects: (source.objects || []).map(cleanObject),
   };
-  // The form edits the first hint; the plainer ones after it ride along unchanged.
-  if (hints.length > 1) level.laterHints = hints.slice(1);
+  // The form edits the first hint; the plainer ones after it ride along unchanged (a stored
+  // draft keeps them as `laterHints`, which a reload must not drop).
+  const laterHints = hints.length > 1 ? hints.slice(1) : stringsOf(source.laterHints);
+  if (laterHints.length) level.laterHints = laterHints;
   if (Array.isArray(source.automata) && source.automata.length) {
     level.automata = source.automata.map((record) => {
       const automaton = {
@@ -185,14 +211,13 @@ export function normalisePack(raw) {
   if (typeof source.solution === "string" && source.solution) level.solution = source.solution.toUpperCase();
   if (Number.isInteger(source.solverMax)) level.solverMax = source.solverMax;
   const manifest = raw.manifest && typeof raw.manifest === "object" ? raw.manifest : {};
-  const saved = raw.savedAs;
   // Where the level was saved (the editor's own note, never sent): its id stays fixed from then on.
-  const savedAs =
-    saved && isPackId(saved.pack) && isLevelId(saved.level)
-      ? { pack: saved.pack, level: saved.level, text: typeof saved.text === "string" ? saved.text : "" }
-      : null;
+  const savedAs = levelNote(raw.savedAs);
+  // The level a link copied, as it was copied (never sent): an untouched copy is no work to lose.
+  const openedFrom = levelNote(raw.openedFrom);
   return {
     ...(savedAs ? { savedAs } : {}),
+    ...(openedFrom ? { openedFrom } : {}),
     manifest: {
       id: isPackId(manifest.id) ? manifest.id : "draft",
       name: typeof manifest.name === "string" && manifest.name.trim() ? manifest.name : "Draft",
@@ -207,6 +232,18 @@ export function normalisePack(raw) {
     properties: structuredClone(raw.properties || {}),
     levels: [level],
   };
+}
+
+// The strings of a list (a hint list read from anywhere); none when it is no list.
+function stringsOf(list) {
+  return Array.isArray(list) ? list.filter((item) => typeof item === "string") : [];
+}
+
+// A note of the editor's own about a library or world level: `{pack, level, text}`, or null.
+function levelNote(note) {
+  return note && isPackId(note.pack) && isLevelId(note.level)
+    ? { pack: note.pack, level: note.level, text: typeof note.text === "string" ? note.text : "" }
+    : null;
 }
 
 function clampSize(value) {
@@ -276,6 +313,25 @@ function savedLevelText(pack) {
   return JSON.stringify([levels[0], palette, properties]);
 }
 
+/**
+ * Whether two one-level packs (normalised) hold the same level: the same
+ * level, palette and glossary as a save would send them, and the same words.
+ */
+export function sameLevel(one, other) {
+  return savedLevelText(one) === savedLevelText(other) && usesVocabulary1(one) === usesVocabulary1(other);
+}
+
+/**
+ * Whether the draft `pack` (normalised) holds work that is in no library:
+ * for a saved level, any change since its save; otherwise anything but the
+ * empty level a new editor starts with or the untouched copy a link opened.
+ */
+export function hasUnsavedWork(pack) {
+  if (pack.savedAs) return pack.savedAs.text !== savedLevelText(pack);
+  if (pack.openedFrom && pack.openedFrom.text === savedLevelText(pack)) return false;
+  return !sameLevel(pack, normalisePack(emptyPack()));
+}
+
 /** Reads the stored draft, or null when there is none (or it is unreadable). */
 export function loadStoredPack() {
   try {
@@ -287,17 +343,69 @@ export function loadStoredPack() {
 }
 
 /**
+ * Reads the stored undo and redo snapshots: `{undo, redo}`, each oldest
+ * first as Draft keeps them; both empty when there are none or they are
+ * unreadable (an old or damaged entry costs the history, never the draft).
+ */
+export function loadStoredHistory() {
+  const empty = { undo: [], redo: [] };
+  try {
+    const stored = JSON.parse(localStorage.getItem(HISTORY_KEY) || "null");
+    if (!Array.isArray(stored?.undo) || !Array.isArray(stored?.redo)) return empty;
+    // Each snapshot goes back to the text Draft compares; one that is no pack drops the whole history.
+    const snapshots = (list) => list.map((pack) => JSON.stringify(normalisePack(pack)));
+    return { undo: snapshots(stored.undo), redo: snapshots(stored.redo) };
+  } catch {
+    return empty;
+  }
+}
+
+/**
+ * The text kept for the next visit of `undo` and `redo` (snapshots, oldest
+ * first): the snapshots nearest the draft as it is, at most
+ * STORED_HISTORY_LIMIT of them and STORED_HISTORY_CHARS of text; the
+ * farthest (the oldest undo first) are left out.
+ */
+export function storedHistoryText(undo, redo) {
+  const kept = { undo: [], redo: [] };
+  let chars = 0;
+  for (let step = 1; step <= Math.max(undo.length, redo.length); step += 1) {
+    // One step back, then one step forward: the snapshots nearest the present first.
+    for (const [name, list] of [["undo", undo], ["redo", redo]]) {
+      const snapshot = list[list.length - step];
+      if (snapshot === undefined) continue;
+      const count = kept.undo.length + kept.redo.length;
+      if (count >= STORED_HISTORY_LIMIT || chars + snapshot.length > STORED_HISTORY_CHARS) {
+        return historyText(kept);
+      }
+      kept[name].unshift(snapshot);
+      chars += snapshot.length + 1;
+    }
+  }
+  return historyText(kept);
+}
+
+// The snapshots are JSON texts already: joined, not quoted again (a quoted pack grows by a fifth).
+function historyText({ undo, redo }) {
+  return `{"undo":[${undo.join(",")}],"redo":[${redo.join(",")}]}`;
+}
+
+/**
  * The draft: `pack` (the working one-level pack), undo and redo, strokes
  * (a drag that paints many cells is one undoable edit), and `uids`, one
  * stable number per object for drawing, so a board element always shows
- * the same entity. `onChange(reason)` runs after every change.
+ * the same entity. `onChange(reason)` runs after every change; `history`
+ * (`{undo, redo}`, as loadStoredHistory reads them) continues the undo and
+ * redo of an earlier visit.
  */
 export class Draft {
-  constructor(pack, { onChange = () => {} } = {}) {
+  constructor(pack, { onChange = () => {}, history = null } = {}) {
     this.pack = normalisePack(pack);
     this.onChange = onChange;
-    this.undoStack = [];
-    this.redoStack = [];
+    this.undoStack = [...(history?.undo || [])].slice(-UNDO_LIMIT);
+    this.redoStack = [...(history?.redo || [])];
+    // Whether the stacks changed since they were last written (the constructor writes them once).
+    this.historyChanged = true;
     this.stroke = null;
     this.nextUid = 1;
     this.uids = this.pack.levels[0].objects.map(() => this.nextUid++);
@@ -322,12 +430,26 @@ export class Draft {
     return JSON.stringify(this.pack);
   }
 
-  /** Writes the draft to localStorage (a private window may refuse; then it lives in memory). */
+  /**
+   * Writes the draft to localStorage, then its undo and redo when they
+   * changed (a private window may refuse; then they live in memory).
+   */
   save() {
-    try {
-      localStorage.setItem(DRAFT_KEY, this.snapshot());
-    } catch {
-      // Storage full or refused: the draft still works for this page.
+    const snapshot = this.snapshot();
+    if (!writeStored(DRAFT_KEY, snapshot)) {
+      // The history may be what fills the storage: the draft matters more, so it goes first.
+      removeStored(HISTORY_KEY);
+      this.historyChanged = true;
+      writeStored(DRAFT_KEY, snapshot);
+    }
+    if (this.historyChanged) this.saveHistory();
+  }
+
+  /** Writes the undo and redo snapshots; when storage refuses them, none (a stale history would mislead). */
+  saveHistory() {
+    this.historyChanged = false;
+    if (!writeStored(HISTORY_KEY, storedHistoryText(this.undoStack, this.redoStack))) {
+      removeStored(HISTORY_KEY);
     }
   }
 
@@ -354,6 +476,7 @@ export class Draft {
     this.undoStack.push(snapshot);
     if (this.undoStack.length > UNDO_LIMIT) this.undoStack.shift();
     this.redoStack.length = 0;
+    this.historyChanged = true;
   }
 
   /** Starts a stroke: the edits until `endStroke()` undo as one. */
@@ -368,6 +491,7 @@ export class Draft {
     this.stroke = null;
     if (stroke?.changed && this.snapshot() !== stroke.before) {
       this.pushUndo(stroke.before);
+      this.saveHistory();
       this.onChange("stroke");
     }
   }
@@ -377,6 +501,7 @@ export class Draft {
     if (this.stroke) this.endStroke();
     if (!this.undoStack.length) return false;
     this.redoStack.push(this.snapshot());
+    this.historyChanged = true;
     this.restore(this.undoStack.pop());
     return true;
   }
@@ -386,11 +511,11 @@ export class Draft {
     if (this.stroke) this.endStroke();
     if (!this.redoStack.length) return false;
     this.undoStack.push(this.snapshot());
+    this.historyChanged = true;
     this.restore(this.redoStack.pop());
     return true;
   }
 
-  /** Replaces the whole document as one undoable edit (a level opened for editing). */
   /** Notes that the level was saved as `levelId` in the library pack `packId`, as it is now (no undoable edit). */
   markSaved(packId, levelId) {
     this.pack.savedAs = { pack: packId, level: levelId, text: savedLevelText(this.pack) };
@@ -407,9 +532,25 @@ export class Draft {
     return { pack: saved.pack, level: saved.level };
   }
 
+  /**
+   * Notes that the draft is an untouched copy of `levelId` of the pack
+   * `packId`, as it is now (no undoable edit): leaving it unchanged loses nothing.
+   */
+  markOpened(packId, levelId) {
+    this.pack.openedFrom = { pack: packId, level: levelId, text: savedLevelText(this.pack) };
+    this.save();
+  }
+
+  /** Whether the draft holds work that is in no library (see hasUnsavedWork). */
+  hasUnsavedWork() {
+    return hasUnsavedWork(this.pack);
+  }
+
+  /** Replaces the whole document as one undoable edit (a level opened for editing, a new level). */
   replace(pack) {
     const next = normalisePack(pack);
-    this.pushUndo(this.snapshot());
+    // The same document again is no edit: undo should not stop at a step that changes nothing.
+    if (JSON.stringify(next) !== this.snapshot()) this.pushUndo(this.snapshot());
     this.pack = next;
     this.uids = this.level.objects.map(() => this.nextUid++);
     this.save();
@@ -550,6 +691,24 @@ export class Draft {
       controlLost: false,
       automata: [],
     };
+  }
+}
+
+// localStorage.setItem, false when storage refuses (full, or a private window).
+function writeStored(key, text) {
+  try {
+    localStorage.setItem(key, text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeStored(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage refused altogether: there is nothing stale in it to remove.
   }
 }
 

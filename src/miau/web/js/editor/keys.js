@@ -17,7 +17,8 @@ export function isTyping(target) {
 /**
  * Listens for the editor's keys on `keys` (the window) until `signal`
  * aborts. `editor` gives what the keys do: `isPlaying()`, `undo()`,
- * `redo()`, `enterPlay()`, `exitPlay()`, `back()`, `focusGrid()`,
+ * `redo()`, `enterPlay()`, `exitPlay()`, `back()` (leaves the editor,
+ * asking first when there are unsaved edits), `focusGrid()`,
  * `dialogOpen()`, and `grid` and `palette` (the EditorGrid and Palette).
  */
 export function bindEditorKeys(keys, editor, signal) {

@@ -2,12 +2,13 @@
 // undoable edit, and the address becomes `#/edit` (a reload then resumes
 // the copy instead of copying the level again). A level of the author's own
 // pack is not a copy: it keeps its id and saves back into its pack. A link
-// is anyone's to make: when a draft with work in it is stored, the player is
-// asked first, and keeps it unless they choose to replace it.
+// is anyone's to make: when the stored draft holds work that is in no
+// library, and is not this very level, the player is asked first, and keeps
+// it unless they choose to replace it.
 
 import { confirmDialog } from "../dialog.js";
 import { isOwnPack } from "../own-packs.js";
-import { emptyPack, loadStoredPack, normalisePack } from "./draft.js";
+import { hasUnsavedWork, loadStoredPack, normalisePack, sameLevel } from "./draft.js";
 
 /** The manifest a copied level gets: saving it must not aim at the shipped or imported pack it came from. */
 export function copyManifest(onePack) {
@@ -26,7 +27,8 @@ export async function openLevelCopy({ pack, level }, { api, draft, cameFrom, toa
   try {
     const onePack = await api.levelPack(pack, level);
     if (signal.aborted) return;
-    if (storedDraftHasWork() && !(await askToReplace(onePack.levels[0].title, signal))) {
+    const copy = { ...onePack, manifest: copyManifest(onePack) };
+    if (replacingLosesWork(copy) && !(await askToReplace(onePack.levels[0].title, signal))) {
       if (!signal.aborted) {
         toast("Your draft is kept; the level was not copied.");
         history.replaceState(null, "", "#/edit");
@@ -34,12 +36,14 @@ export async function openLevelCopy({ pack, level }, { api, draft, cameFrom, toa
       return;
     }
     if (signal.aborted) return;
-    draft.replace({ ...onePack, manifest: copyManifest(onePack) });
+    // The very level again is no edit: undo must not stop at a step that changes nothing.
+    if (!sameLevel(draft.pack, normalisePack(copy))) draft.replace(copy);
     if (isOwnPack(pack)) {
       // The author's own level: it keeps its id (a new title renames it) and saving puts it back.
       draft.markSaved(pack, level);
       toast(`Editing “${onePack.levels[0].title}” of your pack ${pack}.`);
     } else {
+      draft.markOpened(pack, level);
       toast(`Editing a copy of “${onePack.levels[0].title}”. Saving puts it in your library.`);
     }
   } catch (error) {
@@ -50,11 +54,15 @@ export async function openLevelCopy({ pack, level }, { api, draft, cameFrom, toa
   history.replaceState(null, "", "#/edit");
 }
 
-/** Whether the stored draft holds anything but the empty level a new editor starts with. */
-function storedDraftHasWork() {
+/**
+ * Whether making `copy` the draft would put work out of sight: the stored
+ * draft holds work that is in no library (not the empty starter level, not
+ * an untouched copy, not a saved level unchanged since) and is not this
+ * very level already.
+ */
+function replacingLosesWork(copy) {
   const stored = loadStoredPack();
-  if (!stored) return false;
-  return JSON.stringify(stored.levels) !== JSON.stringify(normalisePack(emptyPack()).levels);
+  return Boolean(stored) && hasUnsavedWork(stored) && !sameLevel(stored, normalisePack(copy));
 }
 
 function askToReplace(title, signal) {

@@ -1,9 +1,13 @@
 // Save and share: put the draft's level into a pack of the player's library
-// (an existing one, or a new one by id and name), link to that pack's
+// (an existing one, or a new one by name and id), link to that pack's
 // export, and ask the server for the level's share link (the page cannot
 // deflate and validate a pack itself). A save never replaces a level
 // without asking, and the last few saves can be undone: each one keeps the
 // pack as it was before (or that there was none).
+//
+// A new pack's id follows its name (until an id is typed) up to its first
+// save; from then on the pack is in the library, where links and progress
+// use its id, so renaming it there keeps the id (and the panel says why).
 //
 // A save checks the level first (the last Check of this very draft, or a
 // quick check): a stored solution that no longer wins is said, and dropped
@@ -16,7 +20,7 @@ import { h } from "../dom.js";
 import { siteRequest } from "../engine-port-pyodide.js";
 import { setLevelMark, levelMark, MARK_WORDS } from "../level-marks.js";
 import { isStaticSite } from "../site.js";
-import { isPackId } from "./draft.js";
+import { isPackId, packIdFromName } from "./draft.js";
 
 /** The states a save's quick check may search on each question (a second or two on the static site). */
 export const QUICK_CHECK_STATES = 10_000;
@@ -186,23 +190,41 @@ export class SavePanel {
     this.newFields = h(
       "div",
       { class: "field-row new-pack" },
-      h("label", { class: "field" }, h("span", { class: "form-label" }, "Pack id"), this.newId),
       h("label", { class: "field" }, h("span", { class: "form-label" }, "Pack name"), this.newName),
+      h("label", { class: "field" }, h("span", { class: "form-label" }, "Pack id"), this.newId),
     );
+    // A pack of the library: its name can change, its id cannot.
+    this.packName = h("input", {
+      class: "input",
+      name: "pack-name",
+      maxlength: "80",
+      autocomplete: "off",
+    });
+    this.packFields = h(
+      "div",
+      { class: "field-row library-pack" },
+      h("label", { class: "field" }, h("span", { class: "form-label" }, "Pack name"), this.packName),
+    );
+    this.idNote = h("p", { class: "form-note pack-id-note", hidden: true });
     this.saveStatus = h("div", { class: "save-status", role: "status" });
     this.shareStatus = h("div", { class: "share-status", role: "status" });
     this.select.addEventListener("change", () => {
       this.choice = this.select.value;
-      this.syncNewFields();
+      this.syncPackFields();
     });
     // Real values, ready to save with (an author may change them): never grey examples.
     const remembered = rememberedTarget();
     this.newId.value = remembered?.id || DEFAULT_PACK.id;
     this.newName.value = remembered?.name || DEFAULT_PACK.name;
+    this.followedName = this.newName.value;
+    this.newName.addEventListener("input", () => this.nameTyped());
+    this.packName.addEventListener("input", () => this.syncIdNote());
     root.append(
       h("h3", {}, "Save to your library"),
       h("label", { class: "field" }, h("span", { class: "form-label" }, "Library pack"), this.select),
       this.newFields,
+      this.packFields,
+      this.idNote,
       h(
         "div",
         { class: "studio-actions" },
@@ -254,21 +276,71 @@ export class SavePanel {
     this.select.value = this.library.some((pack) => pack.id === previous)
       ? previous
       : this.library[0]?.id || NEW_PACK;
-    this.syncNewFields();
+    this.syncPackFields();
   }
 
-  syncNewFields() {
-    this.newFields.hidden = this.select.value !== NEW_PACK;
+  /** The library pack chosen in the select, or null for a new pack. */
+  chosenPack() {
+    return this.select.value === NEW_PACK ? null : this.library.find((pack) => pack.id === this.select.value);
   }
 
+  /** Shows the new pack's name and id, or the chosen library pack's name. */
+  syncPackFields() {
+    const chosen = this.chosenPack();
+    this.newFields.hidden = Boolean(chosen);
+    this.packFields.hidden = !chosen;
+    if (chosen && (this.packName.dataset.pack !== chosen.id || this.packName.dataset.name !== chosen.name)) {
+      // Another pack, or this one renamed (or its rename undone): the field starts from its name.
+      this.packName.value = chosen.name;
+      this.packName.dataset.pack = chosen.id;
+      this.packName.dataset.name = chosen.name;
+    }
+    this.syncIdNote();
+  }
+
+  /** The new pack's id follows its name while it is the id the name before suggested (none typed). */
+  nameTyped() {
+    if (this.newId.value.trim() === packIdFromName(this.followedName)) {
+      this.newId.value = packIdFromName(this.newName.value);
+    }
+    this.followedName = this.newName.value;
+  }
+
+  /** Says, while a library pack's name is being changed, that its id stays. */
+  syncIdNote() {
+    const chosen = this.chosenPack();
+    const renaming = Boolean(chosen) && this.packName.value.trim() !== chosen.name;
+    this.idNote.hidden = !renaming;
+    this.idNote.textContent = renaming ? `Its id stays “${chosen.id}”: links to the pack use it.` : "";
+  }
+
+  /**
+   * The pack a save goes into: `{id, name, version, renamedFrom}` (`renamedFrom`,
+   * the library pack's name before the author changed it, else null).
+   */
   target() {
-    if (this.select.value !== NEW_PACK) {
-      const existing = this.library.find((pack) => pack.id === this.select.value);
-      return { id: existing.id, name: existing.name, version: existing.version || "1.0.0" };
+    const chosen = this.chosenPack();
+    if (chosen) {
+      const name = this.packName.value.trim() || chosen.name;
+      const renamedFrom = name !== chosen.name ? chosen.name : null;
+      return { id: chosen.id, name, version: chosen.version || "1.0.0", renamedFrom };
     }
     const id = this.newId.value.trim();
     const name = this.newName.value.trim() || id;
-    return { id, name, version: "1.0.0" };
+    return { id, name, version: "1.0.0", renamedFrom: null };
+  }
+
+  /**
+   * Gives the library pack `packId` the name `name` (its id stays): the
+   * pack's file with the new name replaces it. Resolves with the server's
+   * reply (its `body.pack`, the pack's summary).
+   */
+  async renamePack(packId, name) {
+    const text = await this.storedPackText(packId);
+    if (text === null) return { ok: false, status: 0, body: { error: "The pack could not be read back." } };
+    const document = JSON.parse(text);
+    document.manifest.name = name;
+    return requestJson("POST", "/api/library", { text: `${JSON.stringify(document, null, 2)}\n`, replace: true });
   }
 
   /** The pack's file as the library holds it now, or null when it has none (or it cannot be read). */
@@ -340,7 +412,6 @@ export class SavePanel {
       );
       return;
     }
-    rememberTarget({ id: target.id, name: target.name });
     this.onSaved(target.id, level);
     this.choice = target.id;
     const markBefore = levelMark(target.id, level);
@@ -348,12 +419,24 @@ export class SavePanel {
     setLevelMark(target.id, level, mark);
     this.undoable.push({ packId: target.id, level, before, markBefore });
     if (this.undoable.length > SAVE_UNDO_LIMIT) this.undoable.shift();
-    const summary = reply.body.pack || target;
+    let summary = reply.body.pack || target;
+    const renameNotes = [];
+    if (target.renamedFrom) {
+      const renamed = await this.renamePack(target.id, target.name);
+      if (renamed.ok) {
+        summary = renamed.body.pack || { ...summary, name: target.name };
+        renameNotes.push(`The pack is called ${target.name} now; its id stays “${target.id}”.`);
+      } else {
+        const why = renamed.body.error || `The server answered ${renamed.status}.`;
+        renameNotes.push(`The pack is still called ${target.renamedFrom}: ${why}`);
+      }
+    }
+    rememberTarget({ id: target.id, name: summary.name });
     const count = `${summary.levels ?? "?"} level${summary.levels === 1 ? "" : "s"}`;
     this.status(
       "saved",
       `${replaced ? "Replaced" : "Saved"} “${level}” in ${summary.name} (${count}).`,
-      ...honest.notes.map((note) => h("p", { class: "save-note" }, note)),
+      ...[...renameNotes, ...honest.notes].map((note) => h("p", { class: "save-note" }, note)),
       mark
         ? h(
             "p",

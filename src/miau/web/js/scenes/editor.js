@@ -15,7 +15,14 @@ import { CameFrom } from "../editor/came-from.js";
 import { CheckPanel } from "../editor/check-panel.js";
 import { DepthPanel } from "../editor/depth-panel.js";
 import { packWithLevel } from "../editor/depth-words.js";
-import { Draft, declaredWords, emptyPack, exportPack, loadStoredPack } from "../editor/draft.js";
+import {
+  Draft,
+  declaredWords,
+  emptyPack,
+  exportPack,
+  loadStoredHistory,
+  loadStoredPack,
+} from "../editor/draft.js";
 import { DraftRules } from "../editor/draft-rules.js";
 import { DraftView } from "../editor/draft-view.js";
 import * as port from "../engine-port.js";
@@ -23,6 +30,7 @@ import { markOwnPack } from "../own-packs.js";
 import { Forms } from "../editor/forms.js";
 import { EditorGrid } from "../editor/grid.js";
 import { bindEditorKeys } from "../editor/keys.js";
+import { backClick, mayLeave } from "../editor/leaving.js";
 import { openLevelCopy } from "../editor/level-copy.js";
 import { EditorModes } from "../editor/modes.js";
 import { EditorPage } from "../editor/page.js";
@@ -42,8 +50,10 @@ export async function mount(root, params, { signal, navigate }) {
   });
   const selectTab = (name, options) => page.tabs.select(name, options);
   const focusGrid = () => grid.overlay.focus({ preventScroll: true });
-  // The draft: the stored one, or an empty level.
-  const draft = new Draft(loadStoredPack() || emptyPack(), {
+  // The draft: the stored one with its undo history, or an empty level.
+  const stored = loadStoredPack();
+  const draft = new Draft(stored || emptyPack(), {
+    history: stored ? loadStoredHistory() : null,
     onChange: () => {
       // Dead squares belong to the level that was measured: stale after any change.
       grid.showDeadSquares([]);
@@ -106,7 +116,11 @@ export async function mount(root, params, { signal, navigate }) {
   });
   const undo = () => draft.undo() && say("Undone.");
   const redo = () => draft.redo() && say("Redone.");
-  const actions = topbarActions({ draft, modes, panels, selectTab, undo, redo });
+  const goBack = () => navigate(cameFrom.backRoute());
+  const actions = {
+    ...topbarActions({ draft, modes, panels, selectTab, undo, redo }),
+    back: (event) => backClick(event, { draft, signal, leave: goBack }),
+  };
   bindEditorClicks(root, { selectTab, actions }, signal);
   page.tabs.listen(signal);
   bindEditorKeys(
@@ -120,7 +134,7 @@ export async function mount(root, params, { signal, navigate }) {
       isPlaying: () => page.playing,
       enterPlay: () => modes.enterPlay(),
       exitPlay: () => modes.exitPlay(),
-      back: () => navigate(cameFrom.backRoute()),
+      back: async () => (await mayLeave(draft, signal)) && !signal.aborted && goBack(),
       dialogOpen: () => Boolean(document.querySelector("dialog[open]")),
     },
     signal,
