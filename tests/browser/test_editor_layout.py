@@ -1,0 +1,109 @@
+"""An author's first hour (issue 53's small things), through the real page on both hosts.
+
+World select shows the player's library without scrolling; the editor's
+board label names the rules in force, as the play scene's does; test-play of
+a level with nothing YOU says what the level needs instead of offering undo;
+a grid past twenty cells says what it costs before it grows, scrolls in the
+editor with scrollbars of its own and fits whole in test-play; and the
+test-play banners leave the board where it was.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.library_page import (
+    ConsoleWatch,
+    garden_pack,
+    open_library,
+    pack_text,
+    wait_for_report,
+)
+from tests.browser.test_editor import Editor
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+Object = dict[str, Any]
+
+
+def word(text: str, x: int, y: int) -> Object:
+    """A word tile of a draft level."""
+    return {"kind": "word", "text": text, "x": x, "y": y}
+
+
+def thing(noun: str, x: int, y: int) -> Object:
+    """A thing of a draft level."""
+    return {"kind": "object", "noun": noun, "x": x, "y": y}
+
+
+def draft(width: int, height: int, objects: list[Object]) -> dict[str, Any]:
+    """A one-level draft pack, as the editor keeps it in localStorage."""
+    return {
+        "manifest": {"id": "draft", "name": "Draft", "version": "1.0.0", "engine": 1},
+        "palette": {
+            "MIAU": {"glyph": "🐈", "faces": "left"},
+            "ROCK": "🪨",
+            "FLAG": "🚩",
+            "WALL": "🧱",
+        },
+        "properties": {},
+        "levels": [
+            {
+                "id": "room",
+                "title": "Room",
+                "width": width,
+                "height": height,
+                "objects": objects,
+            }
+        ],
+    }
+
+
+def three_rules(width: int, height: int) -> dict[str, Any]:
+    """MIAU IS YOU, FLAG IS WIN and ROCK IS PUSH in the top left corner, the things at the bottom."""
+    return draft(
+        width,
+        height,
+        [
+            *(word(text, x, 0) for x, text in enumerate(("MIAU", "IS", "YOU"))),
+            *(word(text, x, 1) for x, text in enumerate(("FLAG", "IS", "WIN"))),
+            *(word(text, x, 2) for x, text in enumerate(("ROCK", "IS", "PUSH"))),
+            thing("MIAU", 3, height - 1),
+            thing("ROCK", 4, height - 3),
+            thing("FLAG", 7, height - 1),
+        ],
+    )
+
+
+def open_draft(editor: Editor, pack: dict[str, Any]) -> None:
+    """Store ``pack`` as the editor's draft and open the editor on it."""
+    editor.page.goto(f"{editor.base_url}/")
+    editor.page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(pack))
+    editor.open()
+
+
+def test_world_select_shows_the_library_without_scrolling_on_a_laptop_and_a_phone(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    open_library(page, game_url)
+    page.fill("#pack-text", pack_text(garden_pack()))
+    page.click("[data-action='import']")
+    assert wait_for_report(page) == "imported"
+
+    for viewport in (LAPTOP, PHONE):
+        page.set_viewport_size(viewport)
+        page.goto(f"{game_url}/#/worlds")
+        garden = page.locator(".world-card[data-world='garden']")
+        expect(garden).to_contain_text("Garden")
+        # The first world takes the focus when the list is drawn; the page is still at its top.
+        expect(page.locator(".world-card[data-world='tutorial']")).to_be_focused()
+        assert page.evaluate("window.scrollY") == 0
+        expect(garden).to_be_in_viewport(ratio=1)
+        expect(garden.locator(".progress-text")).to_have_text("0 / 2 required")
