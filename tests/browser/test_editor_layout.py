@@ -11,11 +11,13 @@ test-play banners leave the board where it was.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.game_page import GamePage
 from tests.browser.library_page import (
     ConsoleWatch,
     garden_pack,
@@ -107,3 +109,37 @@ def test_world_select_shows_the_library_without_scrolling_on_a_laptop_and_a_phon
         assert page.evaluate("window.scrollY") == 0
         expect(garden).to_be_in_viewport(ratio=1)
         expect(garden.locator(".progress-text")).to_have_text("0 / 2 required")
+
+
+def test_the_editor_board_label_names_the_rules_in_force_like_the_play_scene(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    editor = Editor(page, game_url)
+    pack = three_rules(9, 7)
+    objects = pack["levels"][0]["objects"]
+    objects.remove(word("PUSH", 2, 2))
+    open_draft(editor, pack)
+    board = page.locator(".editor-board-area > .board")
+    expect(board).to_have_attribute("aria-label", "Board, 9 by 7. Rules: MIAU is YOU, FLAG is WIN.")
+
+    # A word painted in: the label follows the engine's answer about the new draft.
+    editor.paint("word:PUSH", (2, 2))
+    expect(board).to_have_attribute(
+        "aria-label", "Board, 9 by 7. Rules: MIAU is YOU, FLAG is WIN, ROCK is PUSH."
+    )
+    editor.set_field("width", "30")
+    editor.set_field("height", "30")
+    expect(board).to_have_attribute(
+        "aria-label", "Board, 30 by 30. Rules: MIAU is YOU, FLAG is WIN, ROCK is PUSH."
+    )
+
+    editor.test_play()
+    expect(page.locator(".editor-play .board")).to_have_attribute(
+        "aria-label", "Board, 30 by 30. Rules: MIAU is YOU, FLAG is WIN, ROCK is PUSH."
+    )
+
+    game = GamePage(page, game_url)
+    game.open_level("tutorial", "first-steps")
+    expect(page.locator(".play-scene .board")).to_have_attribute(
+        "aria-label", re.compile(r"^Board, 9 by 5\. Rules: .*MIAU is YOU")
+    )

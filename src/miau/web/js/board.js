@@ -109,6 +109,8 @@ export class Board {
     this.lookingLeft = new Map(); // id -> last horizontal facing was left
     this.dying = new Set();
     this.highlighted = new Set();
+    // The rules the label lists when the state's own do not say them (showRulesInForce).
+    this.labelRules = null;
     this.resizeObserver = new ResizeObserver(() => this.fit());
     this.resizeObserver.observe(this.area);
   }
@@ -233,13 +235,30 @@ export class Board {
     }
     this.element.dataset.moveCount = String(state.moveCount);
     this.element.dataset.won = String(Boolean(state.won));
-    const rules = (state.rules || []).map(ruleText);
+    this.describe(state);
+    this.keepYouInView();
+  }
+
+  /**
+   * Lists `rules` (engine rules, as a state's `rules`) in the board's label
+   * from now on, instead of the drawn state's own. The editor draws a draft
+   * that has no rules of its own (the engine reports them a moment after an
+   * edit), but the label must still say which are in force; the rules are
+   * not drawn (no YOU glow), so the draft's stacking order stays as painted.
+   */
+  showRulesInForce(rules) {
+    this.labelRules = rules;
+    if (this.state) this.describe(this.state);
+  }
+
+  /** Writes the board's label: its size, the rules in force and the TICK things' coming beats. */
+  describe(state) {
+    const rules = (this.labelRules ?? state.rules ?? []).map(ruleText);
     this.element.setAttribute(
       "aria-label",
       `Board, ${state.width} by ${state.height}. ${rules.length ? `Rules: ${rules.join(", ")}.` : "No rules."}` +
         ticksText(state.ticks || [], state.entities),
     );
-    this.keepYouInView();
   }
 
   /**
