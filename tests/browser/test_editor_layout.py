@@ -143,3 +143,49 @@ def test_the_editor_board_label_names_the_rules_in_force_like_the_play_scene(
     expect(page.locator(".play-scene .board")).to_have_attribute(
         "aria-label", re.compile(r"^Board, 9 by 5\. Rules: .*MIAU is YOU")
     )
+
+
+def test_test_play_without_you_says_what_the_level_needs_and_a_lost_you_offers_undo(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    # MIAU IS ... with no YOU: nothing is YOU from the start.
+    editor = Editor(page, game_url)
+    open_draft(
+        editor,
+        draft(
+            6,
+            4,
+            [
+                word("MIAU", 0, 1),
+                word("IS", 1, 1),
+                thing("MIAU", 2, 2),
+                *(word(text, 3 + x, 3) for x, text in enumerate(("FLAG", "IS", "WIN"))),
+                thing("FLAG", 5, 1),
+            ],
+        ),
+    )
+    editor.test_play()
+    banner = page.locator(".editor-play .test-banner")
+    expect(banner).to_have_attribute("data-cause", "none-at-start")
+    expect(banner).to_contain_text("Nothing is YOU from the start")
+    expect(banner).to_contain_text("This level needs a sentence like MIAU IS YOU.")
+    expect(banner).to_contain_text("Press T to go back to editing.")
+    expect(banner).not_to_contain_text("Undo")
+
+    # After a turn waited, undo or restart could still only come back to a start without YOU.
+    page.keyboard.press(" ")
+    expect(page.locator(".editor-play")).to_have_attribute("data-moves", "1")
+    expect(banner).to_have_attribute("data-cause", "none-at-start")
+    expect(banner).not_to_contain_text("Undo")
+
+    # The missing word painted in, a move that pushes YOU out of the sentence can be undone.
+    editor.back_to_editing()
+    editor.paint("word:YOU", (2, 1))
+    editor.test_play()
+    expect(banner).to_be_hidden()
+    editor.play("U")
+    expect(banner).to_have_attribute("data-cause", "lost")
+    expect(banner).to_contain_text("Nothing is YOU")
+    expect(banner).to_contain_text("Undo (Z) or restart (R).")
+    page.keyboard.press("z")
+    expect(banner).to_be_hidden()
