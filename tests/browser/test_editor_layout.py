@@ -189,3 +189,30 @@ def test_test_play_without_you_says_what_the_level_needs_and_a_lost_you_offers_u
     expect(banner).to_contain_text("Undo (Z) or restart (R).")
     page.keyboard.press("z")
     expect(banner).to_be_hidden()
+
+
+def test_a_grid_past_twenty_cells_says_what_it_costs_before_it_grows(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    editor = Editor(page, game_url)
+    editor.open()
+    cost = page.locator(".editor [data-role='size-cost']")
+    expect(cost).to_be_hidden()
+
+    # Typed, not yet kept: the note is there before the grid changes.
+    page.fill(".editor [data-field='width']", "30")
+    expect(cost).to_be_visible()
+    expect(cost).to_contain_text("Over 20 cells across or down")
+    expect(cost).to_contain_text("cells are small")
+    expect(cost).to_contain_text("the grid scrolls while you edit")
+    expect(cost).to_contain_text("solving and checking it take longer")
+    assert editor.level()["width"] == 9
+
+    page.press(".editor [data-field='width']", "Enter")
+    expect(page.locator(".editor-overlay")).to_have_attribute("data-width", "30")
+    expect(cost).to_be_visible()
+    editor.set_field("width", "20")
+    expect(page.locator(".editor-overlay")).to_have_attribute("data-width", "20")
+    expect(cost).to_be_hidden()
+    page.fill(".editor [data-field='height']", "21")
+    expect(cost).to_be_visible()
