@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserType, Page, expect
 
 from tests.browser.game_page import GamePage
 from tests.browser.library_page import (
@@ -26,6 +26,7 @@ from tests.browser.library_page import (
     wait_for_report,
 )
 from tests.browser.test_editor import Editor
+from tests.support.local import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
@@ -216,3 +217,45 @@ def test_a_grid_past_twenty_cells_says_what_it_costs_before_it_grows(
     expect(cost).to_be_hidden()
     page.fill(".editor [data-field='height']", "21")
     expect(cost).to_be_visible()
+
+
+SCROLLBARS = """(area) => {
+  const style = getComputedStyle(area);
+  const borders = (a, b) => parseFloat(style[a]) + parseFloat(style[b]);
+  return {
+    overflows: area.scrollWidth > area.clientWidth && area.scrollHeight > area.clientHeight,
+    vertical: area.offsetWidth - area.clientWidth - borders('borderLeftWidth', 'borderRightWidth'),
+    horizontal: area.offsetHeight - area.clientHeight - borders('borderTopWidth', 'borderBottomWidth'),
+  };
+}"""
+"""Whether the area's content overflows it both ways, and the room its scrollbars take (px)."""
+
+
+def test_an_editor_grid_larger_than_its_view_has_scrollbars_of_its_own(
+    browser_type: BrowserType, game_url: str
+) -> None:
+    # The test browser hides scrollbars (Playwright's default): this one draws them.
+    browser = browser_type.launch(
+        executable_path=CHROMIUM,
+        args=list(CHROMIUM_ARGS),
+        ignore_default_args=["--hide-scrollbars"],
+    )
+    try:
+        page = browser.new_context(viewport=LAPTOP).new_page()
+        console = ConsoleWatch(page)
+        editor = Editor(page, game_url)
+        editor.open()
+        area = page.locator(".editor-board-area")
+        assert area.evaluate(SCROLLBARS) == {"overflows": False, "vertical": 0, "horizontal": 0}
+
+        open_draft(editor, three_rules(30, 30))
+        page.wait_for_function(
+            "document.querySelector('.editor-board-area').scrollHeight >"
+            " document.querySelector('.editor-board-area').clientHeight"
+        )
+        # The page's own scrollbars, 12 px and in its colours (the thin default is 10 px here
+        # and an overlay scrollbar, as macOS draws one, none until a scroll).
+        assert area.evaluate(SCROLLBARS) == {"overflows": True, "vertical": 12, "horizontal": 12}
+        assert console.errors == []
+    finally:
+        browser.close()
