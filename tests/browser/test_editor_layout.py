@@ -92,6 +92,13 @@ def open_draft(editor: Editor, pack: dict[str, Any]) -> None:
     editor.open()
 
 
+def two_frames(page: Page) -> None:
+    """Wait until the page has drawn two more frames (a resize observer's redraw comes in the first)."""
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
 def test_world_select_shows_the_library_without_scrolling_on_a_laptop_and_a_phone(
     page: Page, game_url: str, console: ConsoleWatch
 ) -> None:
@@ -259,3 +266,23 @@ def test_an_editor_grid_larger_than_its_view_has_scrollbars_of_its_own(
         assert console.errors == []
     finally:
         browser.close()
+
+
+def test_test_play_fits_a_thirty_by_thirty_board_whole_in_a_laptop_window(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    editor = Editor(page, game_url)
+    open_draft(editor, three_rules(30, 30))
+    editor.test_play()
+    board = page.locator(".editor-play .board")
+    expect(board).to_have_attribute("aria-label", re.compile(r"^Board, 30 by 30\."))
+    two_frames(page)
+    box = board.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["y"] >= 0
+    assert box["x"] + box["width"] <= LAPTOP["width"]
+    assert box["y"] + box["height"] <= LAPTOP["height"]
+    # Nothing to pan: the whole board is inside its area.
+    area = page.locator(".editor-play .board-area")
+    assert area.evaluate("(area) => area.scrollHeight <= area.clientHeight + 1")
+    assert area.evaluate("(area) => area.scrollWidth <= area.clientWidth + 1")

@@ -83,11 +83,15 @@ function layerOf(entity, youNouns) {
  * A board drawn inside `area` (which sets the space it may take). Entities
  * are absolutely positioned elements with `data-id`, `data-kind`,
  * `data-noun` or `data-text`, `data-x`, `data-y`, `data-facing`, and
- * `data-lit` on words.
+ * `data-lit` on words. With `fitsWhole` the whole board always fits its
+ * area (down to MIN_TILE_PX), its words as small as that makes them, where
+ * a player's board would pan to keep them legible: an author test-playing
+ * a large level sees all of it at once.
  */
 export class Board {
-  constructor(area, { vocabulary, palette }) {
+  constructor(area, { vocabulary, palette, fitsWhole = false }) {
     this.area = area;
+    this.fitsWhole = fitsWhole;
     this.vocabulary = vocabulary;
     this.palette = {};
     for (const [noun, entry] of Object.entries(palette || {})) {
@@ -126,7 +130,8 @@ export class Board {
    * never one whose word text would be under MIN_WORD_TEXT_PX: every word
    * stays on one line (word-fit.js: a long word shrinks, then is drawn
    * narrower), and a board too dense for that in its area is drawn larger
-   * and pans (the area scrolls to keep YOU in view).
+   * and pans (the area scrolls to keep YOU in view). A board that
+   * `fitsWhole` takes the fitting size, legible words or not.
    */
   fit() {
     if (!this.state) return;
@@ -141,7 +146,9 @@ export class Board {
     const stacked = new Set(stackedWords(this.state.entities));
     this.stackedTexts = stacked;
     const fitted = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
-    const readable = Math.max(tileForText(words), tileForText(stacked, MIN_WORD_TEXT_PX / STACK_SCALE));
+    const readable = this.fitsWhole
+      ? 0
+      : Math.max(tileForText(words), tileForText(stacked, MIN_WORD_TEXT_PX / STACK_SCALE));
     const tile = Math.min(MAX_TILE_PX, Math.max(fitted, readable));
     if (tile === this.tile && this.element.style.width) return;
     this.finishAnimations();

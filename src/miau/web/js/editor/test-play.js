@@ -113,7 +113,8 @@ export class TestPlay {
    */
   async start(pack, vocabulary, palette, { replay = null, stored = null } = {}) {
     this.stop();
-    const board = new Board(this.boardArea, { vocabulary, palette });
+    // The author sees the whole level at once, however large: its cells shrink to fit (no panning).
+    const board = new Board(this.boardArea, { vocabulary, palette, fitsWhole: true });
     const session = { closed: false, replay, board, input: null, pack, youAtStart: true };
     this.session = session;
     const ledger = new Ledger(this.ledgerList, { vocabulary, onHighlight: (ids) => board.highlight(ids) });
