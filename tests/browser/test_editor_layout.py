@@ -191,10 +191,14 @@ def test_test_play_without_you_says_what_the_level_needs_and_a_lost_you_offers_u
     editor.paint("word:YOU", (2, 1))
     editor.test_play()
     expect(banner).to_be_hidden()
+    board = page.locator(".editor-play .board")
+    before = board.bounding_box()
     editor.play("U")
     expect(banner).to_have_attribute("data-cause", "lost")
     expect(banner).to_contain_text("Nothing is YOU")
     expect(banner).to_contain_text("Undo (Z) or restart (R).")
+    two_frames(page)
+    assert board.bounding_box() == before, "the loss banner moved the board"
     page.keyboard.press("z")
     expect(banner).to_be_hidden()
 
@@ -286,3 +290,30 @@ def test_test_play_fits_a_thirty_by_thirty_board_whole_in_a_laptop_window(
     area = page.locator(".editor-play .board-area")
     assert area.evaluate("(area) => area.scrollHeight <= area.clientHeight + 1")
     assert area.evaluate("(area) => area.scrollWidth <= area.clientWidth + 1")
+
+
+def test_the_win_banner_leaves_the_test_play_board_where_it_was(
+    page: Page, game_url: str, console: ConsoleWatch
+) -> None:
+    editor = Editor(page, game_url)
+    open_draft(
+        editor,
+        draft(
+            6,
+            4,
+            [
+                *(word(text, x, 0) for x, text in enumerate(("MIAU", "IS", "YOU"))),
+                *(word(text, x, 1) for x, text in enumerate(("FLAG", "IS", "WIN"))),
+                thing("MIAU", 0, 3),
+                thing("FLAG", 4, 3),
+            ],
+        ),
+    )
+    editor.test_play()
+    editor.play("RRR")
+    board = page.locator(".editor-play .board")
+    before = board.bounding_box()
+    editor.play("R")
+    expect(page.locator(".editor-play .test-banner")).to_contain_text("Won in 4 moves")
+    two_frames(page)
+    assert board.bounding_box() == before, "the win banner moved the board"

@@ -92,10 +92,12 @@ export class TestPlay {
       h(
         "div",
         { class: "test-main" },
-        h("div", { class: "board-wrap" }, this.boardArea, this.banner),
+        h("div", { class: "board-wrap" }, this.boardArea),
+        // The banner sits atop the side column, as the play scene's does: the board never moves for it.
         h(
           "div",
           { class: "test-side" },
+          this.banner,
           this.winnableSlot,
           h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), this.ledgerList),
         ),
