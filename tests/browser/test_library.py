@@ -75,11 +75,13 @@ def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_wi
     expect(page.locator(".world-card[data-world='garden'] .progress-text")).to_have_text(
         "1 / 2 required"
     )
-    # Shipped worlds come first; the library's entries follow the imported pack.
+    # The library's packs come first, in a compact row in sight without scrolling; then
+    # the shipped worlds; the ways into the library and the editor close the page.
     order = page.eval_on_selector_all(
         ".world-card, .tool-card", "cards => cards.map(c => c.dataset.world || c.dataset.tool)"
     )
-    assert order[:6] == [
+    assert order[0] == "garden"
+    assert order[1:7] == [
         "tutorial",
         "clockwork",
         "clockwork-pairs",
@@ -87,7 +89,7 @@ def test_a_pack_chosen_with_the_file_input_joins_the_library_and_world_select_wi
         "deep-end",
         "proofs",
     ]
-    assert order[6:] == ["garden", "library", "editor"]
+    assert order[7:] == ["library", "editor"]
 
 
 def test_a_pasted_pack_joins_the_library(page: Page, game_url: str, console: ConsoleWatch) -> None:

@@ -21,7 +21,7 @@ const { bindEditorClicks } = await import("../../src/miau/web/js/editor/actions.
 const { fieldForPlace } = await import("../../src/miau/web/js/editor/forms.js");
 const { automatonPropertyProblem, newAutomaton } = await import("../../src/miau/web/js/editor/automata-form.js");
 const { addPair, pairWordProblem } = await import("../../src/miau/web/js/editor/pairs-form.js");
-const { wantedSize } = await import("../../src/miau/web/js/editor/level-form.js");
+const { COMFORTABLE_SIZE, sizeCost, wantedSize } = await import("../../src/miau/web/js/editor/level-form.js");
 const { MAX_SIZE, MIN_SIZE, VOCABULARY_1, emptyPack } = await import("../../src/miau/web/js/editor/draft.js");
 
 /** An element as the editor's listeners see it: `closest(selector)` answers from `matches`. */
@@ -370,4 +370,17 @@ test("a typed size is rounded into the limits, and nonsense keeps the current si
   assert.equal(wantedSize("-3", 7), MIN_SIZE);
   assert.equal(wantedSize("9999", 7), MAX_SIZE);
   assert.equal(wantedSize("abc", 7), 7);
+});
+
+test("a size past the comfortable one, either way, is told what it costs; a comfortable one is not", () => {
+  assert.equal(sizeCost(COMFORTABLE_SIZE, COMFORTABLE_SIZE), "");
+  for (const [width, height] of [
+    [COMFORTABLE_SIZE + 1, 7],
+    [9, COMFORTABLE_SIZE + 1],
+  ]) {
+    const cost = sizeCost(width, height);
+    for (const words of ["cells are small", "scrolls", "solving and checking it take longer"]) {
+      assert.ok(cost.includes(words), `${width} by ${height}: "${words}" in "${cost}"`);
+    }
+  }
 });

@@ -83,11 +83,15 @@ function layerOf(entity, youNouns) {
  * A board drawn inside `area` (which sets the space it may take). Entities
  * are absolutely positioned elements with `data-id`, `data-kind`,
  * `data-noun` or `data-text`, `data-x`, `data-y`, `data-facing`, and
- * `data-lit` on words.
+ * `data-lit` on words. With `fitsWhole` the whole board always fits its
+ * area (down to MIN_TILE_PX), its words as small as that makes them, where
+ * a player's board would pan to keep them legible: an author test-playing
+ * a large level sees all of it at once.
  */
 export class Board {
-  constructor(area, { vocabulary, palette }) {
+  constructor(area, { vocabulary, palette, fitsWhole = false }) {
     this.area = area;
+    this.fitsWhole = fitsWhole;
     this.vocabulary = vocabulary;
     this.palette = {};
     for (const [noun, entry] of Object.entries(palette || {})) {
@@ -109,6 +113,8 @@ export class Board {
     this.lookingLeft = new Map(); // id -> last horizontal facing was left
     this.dying = new Set();
     this.highlighted = new Set();
+    // The rules the label lists when the state's own do not say them (showRulesInForce).
+    this.labelRules = null;
     this.resizeObserver = new ResizeObserver(() => this.fit());
     this.resizeObserver.observe(this.area);
   }
@@ -124,7 +130,8 @@ export class Board {
    * never one whose word text would be under MIN_WORD_TEXT_PX: every word
    * stays on one line (word-fit.js: a long word shrinks, then is drawn
    * narrower), and a board too dense for that in its area is drawn larger
-   * and pans (the area scrolls to keep YOU in view).
+   * and pans (the area scrolls to keep YOU in view). A board that
+   * `fitsWhole` takes the fitting size, legible words or not.
    */
   fit() {
     if (!this.state) return;
@@ -139,7 +146,9 @@ export class Board {
     const stacked = new Set(stackedWords(this.state.entities));
     this.stackedTexts = stacked;
     const fitted = Math.max(MIN_TILE_PX, Math.min(MAX_TILE_PX, fitting || MIN_TILE_PX));
-    const readable = Math.max(tileForText(words), tileForText(stacked, MIN_WORD_TEXT_PX / STACK_SCALE));
+    const readable = this.fitsWhole
+      ? 0
+      : Math.max(tileForText(words), tileForText(stacked, MIN_WORD_TEXT_PX / STACK_SCALE));
     const tile = Math.min(MAX_TILE_PX, Math.max(fitted, readable));
     if (tile === this.tile && this.element.style.width) return;
     this.finishAnimations();
@@ -233,13 +242,30 @@ export class Board {
     }
     this.element.dataset.moveCount = String(state.moveCount);
     this.element.dataset.won = String(Boolean(state.won));
-    const rules = (state.rules || []).map(ruleText);
+    this.describe(state);
+    this.keepYouInView();
+  }
+
+  /**
+   * Lists `rules` (engine rules, as a state's `rules`) in the board's label
+   * from now on, instead of the drawn state's own. The editor draws a draft
+   * that has no rules of its own (the engine reports them a moment after an
+   * edit), but the label must still say which are in force; the rules are
+   * not drawn (no YOU glow), so the draft's stacking order stays as painted.
+   */
+  showRulesInForce(rules) {
+    this.labelRules = rules;
+    if (this.state) this.describe(this.state);
+  }
+
+  /** Writes the board's label: its size, the rules in force and the TICK things' coming beats. */
+  describe(state) {
+    const rules = (this.labelRules ?? state.rules ?? []).map(ruleText);
     this.element.setAttribute(
       "aria-label",
       `Board, ${state.width} by ${state.height}. ${rules.length ? `Rules: ${rules.join(", ")}.` : "No rules."}` +
         ticksText(state.ticks || [], state.entities),
     );
-    this.keepYouInView();
   }
 
   /**

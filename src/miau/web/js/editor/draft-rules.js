@@ -13,14 +13,17 @@ export const RULES_SETTLE_MS = 250;
 /**
  * The "Rules in force" list. `port` is the engine port (`open({draft})`,
  * `close()`), `isPlaying()` says whether test-play holds the port (then
- * nothing is asked), `highlight(ids)` lights source words on the grid.
+ * nothing is asked), `highlight(ids)` lights source words on the grid,
+ * `onRules(rules)` hears each answer (the engine's rules, none when the
+ * draft cannot be played), for the grid's label.
  * `element` is the panel to place in the page.
  */
 export class DraftRules {
-  constructor({ port, isPlaying, highlight = () => {}, settleMs = RULES_SETTLE_MS }) {
+  constructor({ port, isPlaying, highlight = () => {}, onRules = () => {}, settleMs = RULES_SETTLE_MS }) {
     this.port = port;
     this.isPlaying = isPlaying;
     this.highlight = highlight;
+    this.onRules = onRules;
     this.settleMs = settleMs;
     this.list = h("ol", { class: "ledger draft-rules-list", "aria-label": "Rules in force" });
     this.note = h("p", { class: "draft-rules-note", role: "status" }, "");
@@ -54,6 +57,7 @@ export class DraftRules {
       this.list.replaceChildren();
       this.note.textContent = `No rules yet: ${error?.message || "the draft cannot be played."}`;
       this.element.dataset.state = "unplayable";
+      this.onRules([]);
       return;
     }
     if (this.isPlaying()) return; // test-play opened its own game meanwhile: the port is its now
@@ -65,6 +69,7 @@ export class DraftRules {
     this.note.textContent = "";
     this.element.dataset.state = "shown";
     this.element.dataset.rules = String((opened.state.rules || []).length);
+    this.onRules(opened.state.rules || []);
   }
 
   /** Stops asking (the editor is left). */

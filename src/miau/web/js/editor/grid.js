@@ -20,6 +20,7 @@ export class EditorGrid {
     this.onCursor = onCursor;
     this.board = null;
     this.signature = null;
+    this.rules = []; // the rules in force, as the engine last reported them (DraftRules)
     this.cursor = { x: 0, y: 0 };
     this.drag = null;
     this.cursorBox = h("div", { class: "editor-cursor", "aria-hidden": "true" });
@@ -61,6 +62,7 @@ export class EditorGrid {
       this.board?.element.remove();
       this.board = new Board(this.area, { vocabulary, palette });
       this.board.element.classList.add("is-editing");
+      this.board.showRulesInForce(this.rules);
       this.signature = signature;
     }
     const state = this.draft.boardState();
@@ -74,6 +76,15 @@ export class EditorGrid {
     this.overlay.dataset.width = String(state.width);
     this.overlay.dataset.height = String(state.height);
     this.setCursor(Math.min(this.cursor.x, state.width - 1), Math.min(this.cursor.y, state.height - 1));
+  }
+
+  /**
+   * Says `rules` (the engine's report on the draft, as a state's `rules`)
+   * in the board's label: the draft drawn here has no rules of its own.
+   */
+  showRules(rules) {
+    this.rules = rules;
+    this.board?.showRulesInForce(rules);
   }
 
   /**

@@ -9,6 +9,13 @@ import { enterCommits, field, selectField, textField } from "./form-fields.js";
 
 const TIERS = ["required", "optional", "challenge"];
 
+/**
+ * The largest width or height that still plays comfortably: past it, a
+ * laptop's board has cells too small for legible words (about 33 px), so
+ * the grid scrolls while editing and test-play shrinks its words.
+ */
+export const COMFORTABLE_SIZE = 20;
+
 /** The level's fields, for `draft`. */
 export function levelFields(draft) {
   const level = draft.level;
@@ -41,9 +48,38 @@ export function levelFields(draft) {
       }),
       field("Tier", tier),
     ),
-    h("div", { class: "field-row" }, sizeField(draft, "width"), sizeField(draft, "height")),
+    ...sizeFields(draft),
     vocabularyToggle(draft),
   ];
+}
+
+/**
+ * Width and height, and under them what a large grid costs: shown as soon
+ * as a size past COMFORTABLE_SIZE is typed, before it is kept.
+ */
+function sizeFields(draft) {
+  const width = sizeField(draft, "width");
+  const height = sizeField(draft, "height");
+  const note = h("p", { class: "form-note size-cost", role: "status", dataset: { role: "size-cost" } });
+  const typed = (row) => Number(row.querySelector("input").value) || 0;
+  const update = () => {
+    note.textContent = sizeCost(typed(width), typed(height));
+    note.hidden = !note.textContent;
+  };
+  width.addEventListener("input", update);
+  height.addEventListener("input", update);
+  update();
+  return [h("div", { class: "field-row" }, width, height), note];
+}
+
+/** What a `width` by `height` grid costs, in plain words; empty while both are comfortable. */
+export function sizeCost(width, height) {
+  if (Math.max(width, height) <= COMFORTABLE_SIZE) return "";
+  return (
+    `Over ${COMFORTABLE_SIZE} cells across or down, a level gets harder to make and to play: ` +
+    "its cells are small and its words hard to read, the grid scrolls while you edit, " +
+    "and solving and checking it take longer."
+  );
 }
 
 /** The size within the limits that a typed `text` asks for (`current` when it asks for none). */

@@ -17,6 +17,36 @@ import { keysOrTouch } from "../touch.js";
 
 const REPLAY_PAUSE_MS = 110;
 
+/** The banner's lines when a move lost YOU: undo or restart bring it back. */
+function lossLines() {
+  return [
+    h("p", { class: "loss-title" }, "Nothing is YOU"),
+    h("p", { class: "loss-text" }, keysOrTouch("Undo (Z) or restart (R).", "Undo or restart.")),
+  ];
+}
+
+/**
+ * The banner's lines when the level has nothing YOU from its start, where
+ * undo and restart only come back to the same: the level needs a sentence
+ * that makes one of its things YOU (MIAU when it has a MIAU or no things).
+ */
+function noYouLines(state) {
+  const nouns = state.entities.filter((entity) => entity.kind !== "word").map((entity) => entity.noun);
+  const noun = nouns.length && !nouns.includes("MIAU") ? nouns[0] : "MIAU";
+  const needs = nouns.length
+    ? `This level needs a sentence like ${noun} IS YOU. `
+    : "This level needs a thing, and a sentence like MIAU IS YOU that makes it YOU. ";
+  return [
+    h("p", { class: "loss-title" }, "Nothing is YOU from the start"),
+    h(
+      "p",
+      { class: "loss-text" },
+      needs,
+      keysOrTouch("Press T to go back to editing.", "Edit goes back to editing."),
+    ),
+  ];
+}
+
 function actionButton(intent, label, key) {
   return h("button", { class: "button action", type: "button", dataset: { intent } }, keyLabel(label, key));
 }
@@ -67,10 +97,12 @@ export class TestPlay {
       h(
         "div",
         { class: "test-main" },
-        h("div", { class: "board-wrap" }, this.boardArea, this.banner),
+        h("div", { class: "board-wrap" }, this.boardArea),
+        // The banner sits atop the side column, as the play scene's does: the board never moves for it.
         h(
           "div",
           { class: "test-side" },
+          this.banner,
           this.winnableSlot,
           h("section", { class: "panel rules-panel" }, h("h2", {}, "Rules"), this.ledgerList),
         ),
@@ -88,8 +120,9 @@ export class TestPlay {
    */
   async start(pack, vocabulary, palette, { replay = null, stored = null } = {}) {
     this.stop();
-    const board = new Board(this.boardArea, { vocabulary, palette });
-    const session = { closed: false, replay, board, input: null, pack };
+    // The author sees the whole level at once, however large: its cells shrink to fit (no panning).
+    const board = new Board(this.boardArea, { vocabulary, palette, fitsWhole: true });
+    const session = { closed: false, replay, board, input: null, pack, youAtStart: true };
     this.session = session;
     const ledger = new Ledger(this.ledgerList, { vocabulary, onHighlight: (ids) => board.highlight(ids) });
     session.controller = new GameController({
@@ -137,6 +170,7 @@ export class TestPlay {
       if (session.closed) return;
       this.banner.hidden = false;
       this.banner.dataset.tone = "error";
+      delete this.banner.dataset.cause;
       this.banner.replaceChildren(
         h("p", { class: "loss-title" }, "This draft cannot be played yet"),
         h("p", { class: "loss-text" }, error?.message || "The server refused it."),
@@ -173,10 +207,13 @@ export class TestPlay {
     this.session = null;
   }
 
+  /** Shows `state`'s move count and, once it is won or YOU is gone, the banner that says what now. */
   show(state) {
     const session = this.session;
     this.moveCount.textContent = String(state.moveCount);
     this.root.dataset.moves = String(state.moveCount);
+    // A state at move 0 is the level's start (after a restart or undoing every move too).
+    if (state.moveCount === 0) session.youAtStart = !state.controlLost;
     if (state.won && !session.won) {
       session.won = true;
       // The author's own win: Save may store it as the level's solution.
@@ -186,6 +223,7 @@ export class TestPlay {
       this.root.dataset.won = "true";
       this.banner.hidden = false;
       this.banner.dataset.tone = "win";
+      delete this.banner.dataset.cause;
       this.banner.replaceChildren(
         h("p", { class: "loss-title" }, `Won in ${state.moveCount} move${state.moveCount === 1 ? "" : "s"}`),
         h(
@@ -201,10 +239,8 @@ export class TestPlay {
       this.banner.hidden = !state.controlLost;
       if (state.controlLost) {
         this.banner.dataset.tone = "loss";
-        this.banner.replaceChildren(
-          h("p", { class: "loss-title" }, "Nothing is YOU"),
-          h("p", { class: "loss-text" }, keysOrTouch("Undo (Z) or restart (R).", "Undo or restart.")),
-        );
+        this.banner.dataset.cause = session.youAtStart ? "lost" : "none-at-start";
+        this.banner.replaceChildren(...(session.youAtStart ? lossLines() : noYouLines(state)));
       }
     }
   }

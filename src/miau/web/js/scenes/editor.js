@@ -67,6 +67,7 @@ export async function mount(root, params, { signal, navigate }) {
     port,
     isPlaying: () => page.playing,
     highlight: (ids) => grid.board?.highlight(ids),
+    onRules: (found) => grid.showRules(found),
   });
   page.editStage.insertBefore(rules.element, page.editStage.lastElementChild);
   const showRules = () => rules.refresh(packToSend(), view.vocabulary);

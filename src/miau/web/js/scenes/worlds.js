@@ -1,6 +1,7 @@
-// World select: one card per shipped world with its progress, then the
-// player's library (imported packs, with progress) and the ways into the
-// library and the editor.
+// World select: the player's library first, as a compact row of its packs
+// (their own and imported ones, with progress), so that a level just saved
+// is in sight without scrolling; then one card per shipped world with its
+// progress; then the ways into the library and the editor.
 
 import * as api from "../api.js";
 import { arrowFocus, h, keyLabel } from "../dom.js";
@@ -19,14 +20,21 @@ export async function mount(root, _params, { navigate, signal }) {
     keyLabel("Title", "Esc"),
   );
   const grid = h("ul", { class: "card-grid world-grid", role: "list" });
-  const libraryGrid = h("ul", { class: "card-grid world-grid library-grid", role: "list" });
+  const libraryGrid = h("ul", { class: "library-grid", role: "list" });
   const librarySection = h(
     "section",
-    { class: "world-section", "aria-labelledby": "library-worlds-heading", hidden: true },
+    { class: "world-section library-strip", "aria-labelledby": "library-worlds-heading", hidden: true },
     h("h2", { class: "section-heading", id: "library-worlds-heading" }, "Your library"),
     libraryGrid,
   );
-  const body = h("main", { class: "scene-body" }, grid, librarySection);
+  const toolGrid = h("ul", { class: "card-grid world-grid tool-grid", role: "list" });
+  const toolSection = h(
+    "section",
+    { class: "world-section", "aria-labelledby": "tool-heading", hidden: true },
+    h("h2", { class: "section-heading", id: "tool-heading" }, "Library and editor"),
+    toolGrid,
+  );
+  const body = h("main", { class: "scene-body" }, librarySection, grid, toolSection);
   const tools = h(
     "nav",
     { class: "head-tools", "aria-label": "Library and editor" },
@@ -58,23 +66,29 @@ export async function mount(root, _params, { navigate, signal }) {
   const imported = list.filter((world) => world.imported);
   grid.replaceChildren(...shipped.map((world, index) => worldCard(world, index)));
   grid.before(overallView(overallProgress(list)));
-  libraryGrid.replaceChildren(
-    ...imported.map((world) => worldCard(world, null)),
-    ...toolCards(imported.length),
-  );
-  librarySection.hidden = false;
+  // The author's own packs before the imported ones: the level just saved is the first card.
+  const ownFirst = [...imported].sort((a, b) => Number(isOwnPack(b.id)) - Number(isOwnPack(a.id)));
+  libraryGrid.replaceChildren(...ownFirst.map((world) => libraryCard(world)));
+  librarySection.hidden = imported.length === 0;
+  toolGrid.replaceChildren(...toolCards(imported.length));
+  toolSection.hidden = false;
   arrowFocus(body, ".world-card, .tool-card", signal);
   const next =
     list.find((world) => world.unlocked && (world.requiredWon ?? world.won) < world.required) || list[0];
   body.querySelector(`[data-world="${CSS.escape(next?.id ?? "")}"]`)?.focus();
 }
 
-function worldCard(world, index) {
+/** How far the player is through `world`'s required levels: `{wonRequired, share, done}`. */
+function requiredProgress(world) {
   // `requiredWon` counts only required levels; older servers send `won` alone.
   const wonRequired = world.requiredWon ?? Math.min(world.won, world.required);
   const share = Math.min(1, wonRequired / Math.max(1, world.required));
-  const done = wonRequired >= world.required;
-  const progress = h(
+  return { wonRequired, share, done: wonRequired >= world.required };
+}
+
+/** The bar and "2 / 5 required" of `world`. */
+function progressView(world, { wonRequired, share }) {
+  return h(
     "div",
     { class: "progress" },
     h(
@@ -96,6 +110,20 @@ function worldCard(world, index) {
       ` / ${world.required} required`,
     ),
   );
+}
+
+/** Where the pack came from: the author's own (saved with the editor) or imported. */
+function originBadge(world) {
+  if (!world.imported) return null;
+  return isOwnPack(world.id)
+    ? h("span", { class: "badge imported own" }, "Yours")
+    : h("span", { class: "badge imported" }, "Imported");
+}
+
+function worldCard(world, index) {
+  const reached = requiredProgress(world);
+  const { done } = reached;
+  const progress = progressView(world, reached);
   const body = [
     index === null
       ? h("span", { class: "world-number is-imported", "aria-hidden": "true" }, initial(world.name))
@@ -106,11 +134,7 @@ function worldCard(world, index) {
       "span",
       { class: "world-meta" },
       `${world.levels} level${world.levels === 1 ? "" : "s"} · ${world.won} solved`,
-      world.imported
-        ? isOwnPack(world.id)
-          ? h("span", { class: "badge imported own" }, "Yours")
-          : h("span", { class: "badge imported" }, "Imported")
-        : null,
+      originBadge(world),
       done ? h("span", { class: "badge done" }, "✓ Complete") : null,
     ),
     progress,
@@ -155,6 +179,42 @@ function worldCard(world, index) {
   );
 }
 
+/**
+ * One library pack as a compact card for the row atop world select: its
+ * initial, name, origin, levels and progress on two lines (its description
+ * shows on hover), so that several packs take one short row.
+ */
+function libraryCard(world) {
+  const reached = requiredProgress(world);
+  return h(
+    "li",
+    {},
+    h(
+      "a",
+      {
+        class: "card world-card library-card",
+        href: `#/world/${encodeURIComponent(world.id)}`,
+        title: world.description || null,
+        dataset: { world: world.id },
+      },
+      h("span", { class: "world-number is-imported", "aria-hidden": "true" }, initial(world.name)),
+      h(
+        "span",
+        { class: "library-card-head" },
+        h("span", { class: "world-name" }, world.name),
+        originBadge(world),
+        reached.done ? h("span", { class: "badge done" }, "✓") : null,
+      ),
+      h(
+        "span",
+        { class: "world-meta" },
+        `${world.levels} level${world.levels === 1 ? "" : "s"} · ${world.won} solved`,
+      ),
+      progressView(world, reached),
+    ),
+  );
+}
+
 function initial(name) {
   const first = [...(name || "?").trim()][0] || "?";
   return first.toUpperCase();
@@ -182,7 +242,7 @@ function toolCards(importedCount) {
       "Library",
       importedCount
         ? "Import more packs, export or remove yours."
-        : "Import a pack file: its levels join this list, with your progress.",
+        : "Import a pack file: it joins your library atop this page, with your progress.",
     ),
     card(
       "editor",
