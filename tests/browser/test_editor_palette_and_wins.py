@@ -168,7 +168,7 @@ def test_the_authors_own_level_opened_by_its_share_link_counts_for_the_library_l
     page.wait_for_url("**/#/play/shared-own/flag-walk")
     page.wait_for_selector(PLAY_SCENE_READY)
     expect(page.locator(".toast").first).to_contain_text(
-        "your level “Flag walk” of your pack shared-own"
+        "your level “Flag walk” of your pack “Shared own”"
     )
     for move in "RRRR":
         page.keyboard.press(KEY_FOR_MOVE[move])

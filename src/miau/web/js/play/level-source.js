@@ -63,7 +63,7 @@ export function unlockedEverywhere(storage = null) {
  * Fetches the world and level of `kind` (`params` as the route gives them)
  * through `api` and opens their game on `port`. Resolves with `{world,
  * level, opened}`, with `{world, level, locked: true}` for a locked level
- * (no game is opened), with `{own: {pack, level, title}}` for a share link
+ * (no game is opened), with `{own: {pack, packName, level, title}}` for a share link
  * of the author's own library level (no game is opened: the caller opens
  * that level instead), or with null once `signal` has aborted; rejects with
  * what the API or the port refused. `storage` stands in for localStorage.
@@ -100,7 +100,7 @@ export async function openLevel(kind, params, { api, port, signal, storage = nul
 /**
  * The level of this author's own library (own-packs.js) that the shared
  * one-level pack `sharedPack` (as `POST /api/shared` gives it) is, as
- * `{pack, level, title}`, or null. A candidate is a level with the shared
+ * `{pack, packName, level, title}`, or null. A candidate is a level with the shared
  * level's id in one of the author's packs; it is the same level when its
  * content, read back through the same share decoding, is equal (the stored
  * solution aside, so a link made before Store as solution still counts).
@@ -113,7 +113,10 @@ export async function ownLevelOfShare(sharedPack, { api, storage = null }) {
     try {
       const onePack = await api.levelPack(packId, shared.id);
       const again = await api.openShared((await api.encodeShare(onePack)).code);
-      if (sameLevel(again.pack?.levels?.[0], shared)) return { pack: packId, level: shared.id, title: shared.title };
+      if (sameLevel(again.pack?.levels?.[0], shared)) {
+        const name = onePack.manifest?.name || packId;
+        return { pack: packId, packName: name, level: shared.id, title: shared.title };
+      }
     } catch {
       // Not in that pack (or the pack is gone): try the next one.
     }

@@ -107,9 +107,8 @@ export async function mount(root, params, context) {
     const { own } = found;
     navigate(`/play/${encodeURIComponent(own.pack)}/${encodeURIComponent(own.level)}`, { replace: true });
     // After the switch: a new scene clears the toasts of the one it replaces.
-    toast(`This link is your level “${own.title}” of your pack ${own.pack}: you play it from your library, so a win counts there.`, {
-      duration: 6000,
-    });
+    const where = `your level “${own.title}” of your pack “${own.packName}”`;
+    toast(`This link is ${where}: you play it from your library, so a win counts there.`, { duration: 6000 });
     return;
   }
   const { world, level, opened } = found;
