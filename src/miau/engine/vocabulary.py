@@ -85,7 +85,7 @@ GLOSSARY: Final[dict[str, tuple[str, str]]] = {
     HOT: ("hot", "Melts every MELT thing that shares its cell."),
     MELT: ("melt", "Is destroyed in a cell with something HOT."),
     OPEN: ("open", "Opens a SHUT thing in its cell: both are destroyed."),
-    SHUT: ("shut", "Is opened by an OPEN thing that enters its cell: both are destroyed."),
+    SHUT: ("shut", "Is opened by an OPEN thing in its cell: both are destroyed."),
     WEAK: ("weak", "Breaks as soon as anything shares its cell."),
 }
 """The player-facing glossary of the built-in vocabulary-1 properties: for each word, its

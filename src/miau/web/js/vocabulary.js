@@ -112,7 +112,7 @@ export const GLOSSARY = Object.freeze({
   },
   "SHUT": {
     "accent": "shut",
-    "describe": "Is opened by an OPEN thing that enters its cell: both are destroyed."
+    "describe": "Is opened by an OPEN thing in its cell: both are destroyed."
   },
   "WEAK": {
     "accent": "weak",
