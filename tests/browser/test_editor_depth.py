@@ -16,13 +16,14 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from miau.packs import load_pack
 from miau.packs.share import single_level_pack
 from miau.solver.depth import depth_profile
 from tests.browser.library_page import ConsoleWatch
 from tests.browser.test_editor import Editor
+from tests.engine.builders import level, sentence, thing
 from tests.support.local import PACKS
 
 pytestmark = pytest.mark.browser
@@ -84,6 +85,82 @@ def test_depth_shows_the_tier_and_marks_exactly_the_dead_squares_until_the_draft
     expect(page.locator("[data-panel='depth'] > .studio-status")).to_have_attribute(
         "data-status", "stale"
     )
+
+
+TOP_EDGE_PACK: dict[str, Any] = {
+    "manifest": {"id": "top-edge", "name": "Top edge", "version": "1.0.0", "engine": 1},
+    "palette": {"MIAU": "🐈", "FLAG": "🚩"},
+    "levels": [
+        {
+            "id": "top-edge",
+            "title": "Top edge",
+            "tier": "required",
+            **level(
+                5,
+                4,
+                sentence("MIAU IS YOU", 0, 0),
+                sentence("FLAG IS WIN", 4, 0, "v"),
+                thing("MIAU", 1, 2),
+                thing("FLAG", 2, 3),
+            ),
+            "solution": "DR",
+        }
+    ],
+}
+"""A 5 x 4 level whose two IS words start on edges no push takes them off (the top row and
+the right-hand column): the bottom-left corner is no place for an operator, yet no operator
+can ever get there, so it has no mark (``tests/solver/test_depth.py`` pins the same level)."""
+
+UNREACHABLE_CORNER = (0, 3)
+
+
+def open_pack_draft(page: Page, game_url: str, pack: dict[str, Any]) -> Editor:
+    """Open ``pack`` (one level) as the editor's draft; the editor."""
+    page.goto(f"{game_url}/")
+    page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(pack))
+    editor = Editor(page, game_url)
+    editor.open()
+    return editor
+
+
+def test_each_dead_mark_shows_a_letter_per_kind_and_a_cell_no_word_reaches_has_none(
+    page: Page, game_url: str
+) -> None:
+    expected = depth_profile(load_pack(TOP_EDGE_PACK).levels[0].data)
+    kinds_at = {(square.x, square.y): square.kinds for square in expected.dead_squares}
+    assert kinds_at, "the level has dead squares to mark"
+    editor = open_pack_draft(page, game_url, TOP_EDGE_PACK)
+
+    editor.tab("depth")
+    page.click("[data-action='depth']")
+    marks = page.locator(".editor-overlay .dead-square")
+    expect(marks).to_have_count(len(kinds_at), timeout=MEASURED)
+
+    letter = {"noun": "N", "operator": "O", "property": "P"}
+    shown = page.eval_on_selector_all(
+        ".editor-overlay .dead-square",
+        "marks => marks.map(m => [Number(m.dataset.x), Number(m.dataset.y),"
+        " [...m.querySelectorAll('.dead-kind')].map(k => [k.dataset.kind, k.textContent])])",
+    )
+    assert {(x, y): [kind for kind, _ in letters] for x, y, letters in shown} == {
+        cell: list(kinds) for cell, kinds in kinds_at.items()
+    }
+    for _, _, letters in shown:
+        assert all(text == letter[kind] for kind, text in letters), letters
+    assert UNREACHABLE_CORNER not in marked_cells(page)
+    # The top-left corner is dead for operators and properties: both letters show, readably.
+    top_left = marks.and_(page.locator("[data-x='0'][data-y='0']"))
+    expect(top_left.locator(".dead-kind")).to_have_text(["O", "P"])
+    size = top_left.locator(".dead-kind").first.evaluate(
+        "k => parseFloat(getComputedStyle(k).fontSize)"
+    )
+    assert size >= 10
+    expect(result_fact(page, "deadSquares")).to_contain_text("O operator and P property")
+
+
+def result_fact(page: Page, key: str) -> Locator:
+    """The depth result's fact ``key`` (its value)."""
+    return page.locator(f".depth-result [data-fact='{key}'] dd")
 
 
 SUGGEST_ANSWER = 40_000

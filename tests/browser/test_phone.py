@@ -181,8 +181,8 @@ def test_every_palette_tool_of_the_editor_is_on_screen_on_a_phone(
 
 
 HIDDEN_INSIDE_A_BOX = """() => {
-  // Every rule line, glossary entry and the hint, with the part a box of theirs hides.
-  const lines = [...document.querySelectorAll('.ledger-rule, .glossary-entry, .hint-panel:not([hidden]) .hint')];
+  // Every rule line, glossary entry, contact card and the hint, with the part a box of theirs hides.
+  const lines = [...document.querySelectorAll('.ledger-rule, .glossary-entry, .contact-entry, .hint-panel:not([hidden]) .hint')];
   const cut = [];
   for (const line of lines) {
     const box = line.getBoundingClientRect();
@@ -206,7 +206,7 @@ PAD_BOTTOM = "() => document.querySelector('.dpad').getBoundingClientRect().bott
 def test_every_rule_line_of_every_shipped_level_shows_in_full_on_a_phone_with_the_pad_on_screen(
     phone: Page, live_server: LocalServer
 ) -> None:
-    """No rule, glossary line or hint sits in a box that scrolls or cuts it; the page may scroll instead."""
+    """No rule, glossary line, contact card or hint sits in a box that scrolls or cuts it; the page may scroll instead."""
     cut = {}
     pad_below_the_screen = {}
     for pack, level in SHIPPED_LEVELS:

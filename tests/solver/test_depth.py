@@ -47,11 +47,24 @@ LOSABLE = level(
 )
 
 
+# Each IS starts on an edge no push can take it off (the top row, the right-hand column).
+TOP_EDGE = level(
+    5,
+    4,
+    sentence("MIAU IS YOU", 0, 0),
+    sentence("FLAG IS WIN", 4, 0, "v"),
+    thing("MIAU", 1, 2),
+    thing("FLAG", 2, 3),
+)
+
+
 def walled_room(*, rule_reachable: bool) -> dict[str, Any]:
     """A room of WALL at x = 0..4, y = 2..6, the cat inside; WALL IS STOP at the top.
 
     With ``rule_reachable`` the room's top wall has a gap under the WALL word, so the
     cat can walk out and push WALL IS STOP apart; otherwise the rule is out of reach.
+    An IS and a PUSH word in the room can reach its corners (a dead square is only
+    listed for a kind whose words can get there).
     """
     walls = [
         thing("WALL", x, y)
@@ -65,7 +78,8 @@ def walled_room(*, rule_reachable: bool) -> dict[str, Any]:
         sentence("WALL IS STOP", 0, 0),
         sentence("MIAU IS YOU", 5, 2, "v"),
         sentence("FLAG IS WIN", 6, 2, "v"),
-        word("ROCK", 2, 4),
+        word("IS", 2, 4),
+        word("PUSH", 2, 3),
         walls,
         thing("MIAU", 1, 5),
         thing("FLAG", 3, 5),
@@ -169,6 +183,22 @@ def test_a_corner_of_the_board_is_dead_for_operators_and_properties_but_not_noun
     assert squares[(5, 4)] == (OPERATOR,)  # X IS YOU can still end here, read downwards
     assert all(NOUN not in kinds for kinds in squares.values())
     assert (2, 2) not in squares
+
+
+def test_a_cell_no_word_of_a_kind_can_reach_is_never_dead_for_that_kind() -> None:
+    squares = {(s.x, s.y): s.kinds for s in find_dead_squares(Level.from_dict(TOP_EDGE))}
+    # The bottom-left corner is no place for an operator, but neither IS can ever get there.
+    assert (0, 3) not in squares
+    assert squares == {(0, 0): (OPERATOR, PROPERTY), (4, 0): (OPERATOR,), (4, 3): (OPERATOR,)}
+
+
+def test_a_sealed_room_no_word_can_enter_has_no_dead_square_inside() -> None:
+    sealed = walled_room(rule_reachable=False)
+    sealed["objects"] = [o for o in sealed["objects"] if (o["x"], o["y"]) not in ((2, 4), (2, 3))]
+    profile = profile_of(sealed)
+    assert profile.dead_square_walls == "edge and fixed walls"
+    inside = {(x, y) for x in range(1, 4) for y in range(3, 6)}
+    assert not inside & {(s.x, s.y) for s in profile.dead_squares}
 
 
 def test_a_corner_of_fixed_walls_is_dead_when_no_rule_can_open_them() -> None:

@@ -7,6 +7,8 @@ import { test } from "node:test";
 const {
   TIER_LINES,
   TIER_NAMES,
+  DEAD_KINDS,
+  deadSquareKinds,
   deadSquareLabel,
   depthHeadline,
   listWords,
@@ -62,7 +64,7 @@ test("the facts name the length, the rules formed and broken, and the proof's st
   assert.equal(fact(facts, "expanded"), "4,321");
   assert.equal(fact(facts, "solutions"), "7");
   assert.equal(fact(facts, "deadEnds"), "12.5% of 800 reachable states");
-  assert.equal(fact(facts, "deadSquares"), "1 cell, marked on the grid");
+  assert.equal(fact(facts, "deadSquares"), "1 cell, marked on the grid by kind: N noun and P property");
 });
 
 test("a sampled dead-end share says its sample size and the undecided states", () => {
@@ -110,6 +112,20 @@ test("a dead square's label names the word kinds and the walls it counted", () =
   assert.match(deadSquareLabel({ x: 0, y: 0, kinds: ["noun"] }), /: a noun word/);
   assert.match(label, /walls that never move/);
   assert.doesNotMatch(deadSquareLabel({ x: 0, y: 0, kinds: ["noun"] }), /walls/);
+});
+
+test("a dead square's mark shows one letter per kind, in the analysis' order, and the legend names them", () => {
+  assert.deepEqual(
+    DEAD_KINDS.map(({ kind }) => kind),
+    ["noun", "operator", "property"],
+  );
+  assert.equal(new Set(DEAD_KINDS.map(({ letter }) => letter)).size, DEAD_KINDS.length, "no two kinds share a letter");
+  const letters = (kinds) => deadSquareKinds({ x: 0, y: 0, kinds }).map(({ letter }) => letter).join("");
+  assert.equal(letters(["property", "operator"]), "OP");
+  assert.equal(letters(["noun", "operator", "property"]), "NOP");
+  assert.equal(letters([]), "");
+  const facts = profileFacts(profile({ deadSquares: [{ x: 0, y: 0, kinds: ["operator", "property"] }, { x: 4, y: 0, kinds: ["operator"] }] }));
+  assert.equal(fact(facts, "deadSquares"), "2 cells, marked on the grid by kind: O operator and P property");
 });
 
 test("listWords joins words as English", () => {

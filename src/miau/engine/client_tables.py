@@ -1,8 +1,9 @@
 """The engine's word tables in the browser client's form: ``web/js/vocabulary.js``.
 
 The client needs the move letters, the property words, the destroy causes,
-the property colours (accents) and the glossary of built-in words to draw,
-announce and sound what the engine does. They are defined once, in :mod:`miau.engine.vocabulary`; this
+the property colours (accents), the glossary of built-in words and the
+contact sentences (what happens when things meet) to draw, announce, sound
+and explain what the engine does. They are defined once, in :mod:`miau.engine.vocabulary`; this
 module renders them as an ES module that the client imports, and
 ``tests/web/test_client_tables.py`` fails when the committed file differs
 from what the vocabulary gives now. After changing the vocabulary, write it
@@ -20,11 +21,15 @@ from typing import Any, Final
 
 from miau.engine.vocabulary import (
     ACCENTS,
+    CONTACT_FLOAT,
+    CONTACT_MEETING,
+    CONTACTS,
     CORE_PROPERTIES,
     DESTROY_CAUSES,
     GLOSSARY,
     MOVE_ALPHABET,
     OPERATORS,
+    PAIR_CONTACT,
     TIER1_NOUNS,
     TIER1_OPERATORS,
     TIER1_PROPERTIES,
@@ -49,6 +54,10 @@ def client_tables() -> dict[str, Any]:
             word: {"accent": accent, "describe": describe}
             for word, (accent, describe) in GLOSSARY.items()
         },
+        "CONTACT_MEETING": CONTACT_MEETING,
+        "CONTACT_FLOAT": CONTACT_FLOAT,
+        "CONTACTS": [contact.to_json() for contact in CONTACTS],
+        "PAIR_CONTACT": PAIR_CONTACT.to_json(),
     }
 
 

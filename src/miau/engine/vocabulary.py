@@ -85,7 +85,7 @@ GLOSSARY: Final[dict[str, tuple[str, str]]] = {
     HOT: ("hot", "Melts every MELT thing that shares its cell."),
     MELT: ("melt", "Is destroyed in a cell with something HOT."),
     OPEN: ("open", "Opens a SHUT thing in its cell: both are destroyed."),
-    SHUT: ("shut", "Is opened by an OPEN thing that enters its cell: both are destroyed."),
+    SHUT: ("shut", "Is opened by an OPEN thing in its cell: both are destroyed."),
     WEAK: ("weak", "Breaks as soon as anything shares its cell."),
 }
 """The player-facing glossary of the built-in vocabulary-1 properties: for each word, its
@@ -94,6 +94,102 @@ accent (its own colour, one of ``ACCENTS``) and what it does, in one sentence.
 The core six need no entry: their colours and meanings are the game's first lessons. A
 pack may give its own entry for any word; its entry wins.
 """
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """What the contact step (the turn's step 7) does with a property or a pair, in players' words.
+
+    A glossary sentence says what a word is for and a pack may reword it; a contact states
+    the engine's rule exactly, so no pack can change it. ``words`` are the properties it is
+    about (the game shows it when one of them is on the board); ``meeting`` is what happens
+    when things holding them meet; ``entering`` what the pair changes in movement, if
+    anything; ``itself`` what happens to one thing that holds both ``both`` alone, when a
+    thing can hold both sides. Each sentence is pinned to the engine by
+    ``tests/engine/vocabulary/test_contact_sentences.py``.
+    """
+
+    words: tuple[str, ...]
+    meeting: str
+    entering: str | None = None
+    both: tuple[str, str] | None = None
+    itself: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The client's form: ``{words, meeting, entering, both, itself}`` (absent parts null)."""
+        return {
+            "words": list(self.words),
+            "meeting": self.meeting,
+            "entering": self.entering,
+            "both": None if self.both is None else list(self.both),
+            "itself": self.itself,
+        }
+
+
+CONTACT_MEETING: Final = "Things meet when they share a cell at the end of a turn."
+"""When the contacts below apply: once a turn, after every move (``docs/vocabulary.md``, step 7)."""
+
+CONTACT_FLOAT: Final = "FLOAT things meet only things that float too."
+"""The layer rule every contact follows where FLOAT is a property (vocabulary-1)."""
+
+_ENTERING: Final = "Either may move into the other's cell, even when it is STOP."
+
+CONTACTS: Final = (
+    Contact(
+        (OPEN, SHUT),
+        "OPEN and SHUT things that meet destroy each other, one for one.",
+        entering=_ENTERING,
+        both=(OPEN, SHUT),
+        itself="A thing that is both OPEN and SHUT destroys itself.",
+    ),
+    Contact((SINK,), "A SINK thing that meets anything sinks, taking everything it meets with it."),
+    Contact((WEAK,), "A WEAK thing that meets anything breaks; only WEAK things break."),
+    Contact(
+        (HOT, MELT),
+        "A MELT thing that meets a HOT thing melts; the HOT thing stays.",
+        both=(HOT, MELT),
+        itself="A thing that is both HOT and MELT melts itself.",
+    ),
+    Contact(
+        (DEFEAT,),
+        "A YOU thing that meets a DEFEAT thing is destroyed; the DEFEAT thing stays.",
+        both=(YOU, DEFEAT),
+        itself="A thing that is both YOU and DEFEAT destroys itself.",
+    ),
+)
+"""The built-in contacts that destroy, in the contact step's order: every property whose
+meeting destroys something is in one of them. A level's Clockwork pairs add theirs
+(``PAIR_CONTACT``)."""
+
+PAIR_CONTACT: Final = Contact(
+    ("{first}", "{second}"),
+    "{first} and {second} things that meet destroy each other, one for one.",
+    entering=_ENTERING,
+    both=("{first}", "{second}"),
+    itself=(
+        "A thing that is both {first} and {second} is not destroyed alone, only with "
+        "another {first} or {second} thing it meets."
+    ),
+)
+"""The contact of a level's Clockwork pair (``level.pairs``, effect ``destroy-both``), with
+``{first}`` and ``{second}`` for its words; ``entering`` holds only for a pair that says
+``enter``. Unlike OPEN and SHUT, a thing never pairs with itself."""
+
+
+def pair_contact(first: str, second: str, *, enter: bool) -> Contact:
+    """The contact of the Clockwork pair ``first``/``second`` (``enter``: its movers may enter)."""
+
+    def fill(text: str) -> str:
+        return text.format(first=first, second=second)
+
+    return Contact(
+        (first, second),
+        fill(PAIR_CONTACT.meeting),
+        entering=_ENTERING if enter else None,
+        both=(first, second),
+        itself=fill(PAIR_CONTACT.itself or ""),
+    )
+
 
 SINK_CAUSE: Final = "sink"
 DEFEAT_CAUSE: Final = "defeat"

@@ -13,7 +13,11 @@ given the cells around it that no word can ever occupy:
 
 where "before" is left or above (sentences read left to right and top
 to bottom). A cell is dead for a kind of word when, from it, no cell that
-matters for that kind can be reached by pushing.
+matters for that kind can be reached by pushing, and some word of that
+kind can be pushed there at all: a cell no word of a kind can ever reach
+is never listed for that kind, and a cell no word can reach is not listed
+(it would mark a square no play touches; a corner of the bottom row, say,
+when every operator starts on the top edge, which no push can leave).
 
 Why pushing only: in core levels a word never moves on its own (no rule
 makes a word YOU, and automata's actors are objects), so a word moves
@@ -61,7 +65,11 @@ _DIRECTIONS: Final = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 @dataclass(frozen=True, slots=True)
 class DeadSquare:
-    """A cell that is dead for the word kinds ``kinds`` (see the module docstring)."""
+    """A cell that is dead for the word kinds ``kinds`` (see the module docstring).
+
+    Each kind listed has a word that can be pushed into the cell and, once
+    there, can never reach a place where a sentence through it is possible.
+    """
 
     x: int
     y: int
@@ -95,8 +103,9 @@ def find_dead_squares(
 
     ``fixed_walls``: cells (``y * width + x``) proved to block in every
     reachable state (see the module docstring); the board's edge is
-    always one. Only kinds that some word tile of the level has are
-    listed, and cells that are walls themselves are never listed.
+    always one. A kind is listed for a cell only when some word of that
+    kind can be pushed into it, and cells that are walls themselves are
+    never listed.
     """
     if not analysable(level):
         return ()
@@ -106,20 +115,44 @@ def find_dead_squares(
     def free(x: int, y: int) -> bool:
         return 0 <= x < width and 0 <= y < height and y * width + x not in walls
 
-    present = {word_kind(level, level.texts[ident]) for ident in level.word_ids}
-    kinds = [kind for kind in WORD_KINDS if kind in present]
+    reachable = _reachable_by_kind(level, free)
+    kinds = [kind for kind in WORD_KINDS if kind in reachable]
     squares: list[DeadSquare] = []
     for y in range(height):
         for x in range(width):
-            if not free(x, y):
+            # Only the kinds whose words can get here: a square no word reaches gets no mark.
+            arriving = [kind for kind in kinds if (x, y) in reachable[kind]]
+            if not arriving or not free(x, y):
                 continue
             reach = _pushable_reach(x, y, free)
             dead = tuple(
-                kind for kind in kinds if not any(_matters(kind, px, py, free) for px, py in reach)
+                kind
+                for kind in arriving
+                if not any(_matters(kind, px, py, free) for px, py in reach)
             )
             if dead:
                 squares.append(DeadSquare(x, y, dead))
     return tuple(squares)
+
+
+def _reachable_by_kind(
+    level: Level, free: Callable[[int, int], bool]
+) -> dict[str, set[tuple[int, int]]]:
+    """For each kind of word the level has, every cell one of its words could be pushed to.
+
+    The union of the words' pushable reaches from where they start: a superset
+    of where they can really go, like the reach itself, so a cell outside it
+    provably never holds a word of that kind.
+    """
+    reachable: dict[str, set[tuple[int, int]]] = {}
+    for ident in level.word_ids:
+        start = level.xy(level.start_positions[ident])
+        cells = reachable.setdefault(word_kind(level, level.texts[ident]), set())
+        # A start inside the cells already found adds nothing: whatever a push takes it
+        # to, a push takes the word that can reach it there too.
+        if start not in cells:
+            cells |= _pushable_reach(*start, free)
+    return reachable
 
 
 def _pushable_reach(x: int, y: int, free: Callable[[int, int], bool]) -> set[tuple[int, int]]:

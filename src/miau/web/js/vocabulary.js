@@ -112,10 +112,87 @@ export const GLOSSARY = Object.freeze({
   },
   "SHUT": {
     "accent": "shut",
-    "describe": "Is opened by an OPEN thing that enters its cell: both are destroyed."
+    "describe": "Is opened by an OPEN thing in its cell: both are destroyed."
   },
   "WEAK": {
     "accent": "weak",
     "describe": "Breaks as soon as anything shares its cell."
   }
+});
+
+export const CONTACT_MEETING = Object.freeze("Things meet when they share a cell at the end of a turn.");
+
+export const CONTACT_FLOAT = Object.freeze("FLOAT things meet only things that float too.");
+
+export const CONTACTS = Object.freeze([
+  {
+    "words": [
+      "OPEN",
+      "SHUT"
+    ],
+    "meeting": "OPEN and SHUT things that meet destroy each other, one for one.",
+    "entering": "Either may move into the other's cell, even when it is STOP.",
+    "both": [
+      "OPEN",
+      "SHUT"
+    ],
+    "itself": "A thing that is both OPEN and SHUT destroys itself."
+  },
+  {
+    "words": [
+      "SINK"
+    ],
+    "meeting": "A SINK thing that meets anything sinks, taking everything it meets with it.",
+    "entering": null,
+    "both": null,
+    "itself": null
+  },
+  {
+    "words": [
+      "WEAK"
+    ],
+    "meeting": "A WEAK thing that meets anything breaks; only WEAK things break.",
+    "entering": null,
+    "both": null,
+    "itself": null
+  },
+  {
+    "words": [
+      "HOT",
+      "MELT"
+    ],
+    "meeting": "A MELT thing that meets a HOT thing melts; the HOT thing stays.",
+    "entering": null,
+    "both": [
+      "HOT",
+      "MELT"
+    ],
+    "itself": "A thing that is both HOT and MELT melts itself."
+  },
+  {
+    "words": [
+      "DEFEAT"
+    ],
+    "meeting": "A YOU thing that meets a DEFEAT thing is destroyed; the DEFEAT thing stays.",
+    "entering": null,
+    "both": [
+      "YOU",
+      "DEFEAT"
+    ],
+    "itself": "A thing that is both YOU and DEFEAT destroys itself."
+  }
+]);
+
+export const PAIR_CONTACT = Object.freeze({
+  "words": [
+    "{first}",
+    "{second}"
+  ],
+  "meeting": "{first} and {second} things that meet destroy each other, one for one.",
+  "entering": "Either may move into the other's cell, even when it is STOP.",
+  "both": [
+    "{first}",
+    "{second}"
+  ],
+  "itself": "A thing that is both {first} and {second} is not destroyed alone, only with another {first} or {second} thing it meets."
 });

@@ -33,13 +33,20 @@ export class Vocabulary {
     for (const word of this.properties) {
       if (!CORE_PROPERTIES.has(word)) this.declared.add(word);
     }
+    // The level's Clockwork pairs, and the words its automata and pairs give a meaning of their
+    // own: a built-in contact (OPEN with SHUT, HOT with MELT) never applies to those.
+    this.pairs = (level.pairs || []).filter((pair) => (pair.words || []).length === 2);
+    this.ownWords = new Set();
     for (const automaton of level.automata || []) {
-      if (automaton.property) this.declared.add(automaton.property);
+      if (automaton.property) this.ownWords.add(automaton.property);
     }
     for (const pair of level.pairs || []) {
-      for (const word of pair.words || []) this.declared.add(word);
+      for (const word of pair.words || []) this.ownWords.add(word);
     }
-    for (const word of this.declared) this.properties.add(word);
+    for (const word of this.ownWords) {
+      this.declared.add(word);
+      this.properties.add(word);
+    }
   }
 
   /** "operator", "property" or "noun". */

@@ -97,11 +97,30 @@ function handsOffFact(profile) {
   return "–";
 }
 
+/**
+ * The kinds of word a dead square can be dead for, in the order a square
+ * lists them (`miau.solver.dead_squares.WORD_KINDS`), each with the letter
+ * its mark on the grid shows: the first letter of the kind's name.
+ */
+export const DEAD_KINDS = [
+  { kind: "noun", letter: "N" },
+  { kind: "operator", letter: "O" },
+  { kind: "property", letter: "P" },
+];
+
+/** The kinds a dead square (`{x, y, kinds}`) is dead for, as `{kind, letter}`, in DEAD_KINDS order. */
+export function deadSquareKinds(square) {
+  const kinds = new Set(square.kinds || []);
+  return DEAD_KINDS.filter(({ kind }) => kinds.has(kind));
+}
+
 function deadSquareFact(profile) {
   const squares = profile.deadSquares || [];
   if (profile.deadSquareWalls === "not analysed") return "not analysed (words can move by themselves here)";
   if (!squares.length) return "none";
-  return `${plural(squares.length, "cell")}, marked on the grid`;
+  const marked = new Set(squares.flatMap((square) => square.kinds || []));
+  const key = DEAD_KINDS.filter(({ kind }) => marked.has(kind)).map(({ kind, letter }) => `${letter} ${kind}`);
+  return `${plural(squares.length, "cell")}, marked on the grid by kind: ${listWords(key)}`;
 }
 
 /** The depth figure and tier as a headline: "Depth 2.8 · tier 2 of 4". */

@@ -1,7 +1,10 @@
 // The Clockwork tab's glossary: for each word the level declares, its
-// accent (how its tile is drawn) and the one sentence the player reads.
+// accent (how its tile is drawn) and the one sentence the player reads,
+// and for a pair's word what the engine does when its things meet (the
+// player reads that too, under "When things meet"; no sentence changes it).
 // Every committed change is one undoable draft edit.
 
+import { contactSentences, levelContacts } from "../contacts.js";
 import { h } from "../dom.js";
 import { wordTile } from "../words.js";
 import { ACCENTS, declaredWords } from "./draft.js";
@@ -58,11 +61,15 @@ function glossaryCard(draft, word, vocabulary) {
       validate: (value) => (/[\n\r]/.test(value) ? "One line only." : null),
     },
   );
+  const contact = levelContacts(vocabulary).find((candidate) => candidate.words.includes(word));
   return h(
     "li",
     { class: "record glossary-record", dataset: { word } },
     h("div", { class: "record-head" }, wordTile(word, vocabulary, { chip: true })),
     h("div", { class: "field-row" }, field("Accent", accent), describe),
+    contact
+      ? h("p", { class: "form-note contact-note" }, `When things meet: ${contactSentences(contact).join(" ")}`)
+      : null,
     entry.describe?.trim()
       ? null
       : h(

@@ -6,7 +6,7 @@
 
 import { Board } from "../board.js";
 import { h } from "../dom.js";
-import { deadSquareLabel } from "./depth-words.js";
+import { deadSquareKinds, deadSquareLabel } from "./depth-words.js";
 
 /**
  * The editing board inside `area`. `draft` is the Draft, `tool()` the
@@ -89,21 +89,34 @@ export class EditorGrid {
 
   /**
    * Marks the dead squares (`[{x, y, kinds}]`, a depth profile's) on the
-   * grid, each with a label saying why; `walls` is the profile's
-   * `deadSquareWalls`. An empty list clears the marks.
+   * grid, each with a letter per kind it is dead for (N, O, P: depth-words'
+   * DEAD_KINDS) and a label saying why; `walls` is the profile's
+   * `deadSquareWalls`. An empty list clears the marks. Every square given is
+   * drawn: the profile lists a kind for a cell only where a word of that
+   * kind can be pushed at all (miau.solver.dead_squares), so a cell no word
+   * can reach never comes here.
    */
   showDeadSquares(squares, walls = "edge") {
     this.deadLayer.replaceChildren(
       ...squares.map((square) => {
         const label = deadSquareLabel(square, walls);
-        return h("div", {
-          class: "dead-square",
-          role: "img",
-          "aria-label": label,
-          title: label,
-          style: { "--cx": String(square.x), "--cy": String(square.y) },
-          dataset: { x: String(square.x), y: String(square.y), kinds: (square.kinds || []).join(" ") },
-        });
+        return h(
+          "div",
+          {
+            class: "dead-square",
+            role: "img",
+            "aria-label": label,
+            title: label,
+            style: { "--cx": String(square.x), "--cy": String(square.y) },
+            dataset: { x: String(square.x), y: String(square.y), kinds: (square.kinds || []).join(" ") },
+          },
+          // The letters repeat the label for the eye; the label is what a screen reader says.
+          h(
+            "span",
+            { class: "dead-kinds", "aria-hidden": "true" },
+            deadSquareKinds(square).map(({ kind, letter }) => h("span", { class: "dead-kind", dataset: { kind } }, letter)),
+          ),
+        );
       }),
     );
     this.deadLayer.dataset.count = String(squares.length);
