@@ -125,6 +125,10 @@ class Contact:
             "itself": self.itself,
         }
 
+    def __reduce__(self) -> tuple[type[Contact], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
+
 
 CONTACT_MEETING: Final = "Things meet when they share a cell at the end of a turn."
 """When the contacts below apply: once a turn, after every move (``docs/vocabulary.md``, step 7)."""
