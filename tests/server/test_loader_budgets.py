@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import anyio.from_thread
@@ -25,11 +26,19 @@ from miau.packs import Pack, load_pack
 from miau.packs import share as share_module
 from miau.packs.share import MAX_SHARED_ENTITIES, encode_share_code, share_code_for
 from miau.play.problems import PROBLEMS_LISTED
+from miau.play.worlds import Worlds
 from miau.server import library as library_module
-from miau.server.library import Library
+from miau.server.library import (
+    MAX_PACK_ENTITIES,
+    PARSE_ADDRESS_BURST,
+    PARSE_ADDRESS_PER_SECOND,
+    Library,
+)
 from miau.server.replays import pack_parse_limiter
 from miau.server.shared import TOO_BIG_TO_SHARE
+from miau.server.store import StoreRunner, open_store
 from tests.server.conftest import PACKS, TestClient
+from tests.support.loops import run_alone
 
 SMALL_REPLY = 4096
 """Bytes a refusal's reply stays under, whatever the request held."""
@@ -63,9 +72,9 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> Iterator[Loads]:
 
     original_wait = Library.wait_to_parse
 
-    async def counted_wait(self: Library, cost: int) -> None:
+    async def counted_wait(self: Library, cost: int, address: str | None = None) -> None:
         seen.events.append(f"wait {cost}")
-        await original_wait(self, cost)
+        await original_wait(self, cost, address)
 
     monkeypatch.setattr(share_module, "load_pack", counted_load)
     monkeypatch.setattr(library_module, "load_pack", counted_load)
@@ -258,3 +267,50 @@ def test_a_level_saved_with_thousands_of_problems_lists_its_first_ones(
     assert len(body["problems"]) == PROBLEMS_LISTED
     assert body["moreProblems"] == 8000 - PROBLEMS_LISTED
     assert len(reply.content) < SMALL_REPLY
+
+
+# --- shares of the parse budget -----------------------------------------------------------------
+
+
+def test_an_address_flooding_the_parse_budget_waits_behind_itself_and_anothers_small_work_passes(
+    tmp_path: Path,
+) -> None:
+    # Issue 50: 2 addresses with 4 codes in flight each took an honest page's link from 0.24 s
+    # to 5.6 s. All in flight at once: the clock stands still while they wait.
+    now = [1000.0]
+    waits: list[tuple[str, float]] = []
+    current = ["flood"]
+
+    async def recorded_sleep(seconds: float) -> None:
+        waits.append((current[0], seconds))
+
+    store = open_store(tmp_path / "budget.db")
+    library = Library(
+        Worlds.load(None), StoreRunner(store), clock=lambda: now[0], sleep=recorded_sleep
+    )
+
+    async def flood_and_link() -> None:
+        for _ in range(8):
+            await library.wait_to_parse(MAX_PACK_ENTITIES, "203.0.113.7")
+        current[0] = "link"
+        # An honest link: its JSON read, then its level loaded.
+        await library.wait_to_parse(640, "198.51.100.2")
+        await library.wait_to_parse(700, "198.51.100.2")
+        current[0] = "unaddressed"
+        await library.wait_to_parse(640)
+
+    try:
+        run_alone(flood_and_link())
+    finally:
+        store.close()
+    flood = [seconds for who, seconds in waits if who == "flood"]
+    # The flooder waits its own address's turn (a quarter of the budget), growing each time.
+    own_share = PARSE_ADDRESS_BURST / PARSE_ADDRESS_PER_SECOND
+    for turn in range(1, 8):
+        assert any(seconds == pytest.approx(turn * own_share) for seconds in flood), flood
+    assert len(flood) >= 8
+    # The other address's small work is answered at once...
+    assert [who for who, _ in waits].count("link") == 0
+    # ...though the server's queue is long: work of no address waits it.
+    unaddressed = [seconds for who, seconds in waits if who == "unaddressed"]
+    assert unaddressed and unaddressed[0] > 5

@@ -78,9 +78,10 @@ from miau.play.library_documents import (
 )
 from miau.play.refusal import MAX_PACK_BYTES, Refusal, problems_refusal, too_large
 from miau.play.worlds import PackSummary, Worlds
+from miau.server.limits import TokenBucket
 from miau.server.long_logs import ReplayBudgets
 from miau.server.replays import pack_parse_limiter
-from miau.server.shares import AddressShareError, AddressShares
+from miau.server.shares import AddressShareError, AddressShares, address_key
 from miau.server.store import (
     LibraryBounds,
     LibraryEntry,
@@ -101,9 +102,13 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MAX_LIBRARY_PACKS",
     "MAX_PACK_ENTITIES",
+    "PARSE_ADDRESS_BURST",
+    "PARSE_ADDRESS_PER_SECOND",
+    "PARSE_STANDING_PER_SECOND",
     "Library",
     "LibraryEndpoints",
     "LibraryQuota",
+    "client_address",
     "declared_length",
     "json_response",
     "lone_surrogate",
@@ -191,6 +196,23 @@ lock with the event loop); a parse past it waits its turn, it is never refused. 
 cost in these units is the larger of its entities and its JSON values
 (:attr:`~miau.packs.sizes.DocumentSize.cost`): a good value costs the loader about what an
 entity does. The shared levels' routes draw from it too (:data:`DECODE_BYTES_PER_ENTITY`)."""
+
+PARSE_ADDRESS_PER_SECOND: Final = PARSE_ENTITIES_PER_SECOND // 4
+"""Each address's own share of the parse budget, a second: parses from an address past it wait
+for their address's turn first, then for the server's, so one address's flood queues behind
+itself. Shares are counted by :func:`~miau.server.shares.address_key` (an IPv6 /64)."""
+
+PARSE_ADDRESS_BURST: Final = MAX_PACK_ENTITIES // 2
+"""The parse work an address may ask for at once within its share."""
+
+PARSE_STANDING_PER_SECOND: Final = PARSE_ENTITIES_PER_SECOND // 2
+"""Room kept for small parses of addresses within their share, a second: such a parse (of at
+most :data:`PARSE_STANDING_BURST`) does not wait behind the server's queue while this room
+lasts, so an author's link or save is answered at once while other addresses flood the budget.
+It is taken from the server's budget all the same (the others wait the longer)."""
+
+PARSE_STANDING_BURST: Final = MAX_PACK_ENTITIES // 2
+"""The most parse work kept room at once for addresses within their share."""
 
 DECODE_BYTES_PER_ENTITY: Final = 16
 """Bytes of a share code's inflated JSON that cost what one entity's parse does: reading a
@@ -513,6 +535,10 @@ class Library:
         self._bounds = LibraryBounds(quota.all_bytes, quota.players)
         self._parsed = _ParsedPacks()
         self._parses = ReplayBudgets()
+        self._address_parses = ReplayBudgets()
+        """Each address's share of the parse budget (apart: addresses never push the server's
+        buckets out of the least recently used)."""
+        self._standing_room = TokenBucket(PARSE_STANDING_PER_SECOND, PARSE_STANDING_BURST, clock)
         self._clock = clock
         self._sleep = sleep
         # One writer at a time per library pack: saving a level reads the pack, merges and
@@ -540,25 +566,47 @@ class Library:
         if declared > UPLOAD_UNMETERED_BYTES:
             await self._wait_for("uploads", declared, UPLOAD_BYTES_PER_SECOND, UPLOAD_BURST)
 
-    async def wait_to_parse(self, cost: int) -> None:
+    async def wait_to_parse(self, cost: int, address: str | None = None) -> None:
         """Wait until the server's parse budget has room for work of ``cost`` (entities or values).
 
         One budget for all players: uploads from many players (or from new
         ones each time), levels saved, and share links read and made cannot
         take more of the interpreter lock, which the loader's thread shares
-        with the event loop, than the budget allows.
+        with the event loop, than the budget allows. Work for a client at
+        ``address`` (None: the server's own, such as a stored pack's parse)
+        waits first for that address's share (:data:`PARSE_ADDRESS_PER_SECOND`)
+        when it is past it; small work of an address within its share is
+        let through at once while the room kept for it lasts
+        (:data:`PARSE_STANDING_PER_SECOND`), still taken from the budget.
         """
+        if address is not None:
+            key = address_key(address)
+            delay = self._address_parses.reserve(
+                key, cost, PARSE_ADDRESS_PER_SECOND, PARSE_ADDRESS_BURST, self._clock()
+            )
+            if delay > 0:
+                await self._sleep(delay)
+            elif cost <= PARSE_STANDING_BURST and self._standing_room.take(cost):
+                self._parses.reserve(
+                    "library", cost, PARSE_ENTITIES_PER_SECOND, PARSE_BURST, self._clock()
+                )
+                return
         await self._wait_for("library", cost, PARSE_ENTITIES_PER_SECOND, PARSE_BURST)
 
     async def load_one_level(
-        self, document: object, too_many: str, cost_of: Callable[[dict[str, Any]], int]
+        self,
+        document: object,
+        too_many: str,
+        cost_of: Callable[[dict[str, Any]], int],
+        address: str | None = None,
     ) -> tuple[dict[str, Any], Pack]:
         """The one-level pack a request sent as ``{"pack": ...}``: the document, and as loaded.
 
         Bounded before the loader runs: a document of more than one level is
         refused as it is; ``cost_of`` counts the rest on the pack-parsing
         thread (and refuses what is past its bounds); the load waits for the
-        parse budget to have room for that cost, and runs on that thread.
+        parse budget to have room for that cost (``address``'s share first),
+        and runs on that thread.
 
         :raises Refusal: 400 when ``document`` is not an object, holds more
             than one level (``too_many`` says so, its ``{count}`` filled in),
@@ -567,7 +615,7 @@ class Library:
         """
         document = require_one_level_document(document, too_many)
         cost = await parse_off_the_loop(cost_of, document)
-        await self.wait_to_parse(cost)
+        await self.wait_to_parse(cost, address)
         try:
             pack: Pack = await parse_off_the_loop(load_pack, document)
         except PackError as error:
@@ -719,7 +767,7 @@ class Library:
         # Before the parse: a flood of saves past their share must not cost one each.
         await self.first_look_share(player, address, size)
         cost, lone = await parse_off_the_loop(_upload_cost_and_lone_surrogate, text)
-        await self.wait_to_parse(cost)
+        await self.wait_to_parse(cost, address)
         try:
             pack = await parse_off_the_loop(load_pack_text, text)
         except PackError as error:
@@ -804,7 +852,9 @@ class Library:
             too big); nothing is stored then.
         """
         refuse_pack_address(self.worlds, pack_id)
-        document, incoming = await self.load_one_level(document, PUT_LEVEL_TOO_MANY, _check_cost)
+        document, incoming = await self.load_one_level(
+            document, PUT_LEVEL_TOO_MANY, _check_cost, address
+        )
         refuse_unaddressed_level(incoming, level_id)
         stored = await self.store.library_pack(player, pack_id)
         old = None if stored is None else await self._parse(player, stored)
@@ -813,7 +863,7 @@ class Library:
         )
         size = utf8_size(text)
         await self._check_room(player, size, None if stored is None else text_size(stored.text))
-        await self.wait_to_parse(cost)
+        await self.wait_to_parse(cost, address)
         try:
             merged = await parse_off_the_loop(load_pack_text, text)
         except PackError as error:
@@ -869,7 +919,7 @@ def _player(request: Request) -> str:
     return token
 
 
-def _address(request: Request) -> str | None:
+def client_address(request: Request) -> str | None:
     """The client's address, as the server sees it (a proxy's, unless uvicorn trusts it)."""
     return None if request.client is None else request.client.host
 
@@ -890,14 +940,14 @@ class LibraryEndpoints:
         """``POST /api/library`` with ``{"text": ..., "replace": bool}``."""
         try:
             await self.library.first_look_share(
-                _player(request), _address(request), _least_text_bytes(request)
+                _player(request), client_address(request), _least_text_bytes(request)
             )
             await self.library.wait_to_read(declared_length(request))
             body = await read_json_body(request)
             text, replace = import_request(body)
             return json_response(
                 await self.library.import_text(
-                    _player(request), text, replace=replace, address=_address(request)
+                    _player(request), text, replace=replace, address=client_address(request)
                 )
             )
         except Refusal as refusal:
@@ -914,7 +964,7 @@ class LibraryEndpoints:
                 request.path_params["pack"],
                 request.path_params["level"],
                 body.get("pack"),
-                _address(request),
+                client_address(request),
             )
             return json_response(reply)
         except Refusal as refusal:

@@ -40,6 +40,7 @@ from miau.play.share_requests import (
 from miau.server.library import (
     DECODE_BYTES_PER_ENTITY,
     Library,
+    client_address,
     declared_length,
     json_response,
     parse_off_the_loop,
@@ -83,7 +84,7 @@ class SharedEndpoints:
         """``POST /api/shared`` with ``{"code": CODE}`` (a bare code or a whole link)."""
         try:
             body = await read_json_body(request, SHARE_BODY_BYTES, _too_long_for_a_link)
-            pack = await self._decode(share_request_code(body))
+            pack = await self._decode(share_request_code(body), client_address(request))
         except Refusal as refusal:
             return refusal_response(refusal)
         progress = await self.store.progress(request.scope["miau.player"])
@@ -96,15 +97,15 @@ class SharedEndpoints:
         # On a worker thread: a level with no stored solution runs the solver for its shortest.
         return json_response(await anyio.to_thread.run_sync(shared_level_json, pack, best))
 
-    async def _decode(self, code: str) -> Pack:
-        """The pack ``code`` carries, each step paid for before it starts.
+    async def _decode(self, code: str, address: str | None) -> Pack:
+        """The pack ``code`` carries, each step paid for before it starts (``address``'s share first).
 
         :raises Refusal: 400 with the codec's sentence (and the loader's first problems).
         """
         inflated = await parse_off_the_loop(inflated_share_request, code)
-        await self.library.wait_to_parse(len(inflated.raw) // DECODE_BYTES_PER_ENTITY)
+        await self.library.wait_to_parse(len(inflated.raw) // DECODE_BYTES_PER_ENTITY, address)
         shared = await parse_off_the_loop(read_share_request, inflated)
-        await self.library.wait_to_parse(shared.cost)
+        await self.library.wait_to_parse(shared.cost, address)
         pack: Pack = await parse_off_the_loop(load_shared_request, shared.document)
         return pack
 
@@ -115,7 +116,7 @@ class SharedEndpoints:
             body = await read_json_body(request)
             # Checked as the link will be read: the code is made from the document itself.
             document, _ = await self.library.load_one_level(
-                body.get("pack"), ENCODE_TOO_MANY, shareable_level_cost
+                body.get("pack"), ENCODE_TOO_MANY, shareable_level_cost, client_address(request)
             )
             code = await parse_off_the_loop(code_of_shared_level, document)
         except Refusal as refusal:
