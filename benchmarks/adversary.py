@@ -66,6 +66,14 @@ attacks:
 - ``reconnect-storm``: 32 addresses opening a play socket, opening a level and closing, flat out;
 - ``concurrent-pages``: 4 pages of one player stepping on one level at once (their
   ``server-error`` replies printed);
+- ``shared-decode``: hostile share codes (4,096 bad things; 1,024; 10,000 broken automata)
+  posted to ``/api/shared`` from 4 addresses, 4 in flight each, while an honest page opens a
+  link and a new visitor loads the page every half second (the largest reply, and how the
+  honest link and the visitor were served, printed);
+- ``encode-flood``: 16 ``POST /api/shared/encode`` of 64 levels of 64 x 64 (278 KiB) in
+  flight, while an honest author shares a level every half second;
+- ``put-level-flood``: the same body in 16 ``PUT /api/library/{pack}/levels/{level}`` in
+  flight, while an honest author saves a level every half second;
 - ``damaged-db``: ``miau play`` started on a truncated copy of a database
   (its exit status and how many lines it printed); about start-up, not a
   running server: run once and not judged;
@@ -1422,6 +1430,218 @@ async def attack_concurrent_pages(target: Target, tally: Tally, pages: int = 4) 
     tally.notes.append(", ".join(f"{count} {kind}" for kind, count in sorted(codes.items())))
 
 
+def bad_things_pack(things: int) -> dict[str, Any]:
+    """A one-level pack of an 8 x 8 level holding ``things`` cats off the board (two problems each)."""
+    thing = {"kind": "object", "noun": "MIAU", "x": 99, "y": 99}
+    return {
+        "manifest": {"id": "hostile", "name": "Hostile", "version": "1.0.0", "engine": 1},
+        "levels": [{"id": "l", "title": "L", "width": 8, "height": 8, "objects": [thing] * things}],
+    }
+
+
+def bad_values_pack(automata: int) -> dict[str, Any]:
+    """A one-level pack of an empty level with ``automata`` broken automata (three problems each)."""
+    pack = bad_things_pack(0)
+    pack["levels"][0]["automata"] = [{"id": 5}] * automata
+    return pack
+
+
+@dataclass(slots=True)
+class Honest:
+    """An honest client's requests during an attack: answered in time or not, and how long each took."""
+
+    latencies: list[float] = field(default_factory=list)
+    refused: dict[str, int] = field(default_factory=dict)
+
+    def note(self, what: str) -> str:
+        """One line: how many were served, the median and slowest, and why the rest were not."""
+        served = sorted(self.latencies)
+        times = (
+            f" (median {percentile(served, 0.5) * 1000:.0f} ms, slowest {served[-1] * 1000:.0f} ms)"
+            if served
+            else ""
+        )
+        refused = sum(self.refused.values())
+        return f"{what} served {len(served)} times{times}, refused {refused} {self.refused or ''}"
+
+
+async def keep_asking(
+    target: Target,
+    honest: Honest,
+    address: str,
+    ask: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]],
+    patience: float = PLAYER_PATIENCE,
+) -> None:
+    """An honest client from ``address``: one request every half second, timed."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(
+        base_url=target.base, timeout=patience, transport=transport
+    ) as client:
+        while time.monotonic() < target.deadline:
+            started = time.monotonic()
+            try:
+                reply = await ask(client)
+                problem = "" if reply.status_code < 400 else str(reply.status_code)
+            except httpx.TransportError as error:
+                problem = type(error).__name__
+            if problem:
+                honest.refused[problem] = honest.refused.get(problem, 0) + 1
+            else:
+                honest.latencies.append(time.monotonic() - started)
+            await asyncio.sleep(0.5)
+
+
+async def flood_http(
+    target: Target,
+    tally: Tally,
+    address: str,
+    in_flight: int,
+    send: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]],
+    statuses: dict[str, int],
+    largest: list[int],
+) -> None:
+    """``in_flight`` requests from ``address`` at a time, each sent again once answered."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=target.base, timeout=60, transport=transport) as client:
+
+        async def worker() -> None:
+            while time.monotonic() < target.deadline:
+                try:
+                    reply = await send(client)
+                    status = str(reply.status_code)
+                    largest[0] = max(largest[0], len(reply.content))
+                except httpx.TransportError as error:
+                    status = type(error).__name__
+                tally.sent += 1
+                tally.refused += status != "200"
+                statuses[status] = statuses.get(status, 0) + 1
+
+        await asyncio.gather(*(worker() for _ in range(in_flight)))
+
+
+async def attack_shared_decode(
+    target: Target, tally: Tally, addresses: int = 4, in_flight: int = 4
+) -> None:
+    """Hostile share codes from 4 addresses, 4 requests in flight each; an honest link opens.
+
+    Issue 50: a 943-character code of 4,096 bad things took the loader half
+    a second and got a 940 KB reply; 2 addresses with 4 in flight each took
+    the player's p99 from 103 to 1,104 ms. The codes: that one (past the
+    bound: refused unloaded), 1,024 bad things (at the bound: loaded, 2,048
+    problems) and 10,000 broken automata (no entity, 30,000 problems).
+    Meanwhile an honest page opens the tutorial's first level as a link,
+    and a new visitor loads the page, every half second.
+    """
+    codes = [
+        encode_share_code(bad_things_pack(4096)),
+        encode_share_code(bad_things_pack(1024)),
+        encode_share_code(bad_values_pack(10_000)),
+    ]
+    honest_code = encode_share_code(one_tutorial_level("first-steps"))
+    statuses: dict[str, int] = {}
+    largest = [0]
+    turn = [0]
+    honest = Honest()
+    visitors = [0, 0]
+    why: dict[str, int] = {}
+
+    async def send(client: httpx.AsyncClient) -> httpx.Response:
+        turn[0] += 1
+        code = codes[turn[0] % len(codes)]
+        return await client.post("/api/shared", json={"code": code}, headers=attacker_cookie())
+
+    async def ask(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post("/api/shared", json={"code": honest_code})
+
+    await asyncio.gather(
+        *(
+            flood_http(target, tally, f"127.0.2.{index + 1}", in_flight, send, statuses, largest)
+            for index in range(addresses)
+        ),
+        keep_asking(target, honest, "127.0.2.100", ask),
+        keep_visiting(target, visitors, "127.0.2.101", why),
+    )
+    tally.notes.append(
+        f"codes of {', '.join(str(len(code)) for code in codes)} characters; "
+        + ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))
+        + f"; largest reply {largest[0] / 1024:.1f} KiB; "
+        + honest.note("the honest link")
+        + f"; new visitor served {visitors[0]} times, refused {visitors[1]} {why or ''}"
+    )
+
+
+def sixty_four_big_levels(pack_id: str) -> dict[str, Any]:
+    """The body of issue 50's encode and save floods: 64 levels of 64 x 64 (278 KiB)."""
+    pack: dict[str, Any] = json.loads(big_pack_text(pack_id))
+    return pack
+
+
+async def attack_encode_flood(target: Target, tally: Tally, in_flight: int = 16) -> None:
+    """16 ``POST /api/shared/encode`` of 64 levels of 64 x 64 in flight; an honest author shares.
+
+    Issue 50: the loader took 4.4 s on each before its levels were counted;
+    16 in flight took the player's p99 from 370 to 3,226 ms and the server
+    to 902 MiB.
+    """
+    body = {"pack": sixty_four_big_levels("encode-flood")}
+    small = {"pack": one_tutorial_level("first-steps")}
+    statuses: dict[str, int] = {}
+    largest = [0]
+    honest = Honest()
+
+    async def send(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post("/api/shared/encode", json=body, headers=attacker_cookie())
+
+    async def ask(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post("/api/shared/encode", json=small)
+
+    await asyncio.gather(
+        flood_http(target, tally, "127.0.3.1", in_flight, send, statuses, largest),
+        keep_asking(target, honest, "127.0.3.100", ask),
+    )
+    tally.notes.append(
+        f"bodies of {len(json.dumps(body)) / 1024:.0f} KiB; "
+        + ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))
+        + "; "
+        + honest.note("the honest author's share")
+    )
+
+
+async def attack_put_level_flood(target: Target, tally: Tally, in_flight: int = 16) -> None:
+    """16 ``PUT /api/library/{pack}/levels/{level}`` of 64 big levels in flight; an author saves.
+
+    Issue 50: the level was loaded before its levels were counted, and the
+    body was read without waiting for the upload budget (64 to 681 ms).
+    """
+    body = {"pack": sixty_four_big_levels("put-flood")}
+    small = {"pack": one_tutorial_level("first-steps")}
+    author = attacker_cookie()
+    statuses: dict[str, int] = {}
+    largest = [0]
+    honest = Honest()
+
+    async def send(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.put(
+            "/api/library/put-flood/levels/level-0", json=body, headers=attacker_cookie()
+        )
+
+    async def ask(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.put(
+            "/api/library/authors-levels/levels/first-steps", json=small, headers=author
+        )
+
+    await asyncio.gather(
+        flood_http(target, tally, "127.0.4.1", in_flight, send, statuses, largest),
+        keep_asking(target, honest, "127.0.4.100", ask),
+    )
+    tally.notes.append(
+        f"bodies of {len(json.dumps(body)) / 1024:.0f} KiB; "
+        + ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))
+        + "; "
+        + honest.note("the honest author's save")
+    )
+
+
 START_UP_ONLY = frozenset({"damaged-db", "schema-damage"})
 """Attacks on ``miau play``'s start, not on a running server: run once, never judged by the
 player's line (the player's replies meanwhile only show that the running server is unmoved)."""
@@ -1448,6 +1668,9 @@ ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
     "studio-monopoly": attack_studio_monopoly,
     "reconnect-storm": attack_reconnect_storm,
     "concurrent-pages": attack_concurrent_pages,
+    "shared-decode": attack_shared_decode,
+    "encode-flood": attack_encode_flood,
+    "put-level-flood": attack_put_level_flood,
     "damaged-db": attack_damaged_db,
     "schema-damage": attack_schema_damage,
 }

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -212,11 +213,23 @@ BIG_TEXTS: dict[str, Callable[[], str]] = {
     "nesting far past the parser": lambda: "[" * (SIZE_CAP - 10),
     "a number of 100,000 digits": lambda: '{"levels": ' + "9" * 100_000 + "}",
     "20,000 palette entries": lambda: json.dumps(many_palette_entries(20_000)),
+    # One problem a key: the problems were once sorted by a key's place looked up in a list
+    # of its siblings, for each problem (8,000 bad palette entries took 1.7 s).
+    "20,000 bad palette entries": lambda: json.dumps(
+        {**many_palette_entries(0), "palette": {f"N{index}": 5 for index in range(20_000)}}
+    ),
+    "40,000 bad legend entries": lambda: json.dumps(bad_legend(40_000)),
     "50,000 duplicate keys": lambda: "{" + ",".join(['"levels": []'] * 50_000) + "}",
     "control characters everywhere": lambda: json.dumps(
         {**GOOD, "manifest": {**GOOD["manifest"], "name": "\x00\x1b[2J" * 20_000}}
     ),
 }
+
+
+def bad_legend(count: int) -> dict[str, Any]:
+    data = copy.deepcopy(GOOD)
+    data["levels"][0]["legend"] = {f"k{index}": 5 for index in range(count)}
+    return data
 
 
 def junk_levels(count: int) -> dict[str, Any]:
@@ -240,6 +253,18 @@ def test_a_pack_text_under_the_size_cap_loads_or_fails_within_the_bound(
     text = make()
     assert len(text.encode("utf-8")) <= SIZE_CAP
     within_bound(lambda: load_pack_text(text))
+
+
+def test_many_problems_in_one_object_cost_the_loader_linear_time() -> None:
+    # Each problem's place was ranked by looking its key up in a list of all its siblings:
+    # 8,000 bad legend entries took 5 s of CPU, 20,000 about 30 s. Now a fraction of a second;
+    # CPU time, with room for a slow machine.
+    text = json.dumps(bad_legend(20_000))
+    started = time.process_time()
+    error = outcome(lambda: load_pack_text(text))
+    seconds = time.process_time() - started
+    assert isinstance(error, PackError) and len(error.issues) >= 20_000
+    assert seconds < 3.0, f"{seconds:.1f} s"
 
 
 def spin_cycle(data: dict[str, Any]) -> dict[str, Any]:

@@ -285,6 +285,15 @@ test("a refused share link offers no retry and blames the link; a server failure
   assert.equal(unknown.title, "no-such-level", "the top bar does not repeat the card's heading");
 });
 
+test("a refused link's problems the server left out are counted; a count that is no number is none", () => {
+  const body = { problems: [1, 2], moreProblems: 4074 };
+  const link = openFailure("shared", { status: 400, message: "This shared level cannot be played.", body });
+  assert.deepEqual([link.problems.length, link.moreProblems], [2, 4074]);
+  const odd = openFailure("shared", { status: 400, body: { problems: [], moreProblems: "many" } });
+  assert.equal(odd.moreProblems, 0);
+  assert.equal(openFailure("shared", { status: 400, body: {} }).moreProblems, 0);
+});
+
 test("the last level of a world, or the win completing its required levels, asks for the world's moment; a failed request shows none", async () => {
   const worlds = [{ id: "w", required: 2, won: 2, levels: 2 }, { id: "v", required: 1, won: 0, levels: 1 }];
   let asked = 0;

@@ -96,20 +96,27 @@ def render_place(location: Location) -> str:
     return "".join(out)
 
 
-def _document_rank(document: object, location: Location) -> tuple[int, ...]:
+def _document_rank(
+    document: object, location: Location, positions: dict[int, dict[str, int]] | None = None
+) -> tuple[int, ...]:
     """Rank a location by where it sits in the document, top to bottom.
 
     A key ranks by its position among its siblings as written; a field that
     is missing ranks before them, because its absence concerns the whole
-    record. Characters of a map row rank by column.
+    record. Characters of a map row rank by column. ``positions`` keeps each
+    mapping's key positions (by the mapping's id) for the next location of
+    the same sort, so ranking many issues in one big object stays linear.
     """
     node: object = document
     rank: list[int] = []
+    known = {} if positions is None else positions
     for step in location:
         if isinstance(step, str) and isinstance(node, Mapping):
-            keys = list(node)
+            keys = known.get(id(node))
+            if keys is None:
+                keys = known[id(node)] = {key: index for index, key in enumerate(node)}
             if step in keys:
-                rank.append(keys.index(step))
+                rank.append(keys[step])
                 node = node[step]
             else:
                 rank.append(-1)
@@ -167,5 +174,9 @@ class IssueLog:
 
     def issues(self, document: object) -> list[PackIssue]:
         """Return every problem in document order; ties keep recording order."""
-        ordered = sorted(self._found, key=lambda found: _document_rank(document, found[0]))
+        # The document is not changed while sorting, so each mapping's id stays its own.
+        positions: dict[int, dict[str, int]] = {}
+        ordered = sorted(
+            self._found, key=lambda found: _document_rank(document, found[0], positions)
+        )
         return [PackIssue(render_place(loc), message, sev, loc) for loc, message, sev in ordered]

@@ -7,8 +7,12 @@ JSON of a one-level pack (see :func:`single_level_pack`). A link is
 server has to store it.
 
 Decoding is bounded and total: the code's length is capped before anything
-is decoded, inflation stops at a cap, and the pack goes through the same
-loader as any pack file. Every way a code can be wrong ends in
+is decoded, inflation stops at a cap, the JSON is counted (levels, things
+and words, map cells, values) and refused past the bounds of a shared level
+before the loader sees it, and only then does the pack go through the same
+loader as any pack file. The three steps are apart (:func:`inflate_share_code`,
+:func:`read_shared_json`, :func:`load_shared_document`), so a server can
+pace each by what it will cost before it starts. Every way a code can be wrong ends in
 :class:`ShareLinkError`, a plain sentence for a player. A code must also be
 exactly what :func:`encode_share_code` writes for its contents, so every
 level has one spelling and a changed character is always refused.
@@ -25,29 +29,37 @@ import json
 import re
 import zlib
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from miau.packs.issues import PackError, PackIssue
 from miau.packs.load import load_pack
 from miau.packs.model import Pack, PackLevel
+from miau.packs.sizes import document_size
 
 __all__ = [
     "DEFAULT_SHARE_BASE",
     "MAX_CODE_LENGTH",
     "MAX_INFLATED_BYTES",
     "MAX_SHARED_ENTITIES",
+    "MAX_SHARED_VALUES",
     "SHARE_FORMAT_VERSION",
     "SHARE_ROUTE",
     "TOO_BIG_TO_SHARE",
+    "InflatedCode",
     "ShareLinkError",
     "ShareTooBigError",
+    "SharedDocument",
     "decode_share_code",
     "encode_share_code",
+    "inflate_share_code",
     "link_code",
+    "load_shared_document",
+    "read_shared_json",
     "share_code_for",
     "share_code_from_link",
     "share_content_key",
     "share_link",
+    "shared_level_size",
     "single_level_pack",
 ]
 
@@ -70,6 +82,14 @@ MAX_SHARED_ENTITIES: Final = 1024
 """The most things and words a shared level may start with: the bound the editor's drafts
 have on the server. Deflate makes a link of a few hundred characters out of a board of
 4,000 word tiles, whose every turn cost the server about 200 ms."""
+
+MAX_SHARED_VALUES: Final = 16_384
+"""The most JSON values (objects, arrays, strings, numbers) a shared level's pack may hold,
+counted before it is loaded. A level at :data:`MAX_SHARED_ENTITIES` as the editor writes it
+holds about 6,000 (five or six a thing, a few hundred for its rules and glyphs); the loader
+takes about 5 microseconds a good value and up to 40 a bad one (each problem is reported), so
+past the bound a link is refused unloaded. Deflate packs 16,384 bad values into a few hundred
+characters."""
 
 _MAX_LINK_PREFIX: Final = 2048
 """Room for an origin and route in front of a code in a whole link."""
@@ -276,16 +296,44 @@ def _too_long(length: int) -> str:
     )
 
 
+class InflatedCode(NamedTuple):
+    """A share code and the JSON bytes it inflated to (at most :data:`MAX_INFLATED_BYTES`)."""
+
+    code: str
+    raw: bytes
+
+
+class SharedDocument(NamedTuple):
+    """A shared level's pack as JSON data, read and counted but not loaded."""
+
+    document: dict[str, Any]
+    cost: int
+    """What loading it will cost (:attr:`miau.packs.sizes.DocumentSize.cost`)."""
+
+
 def decode_share_code(code: str) -> Pack:
     """The one-level pack a share code (or a whole link ending in one) carries.
 
     Bounded and total: the length is checked before decoding, inflation
-    stops at :data:`MAX_INFLATED_BYTES`, and the contents go through the
-    pack loader. The code must be exactly the one :func:`encode_share_code`
-    writes for what it carries.
+    stops at :data:`MAX_INFLATED_BYTES`, the JSON is counted and refused
+    past the bounds of a shared level before the loader sees it, and then
+    the contents go through the pack loader. The code must be exactly the
+    one :func:`encode_share_code` writes for what it carries.
 
     :raises ShareLinkError: for anything that is not such a code, and for
         nothing else; with ``issues`` when the pack loader refused it.
+    """
+    return load_shared_document(read_shared_json(inflate_share_code(code)).document)
+
+
+def inflate_share_code(code: str) -> InflatedCode:
+    """The first step of :func:`decode_share_code`: the code's JSON bytes, not yet read.
+
+    Cheap whatever the code: its length is capped, and inflation stops one
+    byte past :data:`MAX_INFLATED_BYTES`.
+
+    :raises ShareLinkError: when the text holds no code, or a damaged or
+        oversized one.
     """
     bare = share_code_from_link(code)
     if not bare:
@@ -303,18 +351,58 @@ def decode_share_code(code: str) -> Pack:
         raise ShareLinkError(
             f"This link is damaged: it contains “{bad}”, which no level code contains."
         )
-    stream = _unbase64(payload)
-    raw = _inflate(stream)
-    document = _parse(raw)
+    return InflatedCode(bare, _inflate(_unbase64(payload)))
+
+
+def read_shared_json(inflated: InflatedCode) -> SharedDocument:
+    """The second step of :func:`decode_share_code`: the JSON read, counted and checked, not loaded.
+
+    Its cost grows with ``len(inflated.raw)`` (about a millisecond for
+    every 16 KiB). A document of more than one level, more things and words
+    than :data:`MAX_SHARED_ENTITIES` or more values than
+    :data:`MAX_SHARED_VALUES` is refused here, before any loading; so is a
+    code that is not exactly the one :func:`encode_share_code` writes.
+
+    :raises ShareLinkError: as :func:`decode_share_code` does, never with ``issues``.
+    """
+    document = _parse(inflated.raw)
+    size = shared_level_size(document)
     # One spelling per level: anything the encoder would not have written
     # (changed padding bits, another deflate, spaces in the JSON) is refused.
-    if not _is_canonical(document, raw, bare):
+    if not _is_canonical(document, inflated.raw, inflated.code):
         raise ShareLinkError(_DAMAGED)
-    levels = document.get("levels")
-    if isinstance(levels, list) and len(levels) > 1:
+    return SharedDocument(document, size)
+
+
+def shared_level_size(document: dict[str, Any]) -> int:
+    """What loading the one-level pack ``document`` will cost, once it is known to fit a link.
+
+    Counted on the JSON: a document of more than one level, more things and
+    words (map cells included) than :data:`MAX_SHARED_ENTITIES`, or more
+    JSON values than :data:`MAX_SHARED_VALUES` is refused, however many
+    other problems it has; the count of values stops past its bound.
+
+    :raises ShareLinkError: saying which bound it passes.
+    """
+    size = document_size(document, MAX_SHARED_VALUES)
+    if size.levels is not None and size.levels > 1:
+        raise ShareLinkError(_too_many_levels(size.levels))
+    if size.entities > MAX_SHARED_ENTITIES:
+        raise ShareLinkError(_too_many_entities(size.entities))
+    if size.values > MAX_SHARED_VALUES:
         raise ShareLinkError(
-            f"This link holds {len(levels)} levels, and a shared level link holds exactly one."
+            f"This shared level is too big to read: it is made of more than "
+            f"{MAX_SHARED_VALUES:,} values, and a shared level needs far fewer."
         )
+    return size.cost
+
+
+def load_shared_document(document: dict[str, Any]) -> Pack:
+    """The last step of :func:`decode_share_code`: a read document through the pack loader.
+
+    :raises ShareLinkError: with ``issues`` when the loader refuses it; for
+        a pack of other than one level, or one past the entity bound.
+    """
     try:
         pack = load_pack(document)
     except PackError as error:
@@ -324,16 +412,22 @@ def decode_share_code(code: str) -> Pack:
             f"This shared level cannot be played: it has {problems}.", error.issues
         ) from None
     if len(pack.levels) != 1:
-        raise ShareLinkError(
-            f"This link holds {len(pack.levels)} levels, and a shared level link holds exactly one."
-        )
+        raise ShareLinkError(_too_many_levels(len(pack.levels)))
     entities = len(pack.levels[0].data.get("objects", ()))
     if entities > MAX_SHARED_ENTITIES:
-        raise ShareLinkError(
-            f"This shared level is too big to play: it has {entities:,} things and words, "
-            f"and a shared level holds at most {MAX_SHARED_ENTITIES:,}."
-        )
+        raise ShareLinkError(_too_many_entities(entities))
     return pack
+
+
+def _too_many_levels(count: int) -> str:
+    return f"This link holds {count} levels, and a shared level link holds exactly one."
+
+
+def _too_many_entities(count: int) -> str:
+    return (
+        f"This shared level is too big to play: it has {count:,} things and words, "
+        f"and a shared level holds at most {MAX_SHARED_ENTITIES:,}."
+    )
 
 
 def _unbase64(payload: str) -> bytes:

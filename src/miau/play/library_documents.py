@@ -31,9 +31,11 @@ __all__ = [
     "pack_summary",
     "put_reply",
     "refuse_library_id",
+    "refuse_many_levels",
     "refuse_pack_address",
     "refuse_unaddressed_level",
     "require_one_level",
+    "require_one_level_document",
     "require_pack_document",
     "utf8_size",
     "version_key",
@@ -127,6 +129,29 @@ def require_pack_document(document: object) -> dict[str, Any]:
     """
     if not isinstance(document, dict):
         raise Refusal(400, {"error": 'Send {"pack": <a one-level pack>}.', "problems": []})
+    return document
+
+
+def refuse_many_levels(levels: int | None, too_many: str) -> None:
+    """Refuse a one-level request whose ``levels`` array holds ``levels`` (more than one) levels.
+
+    Counted on the JSON, before the loader: a document of 64 big levels sent
+    as one costs nothing to refuse. (None, no array, is the loader's to report.)
+
+    :raises Refusal: 400 saying ``too_many`` (its ``{count}`` filled in).
+    """
+    if levels is not None and levels > 1:
+        raise Refusal(400, {"error": too_many.format(count=levels), "problems": []})
+
+
+def require_one_level_document(document: object, too_many: str) -> dict[str, Any]:
+    """The ``pack`` of a one-level request, before loading: an object of at most one level.
+
+    :raises Refusal: 400 as :func:`require_pack_document` and :func:`refuse_many_levels`.
+    """
+    document = require_pack_document(document)
+    levels = document.get("levels")
+    refuse_many_levels(len(levels) if isinstance(levels, list) else None, too_many)
     return document
 
 

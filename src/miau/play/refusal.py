@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from miau.packs import PackError
-from miau.play.problems import problems_json
+from miau.play.problems import refused_problems
 
 __all__ = [
     "MAX_PACK_BYTES",
@@ -39,13 +39,17 @@ class Refusal(Exception):
 
 
 def problems_refusal(error: PackError, what: str = "This pack") -> Refusal:
-    """400 with every issue of a pack the loader refused (warnings included)."""
+    """400 with the issues of a pack the loader refused (warnings included).
+
+    The sentence counts them all; ``problems`` lists the first few and
+    ``moreProblems`` counts the rest (:func:`~miau.play.problems.refused_problems`).
+    """
     count = len(error.issues)
     return Refusal(
         400,
         {
             "error": f"{what} has {count} problem{'' if count == 1 else 's'}.",
-            "problems": problems_json(error.issues),
+            **refused_problems(error.issues),
         },
     )
 

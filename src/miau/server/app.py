@@ -166,7 +166,7 @@ def create_app(
     shortening = long_logs or LongLogs(LogShortenerProcess(shortened_log, UnreplayableGameError))
     api = _Api(worlds, runner, limits or UNTHROTTLED, library, shortening, shares)
     library_api = LibraryEndpoints(library)
-    shared_api = SharedEndpoints(runner)
+    shared_api = SharedEndpoints(runner, library)
     studio_jobs = studio or StudioJobs()
 
     async def studio_socket(websocket: WebSocket) -> None:

@@ -26,7 +26,11 @@ cap the answer is 413 and the rest of the body is not read.
 
 What a library pack may cost once parsed is bounded too: at most
 :data:`MAX_PACK_ENTITIES` entities across its levels, counted on the JSON
-before the loader runs (413 past it). Listings (``GET /api/library``,
+before the loader runs (413 past it). Every load of a stranger's document
+(an upload, a level saved into a pack, and the shared levels' routes,
+``miau.server.shared``) runs on the server's one pack-parsing thread, after
+its cost (:class:`~miau.packs.sizes.DocumentSize`) has been taken from the
+server's parse budget. Listings (``GET /api/library``,
 ``GET /api/worlds``) read the summary kept with each pack when it was saved
 and never parse a pack; the parsed-pack cache is bounded by the entities it
 holds. Libraries have quotas (:class:`LibraryQuota`): packs and bytes per
@@ -55,7 +59,7 @@ from starlette.responses import JSONResponse, Response
 
 from miau.packs import Pack, PackError, load_pack, load_pack_text
 from miau.packs.format import PACK_ID_PATTERN
-from miau.packs.maps import EMPTY_CELLS
+from miau.packs.sizes import document_size, pack_entity_count
 from miau.play.library_documents import (
     PUT_LEVEL_TOO_MANY,
     RESERVED_PREFIX,
@@ -69,14 +73,15 @@ from miau.play.library_documents import (
     refuse_pack_address,
     refuse_unaddressed_level,
     require_one_level,
-    require_pack_document,
+    require_one_level_document,
     utf8_size,
 )
 from miau.play.refusal import MAX_PACK_BYTES, Refusal, problems_refusal, too_large
 from miau.play.worlds import PackSummary, Worlds
+from miau.server.limits import TokenBucket
 from miau.server.long_logs import ReplayBudgets
 from miau.server.replays import pack_parse_limiter
-from miau.server.shares import AddressShareError, AddressShares
+from miau.server.shares import AddressShareError, AddressShares, address_key
 from miau.server.store import (
     LibraryBounds,
     LibraryEntry,
@@ -92,17 +97,23 @@ from miau.server.store import (
 )
 
 __all__ = [
+    "DECODE_BYTES_PER_ENTITY",
     "LIBRARY_QUOTA",
     "MAX_BODY_BYTES",
     "MAX_LIBRARY_PACKS",
     "MAX_PACK_ENTITIES",
+    "PARSE_ADDRESS_BURST",
+    "PARSE_ADDRESS_PER_SECOND",
+    "PARSE_STANDING_PER_SECOND",
     "Library",
     "LibraryEndpoints",
     "LibraryQuota",
+    "client_address",
+    "declared_length",
     "json_response",
-    "load_one_level_pack",
     "lone_surrogate",
     "pack_entity_count",
+    "parse_off_the_loop",
     "read_json_body",
     "refusal_response",
     "refuse_past_quota",
@@ -178,55 +189,35 @@ def refusal_response(refusal: Refusal) -> JSONResponse:
     return json_response(refusal.body, refusal.status)
 
 
-async def load_one_level_pack(document: object, too_many: str) -> tuple[dict[str, Any], Pack]:
-    """The one-level pack a request sent as ``{"pack": ...}``: the document, and as loaded.
-
-    :raises Refusal: 400 when ``document`` is not an object, when the loader
-        refuses it (with its problems), or when it holds other than one level
-        (``too_many`` says so, its ``{count}`` filled in).
-    """
-    document = require_pack_document(document)
-    try:
-        pack: Pack = await anyio.to_thread.run_sync(load_pack, document)
-    except PackError as error:
-        raise problems_refusal(error, "This level") from None
-    return document, require_one_level(pack, too_many)
-
-
-def pack_entity_count(document: object) -> int:
-    """The entities a pack document would hold across its levels: map cells and objects.
-
-    Counted on the JSON as the loader counts a level's entities, without
-    loading anything, so that a costly pack is refused before the loader
-    spends time on it. Anything malformed counts as nothing (the loader
-    reports it).
-    """
-    if not isinstance(document, dict):
-        return 0
-    levels = document.get("levels")
-    if not isinstance(levels, list):
-        return 0
-    count = 0
-    for level in levels:
-        if not isinstance(level, dict):
-            continue
-        objects = level.get("objects")
-        if isinstance(objects, list):
-            count += len(objects)
-        rows = level.get("map")
-        if isinstance(rows, list):
-            count += sum(
-                len(row) - sum(row.count(empty) for empty in EMPTY_CELLS)
-                for row in rows
-                if isinstance(row, str)
-            )
-    return count
-
-
 PARSE_ENTITIES_PER_SECOND: Final = 16_384
 """The entities the server's library parses a second, all players together (a pack at the
 entity bound takes the loader about 20 ms, on a worker thread that shares the interpreter
-lock with the event loop); a parse past it waits its turn, it is never refused."""
+lock with the event loop); a parse past it waits its turn, it is never refused. A document's
+cost in these units is the larger of its entities and its JSON values
+(:attr:`~miau.packs.sizes.DocumentSize.cost`): a good value costs the loader about what an
+entity does. The shared levels' routes draw from it too (:data:`DECODE_BYTES_PER_ENTITY`)."""
+
+PARSE_ADDRESS_PER_SECOND: Final = PARSE_ENTITIES_PER_SECOND // 4
+"""Each address's own share of the parse budget, a second: parses from an address past it wait
+for their address's turn first, then for the server's, so one address's flood queues behind
+itself. Shares are counted by :func:`~miau.server.shares.address_key` (an IPv6 /64)."""
+
+PARSE_ADDRESS_BURST: Final = MAX_PACK_ENTITIES // 2
+"""The parse work an address may ask for at once within its share."""
+
+PARSE_STANDING_PER_SECOND: Final = PARSE_ENTITIES_PER_SECOND // 2
+"""Room kept for small parses of addresses within their share, a second: such a parse (of at
+most :data:`PARSE_STANDING_BURST`) does not wait behind the server's queue while this room
+lasts, so an author's link or save is answered at once while other addresses flood the budget.
+It is taken from the server's budget all the same (the others wait the longer)."""
+
+PARSE_STANDING_BURST: Final = MAX_PACK_ENTITIES // 2
+"""The most parse work kept room at once for addresses within their share."""
+
+DECODE_BYTES_PER_ENTITY: Final = 16
+"""Bytes of a share code's inflated JSON that cost what one entity's parse does: reading a
+code's 256 KiB (the JSON, and its one spelling checked) takes about 20 ms, a pack at the
+entity bound's parse."""
 
 PARSE_BURST: Final = 2 * MAX_PACK_ENTITIES
 """The entities the library may parse at once before parses wait: two packs at the bound."""
@@ -246,11 +237,15 @@ a flood of big uploads."""
 
 
 def _check_cost(document: object) -> int:
-    """The pack's entity count.
+    """What loading the pack costs, in the parse budget's units (at most :data:`PARSE_BURST`).
+
+    Counted on the JSON: call it off the event loop (a pack of 1 MiB holds
+    up to hundreds of thousands of values; the count stops at the burst).
 
     :raises Refusal: 413 when the pack holds more than :data:`MAX_PACK_ENTITIES` entities.
     """
-    count = pack_entity_count(document)
+    size = document_size(document, PARSE_BURST)
+    count = size.entities
     if count > MAX_PACK_ENTITIES:
         raise Refusal(
             413,
@@ -260,7 +255,7 @@ def _check_cost(document: object) -> int:
                 "code": "too-costly",
             },
         )
-    return count
+    return min(size.cost, PARSE_BURST)
 
 
 def _parsed_entities(pack: Pack) -> int:
@@ -276,21 +271,44 @@ def _document(text: str) -> object:
         return None
 
 
-def _document_and_lone_surrogate(text: str) -> tuple[object, tuple[str, int] | None]:
-    """The pack text as JSON (see :func:`_document`) and its first lone surrogate, if any.
+def _upload_cost_and_lone_surrogate(text: str) -> tuple[int, tuple[str, int] | None]:
+    """What loading the pack text costs (:func:`_check_cost`) and its first lone surrogate, if any.
 
     One parse for both: an upload's text is parsed here and once more by the loader.
+
+    :raises Refusal: 413 as :func:`_check_cost`.
     """
     document = _document(text)
-    return document, None if document is None else lone_surrogate(document)
+    return _check_cost(document), None if document is None else lone_surrogate(document)
+
+
+def _stored_cost(text: str) -> int:
+    """What loading a stored pack's text costs (:func:`_check_cost`); 413 past the bound."""
+    return _check_cost(_document(text))
+
+
+def _merged_and_cost(
+    pack_id: str, stored_text: str | None, document: dict[str, Any]
+) -> tuple[str, int]:
+    """The text of the library pack with the level put in (:func:`merged_pack_text`), and its cost.
+
+    :raises Refusal: 413 past 1 MiB or :data:`MAX_PACK_ENTITIES`.
+    """
+    text, merged_document = merged_pack_text(pack_id, stored_text, document)
+    return text, _check_cost(merged_document)
 
 
 Result = TypeVar("Result")
 
 
-async def _off_the_loop(work: Callable[[str], Result], text: str) -> Result:
-    """``work(text)`` on the server's one pack-parsing thread (:func:`pack_parse_limiter`)."""
-    return await anyio.to_thread.run_sync(work, text, limiter=pack_parse_limiter())
+async def parse_off_the_loop(work: Callable[..., Result], *arguments: Any) -> Result:
+    """``work(*arguments)`` on the server's one pack-parsing thread (:func:`pack_parse_limiter`).
+
+    Every read, count and load of a pack document runs there, one at a time
+    for the whole server, so at most one such thread contends with the event
+    loop for the interpreter lock.
+    """
+    return await anyio.to_thread.run_sync(work, *arguments, limiter=pack_parse_limiter())
 
 
 def refuse_past_quota(
@@ -364,23 +382,28 @@ def _no_new_players() -> Refusal:
     )
 
 
-async def read_json_body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+async def read_json_body(
+    request: Request,
+    limit: int = MAX_BODY_BYTES,
+    too_big: Callable[[], Refusal] | None = None,
+) -> dict[str, Any]:
     """The request's JSON object body, read no further than ``limit`` bytes.
 
-    :raises Refusal: 413 past the limit (a declared ``Content-Length`` over it
-        is refused before reading anything), 400 for a body that is not a
-        UTF-8 JSON object, 408 for one that did not arrive whole.
+    :raises Refusal: 413 past the limit (``too_big()``, by default the
+        sentence of a pack's 1 MiB; a declared ``Content-Length`` over it is refused
+        before reading anything), 400 for a body that is not a UTF-8 JSON
+        object, 408 for one that did not arrive whole.
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise too_large("A request")
+        raise too_large("A request") if too_big is None else too_big()
     chunks: list[bytes] = []
     size = 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
-                raise too_large("A request")
+                raise too_large("A request") if too_big is None else too_big()
             chunks.append(chunk)
     except ClientDisconnect:
         # The client went away, or its body came too slowly and the server closed the
@@ -512,6 +535,10 @@ class Library:
         self._bounds = LibraryBounds(quota.all_bytes, quota.players)
         self._parsed = _ParsedPacks()
         self._parses = ReplayBudgets()
+        self._address_parses = ReplayBudgets()
+        """Each address's share of the parse budget (apart: addresses never push the server's
+        buckets out of the least recently used)."""
+        self._standing_room = TokenBucket(PARSE_STANDING_PER_SECOND, PARSE_STANDING_BURST, clock)
         self._clock = clock
         self._sleep = sleep
         # One writer at a time per library pack: saving a level reads the pack, merges and
@@ -532,21 +559,68 @@ class Library:
     async def wait_to_read(self, declared: int) -> None:
         """Wait until the server's upload budget has room for a body of ``declared`` bytes.
 
-        Like the parse budget (:meth:`_wait_to_parse`), for the work before
+        Like the parse budget (:meth:`wait_to_parse`), for the work before
         it: big uploads from many addresses at once take their turns. Small
         bodies (:data:`UPLOAD_UNMETERED_BYTES`) pass at once.
         """
         if declared > UPLOAD_UNMETERED_BYTES:
             await self._wait_for("uploads", declared, UPLOAD_BYTES_PER_SECOND, UPLOAD_BURST)
 
-    async def _wait_to_parse(self, entities: int) -> None:
-        """Wait until the server's parse budget has room for a pack of ``entities`` entities.
+    async def wait_to_parse(self, cost: int, address: str | None = None) -> None:
+        """Wait until the server's parse budget has room for work of ``cost`` (entities or values).
 
         One budget for all players: uploads from many players (or from new
-        ones each time) cannot take more of the interpreter lock, which the
-        loader's thread shares with the event loop, than the budget allows.
+        ones each time), levels saved, and share links read and made cannot
+        take more of the interpreter lock, which the loader's thread shares
+        with the event loop, than the budget allows. Work for a client at
+        ``address`` (None: the server's own, such as a stored pack's parse)
+        waits first for that address's share (:data:`PARSE_ADDRESS_PER_SECOND`)
+        when it is past it; small work of an address within its share is
+        let through at once while the room kept for it lasts
+        (:data:`PARSE_STANDING_PER_SECOND`), still taken from the budget.
         """
-        await self._wait_for("library", entities, PARSE_ENTITIES_PER_SECOND, PARSE_BURST)
+        if address is not None:
+            key = address_key(address)
+            delay = self._address_parses.reserve(
+                key, cost, PARSE_ADDRESS_PER_SECOND, PARSE_ADDRESS_BURST, self._clock()
+            )
+            if delay > 0:
+                await self._sleep(delay)
+            elif cost <= PARSE_STANDING_BURST and self._standing_room.take(cost):
+                self._parses.reserve(
+                    "library", cost, PARSE_ENTITIES_PER_SECOND, PARSE_BURST, self._clock()
+                )
+                return
+        await self._wait_for("library", cost, PARSE_ENTITIES_PER_SECOND, PARSE_BURST)
+
+    async def load_one_level(
+        self,
+        document: object,
+        too_many: str,
+        cost_of: Callable[[dict[str, Any]], int],
+        address: str | None = None,
+    ) -> tuple[dict[str, Any], Pack]:
+        """The one-level pack a request sent as ``{"pack": ...}``: the document, and as loaded.
+
+        Bounded before the loader runs: a document of more than one level is
+        refused as it is; ``cost_of`` counts the rest on the pack-parsing
+        thread (and refuses what is past its bounds); the load waits for the
+        parse budget to have room for that cost (``address``'s share first),
+        and runs on that thread.
+
+        :raises Refusal: 400 when ``document`` is not an object, holds more
+            than one level (``too_many`` says so, its ``{count}`` filled in),
+            or the loader refuses it (with its first problems); whatever
+            ``cost_of`` raises.
+        """
+        document = require_one_level_document(document, too_many)
+        cost = await parse_off_the_loop(cost_of, document)
+        await self.wait_to_parse(cost, address)
+        try:
+            pack: Pack = await parse_off_the_loop(load_pack, document)
+        except PackError as error:
+            raise problems_refusal(error, "This level") from None
+        return document, require_one_level(pack, too_many)
 
     async def _wait_for(self, budget: str, amount: int, per_second: float, burst: float) -> None:
         """Take ``amount`` from the server-wide ``budget`` and wait until it is due."""
@@ -561,9 +635,9 @@ class Library:
             return cached
         try:
             # A pack stored before the entity bound, past it, is not loaded at all.
-            entities = _check_cost(await _off_the_loop(_document, stored.text))
-            await self._wait_to_parse(entities)
-            pack = await _off_the_loop(load_pack_text, stored.text)
+            cost = await parse_off_the_loop(_stored_cost, stored.text)
+            await self.wait_to_parse(cost)
+            pack = await parse_off_the_loop(load_pack_text, stored.text)
         except (PackError, Refusal) as error:
             # A stored pack that a later loader refuses: leave it out, keep the others.
             logger.warning("library pack %s of %s no longer loads: %s", stored.pack, player, error)
@@ -692,11 +766,10 @@ class Library:
             raise too_large()
         # Before the parse: a flood of saves past their share must not cost one each.
         await self.first_look_share(player, address, size)
-        document, lone = await _off_the_loop(_document_and_lone_surrogate, text)
-        entities = _check_cost(document)
-        await self._wait_to_parse(entities)
+        cost, lone = await parse_off_the_loop(_upload_cost_and_lone_surrogate, text)
+        await self.wait_to_parse(cost, address)
         try:
-            pack = await _off_the_loop(load_pack_text, text)
+            pack = await parse_off_the_loop(load_pack_text, text)
         except PackError as error:
             raise problems_refusal(error) from None
         if lone is not None:
@@ -779,19 +852,20 @@ class Library:
             too big); nothing is stored then.
         """
         refuse_pack_address(self.worlds, pack_id)
-        document, incoming = await load_one_level_pack(document, PUT_LEVEL_TOO_MANY)
+        document, incoming = await self.load_one_level(
+            document, PUT_LEVEL_TOO_MANY, _check_cost, address
+        )
         refuse_unaddressed_level(incoming, level_id)
         stored = await self.store.library_pack(player, pack_id)
         old = None if stored is None else await self._parse(player, stored)
-        text, merged_document = merged_pack_text(
-            pack_id, None if stored is None else stored.text, document
+        text, cost = await parse_off_the_loop(
+            _merged_and_cost, pack_id, None if stored is None else stored.text, document
         )
         size = utf8_size(text)
-        entities = _check_cost(merged_document)
         await self._check_room(player, size, None if stored is None else text_size(stored.text))
-        await self._wait_to_parse(entities)
+        await self.wait_to_parse(cost, address)
         try:
-            merged = await _off_the_loop(load_pack_text, text)
+            merged = await parse_off_the_loop(load_pack_text, text)
         except PackError as error:
             raise problems_refusal(error, "The pack with this level") from None
         stale = [level_id] if old is not None and level_id in _changed_levels(old, merged) else []
@@ -845,7 +919,7 @@ def _player(request: Request) -> str:
     return token
 
 
-def _address(request: Request) -> str | None:
+def client_address(request: Request) -> str | None:
     """The client's address, as the server sees it (a proxy's, unless uvicorn trusts it)."""
     return None if request.client is None else request.client.host
 
@@ -866,14 +940,14 @@ class LibraryEndpoints:
         """``POST /api/library`` with ``{"text": ..., "replace": bool}``."""
         try:
             await self.library.first_look_share(
-                _player(request), _address(request), _least_text_bytes(request)
+                _player(request), client_address(request), _least_text_bytes(request)
             )
-            await self.library.wait_to_read(_declared_length(request))
+            await self.library.wait_to_read(declared_length(request))
             body = await read_json_body(request)
             text, replace = import_request(body)
             return json_response(
                 await self.library.import_text(
-                    _player(request), text, replace=replace, address=_address(request)
+                    _player(request), text, replace=replace, address=client_address(request)
                 )
             )
         except Refusal as refusal:
@@ -882,13 +956,15 @@ class LibraryEndpoints:
     async def put_level(self, request: Request) -> Response:
         """``PUT /api/library/{pack}/levels/{level}`` with ``{"pack": <one-level pack>}``."""
         try:
+            # Big bodies take turns before they are read, as uploads do.
+            await self.library.wait_to_read(declared_length(request))
             body = await read_json_body(request)
             reply = await self.library.put_level(
                 _player(request),
                 request.path_params["pack"],
                 request.path_params["level"],
                 body.get("pack"),
-                _address(request),
+                client_address(request),
             )
             return json_response(reply)
         except Refusal as refusal:
@@ -923,7 +999,7 @@ def _share_refusal(error: AddressShareError) -> Refusal:
     return Refusal(429, {"error": str(error), "code": "address-share"})
 
 
-def _declared_length(request: Request) -> int:
+def declared_length(request: Request) -> int:
     """The body length a request declares, up to the most a body may hold (0 when undeclared)."""
     declared = request.headers.get("content-length")
     if declared is None or not declared.isdigit():
@@ -941,4 +1017,4 @@ def _least_text_bytes(request: Request) -> int:
     with whitespace breaks the bound; it can only be refused early, and
     only when its address's share is spent.) 0 when no length is declared.
     """
-    return (_declared_length(request) - _BODY_FRAME_BYTES) // 6
+    return (declared_length(request) - _BODY_FRAME_BYTES) // 6

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -68,7 +69,12 @@ from miau.play.refusal import (
     too_large,
 )
 from miau.play.routes import find_route
-from miau.play.share_requests import code_of_shared_level, pack_of_share_request, shared_level_json
+from miau.play.share_requests import (
+    code_of_shared_level,
+    pack_of_share_request,
+    shareable_level_cost,
+    shared_level_json,
+)
 from miau.play.worlds import (
     PackSummary,
     Worlds,
@@ -451,7 +457,9 @@ class SiteBackend:
     def api_encode(self, body: object) -> dict[str, Any]:
         """``POST /api/shared/encode``: the code and link of a one-level pack."""
         request = request_object(body)
-        document, _ = self._one_level(request.get("pack"), documents.ENCODE_TOO_MANY)
+        document, _ = self._one_level(
+            request.get("pack"), documents.ENCODE_TOO_MANY, shareable_level_cost
+        )
         code = code_of_shared_level(document)
         base = request.get("base")
         if not (isinstance(base, str) and base):
@@ -510,8 +518,16 @@ class SiteBackend:
                 },
             )
 
-    def _one_level(self, document: object, too_many: str) -> tuple[dict[str, Any], Pack]:
-        document = documents.require_pack_document(document)
+    def _one_level(
+        self,
+        document: object,
+        too_many: str,
+        cost_of: Callable[[dict[str, Any]], int] | None = None,
+    ) -> tuple[dict[str, Any], Pack]:
+        """A one-level request's pack, refused as ``miau play`` refuses it: counted, then loaded."""
+        document = documents.require_one_level_document(document, too_many)
+        if cost_of is not None:
+            cost_of(document)
         try:
             pack = load_pack(document)
         except PackError as error:

@@ -40,3 +40,17 @@ export function problemList(problems) {
     }),
   );
 }
+
+/**
+ * The line under a refusal's list when the server listed only its first
+ * problems: `moreProblems` counts the rest (absent, or 0, when none was left
+ * out). Null when there is nothing to say.
+ */
+export function moreProblemsNote(more) {
+  if (!(Number.isInteger(more) && more > 0)) return null;
+  return h(
+    "p",
+    { class: "message-more", dataset: { more: String(more) } },
+    `… and ${more.toLocaleString("en")} more ${more === 1 ? "problem" : "problems"}, not listed.`,
+  );
+}

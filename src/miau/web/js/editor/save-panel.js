@@ -17,6 +17,7 @@
 
 import { choiceDialog, confirmDialog } from "../dialog.js";
 import { h } from "../dom.js";
+import { moreProblemsNote } from "../problems.js";
 import { siteRequest } from "../engine-port-pyodide.js";
 import { setLevelMark, levelMark, MARK_WORDS } from "../level-marks.js";
 import { isStaticSite } from "../site.js";
@@ -409,6 +410,7 @@ export class SavePanel {
         "error",
         reply.body.error || `The server answered ${reply.status}.`,
         problemList(reply.body.problems, this.onPlace),
+        moreProblemsNote(reply.body.moreProblems),
       );
       return;
     }
@@ -607,6 +609,7 @@ export class SavePanel {
         ...[
           h("p", {}, reply.body.error || `The server answered ${reply.status}.`),
           problemList(reply.body.problems, this.onPlace),
+          moreProblemsNote(reply.body.moreProblems),
         ].filter(Boolean),
       );
       return;

@@ -29,6 +29,8 @@ export function openFailure(kind, error, levelId = null) {
     failure: refusedLink ? "link" : "open",
     message: error?.message || "Something went wrong.",
     problems: error?.body?.problems || [],
+    // The server lists a refusal's first problems and counts the rest.
+    moreProblems: Number.isInteger(error?.body?.moreProblems) ? error.body.moreProblems : 0,
   };
 }
 
@@ -75,8 +77,12 @@ export function showOpenError(page, error, { kind, routes, retry, signal, levelI
       h("h2", { class: "message-heading" }, failure.heading),
       h("p", { class: "message-text" }, failure.message),
       problems.length ? problemList(problems.slice(0, MAX_PROBLEMS_SHOWN)) : null,
-      problems.length > MAX_PROBLEMS_SHOWN
-        ? h("p", { class: "message-more" }, `… and ${problems.length - MAX_PROBLEMS_SHOWN} more.`)
+      problems.length > MAX_PROBLEMS_SHOWN || failure.moreProblems > 0
+        ? h(
+            "p",
+            { class: "message-more" },
+            `… and ${(Math.max(0, problems.length - MAX_PROBLEMS_SHOWN) + failure.moreProblems).toLocaleString("en")} more.`,
+          )
         : null,
       failure.refusedLink
         ? h("p", { class: "message-note" }, "Nothing was saved: your library and progress are as they were.")

@@ -5,7 +5,7 @@
 import * as api from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { h, keyLabel } from "../dom.js";
-import { problemList } from "../problems.js";
+import { moreProblemsNote, problemList } from "../problems.js";
 import { progressPanel } from "../progress-panel.js";
 import { isStaticSite } from "../site.js";
 import { exportLink, onEscape, removeButton, removeLibraryPack } from "./common.js";
@@ -176,12 +176,17 @@ export async function mount(root, _params, { navigate, signal }) {
   }
 
 
-  function showReport(kind, heading, lines = [], extra = null) {
+  function showReport(kind, heading, lines = [], extra = null, more = 0) {
     report.hidden = false;
     report.dataset.outcome = kind;
     report.setAttribute("role", kind === "failed" ? "alert" : "status");
     // replaceChildren would print a null as the text "null": only real nodes go in.
-    const parts = [h("h3", { class: "report-heading" }, heading), extra, lines.length ? problemList(lines) : null];
+    const parts = [
+      h("h3", { class: "report-heading" }, heading),
+      extra,
+      lines.length ? problemList(lines) : null,
+      moreProblemsNote(more),
+    ];
     report.replaceChildren(...parts.filter((part) => part !== null && part !== undefined));
     report.scrollIntoView({ block: "nearest" });
   }
@@ -241,16 +246,19 @@ export async function mount(root, _params, { navigate, signal }) {
         return;
       }
       const problems = body.problems || [];
+      // The server lists the first problems of a refusal and counts the rest.
+      const more = Number.isInteger(body.moreProblems) ? body.moreProblems : 0;
       const errors = problems.filter((problem) => problem.severity !== "warning").length;
       const warnings = problems.length - errors;
-      const split = warnings ? ` (${plural(errors, "error")}, ${plural(warnings, "warning")})` : "";
+      const split =
+        warnings && !more ? ` (${plural(errors, "error")}, ${plural(warnings, "warning")})` : "";
       const heading = problems.length
-        ? `Not imported: ${plural(problems.length, "problem")}${split}`
+        ? `Not imported: ${plural(problems.length + more, "problem")}${split}`
         : "Not imported";
       const advice = problems.length
         ? `Nothing was imported from ${source}. Fix these in the file, then import it again.`
         : error.message;
-      showReport("failed", heading, problems, h("p", { class: "report-text" }, advice));
+      showReport("failed", heading, problems, h("p", { class: "report-text" }, advice), more);
     } finally {
       busy = false;
       importButton.disabled = false;
