@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from miau.engine.pickling import init_arguments
 from miau.packs.maps import EMPTY_CELLS
 
 __all__ = ["DocumentSize", "document_size", "json_values", "pack_entity_count"]
@@ -91,6 +92,10 @@ class DocumentSize:
         reported), and is bounded by the values a caller lets through.
         """
         return max(self.entities, self.values)
+
+    def __reduce__(self) -> tuple[type[DocumentSize], tuple[object, ...]]:
+        """Pickle as a call of the class (``miau.engine.pickling``: the compiled build needs it)."""
+        return type(self), init_arguments(self)
 
 
 def document_size(document: object, max_values: int) -> DocumentSize:
