@@ -34,6 +34,18 @@ NO_FIGURE = "\u2013"
 KEY_FOR_MOVE = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight", "W": " "}
 
 Entity = tuple[str, str, int, int]
+
+
+def word(text: str, x: int, y: int) -> dict[str, Any]:
+    """A word tile of a draft level."""
+    return {"kind": "word", "text": text, "x": x, "y": y}
+
+
+def thing(noun: str, x: int, y: int) -> dict[str, Any]:
+    """A thing of a draft level."""
+    return {"kind": "object", "noun": noun, "x": x, "y": y}
+
+
 """(kind, noun or text, x, y) of one object of the draft."""
 
 
@@ -48,6 +60,12 @@ class Editor:
         """Go to the editor and wait until its grid is drawn."""
         self.page.goto(f"{self.base_url}/#{route}")
         self.page.wait_for_selector(EDITOR_READY)
+
+    def open_draft(self, pack: dict[str, Any]) -> None:
+        """Store ``pack`` (one level) as the editor's draft, then open the editor on it."""
+        self.page.goto(f"{self.base_url}/")
+        self.page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(pack))
+        self.open()
 
     def draft(self) -> dict[str, Any]:
         """The draft (a one-level pack) as the page holds it."""

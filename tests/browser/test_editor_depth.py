@@ -116,10 +116,8 @@ UNREACHABLE_CORNER = (0, 3)
 
 def open_pack_draft(page: Page, game_url: str, pack: dict[str, Any]) -> Editor:
     """Open ``pack`` (one level) as the editor's draft; the editor."""
-    page.goto(f"{game_url}/")
-    page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(pack))
     editor = Editor(page, game_url)
-    editor.open()
+    editor.open_draft(pack)
     return editor
 
 

@@ -12,27 +12,18 @@ only when the author says so, and is marked on its level card.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.library_page import ConsoleWatch
-from tests.browser.test_editor import Editor
+from tests.browser.test_editor import Editor, thing, word
 
 pytestmark = pytest.mark.browser
 
 CHECK_STATUS = "[data-panel='check'] .studio-status"
 SETTLED_STATUSES = ("passed", "problems", "undecided", "error", "cancelled")
-
-
-def word(text: str, x: int, y: int) -> dict[str, Any]:
-    return {"kind": "word", "text": text, "x": x, "y": y}
-
-
-def thing(noun: str, x: int, y: int) -> dict[str, Any]:
-    return {"kind": "object", "noun": noun, "x": x, "y": y}
 
 
 def draft_pack(level: dict[str, Any]) -> dict[str, Any]:
@@ -98,10 +89,9 @@ def flag_walk() -> dict[str, Any]:
 
 
 def open_draft(page: Page, url: str, pack: dict[str, Any]) -> Editor:
-    page.goto(f"{url}/")
-    page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(pack))
+    """The editor, opened on ``pack`` as its draft."""
     editor = Editor(page, url)
-    editor.open()
+    editor.open_draft(pack)
     return editor
 
 

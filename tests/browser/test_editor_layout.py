@@ -10,12 +10,11 @@ test-play banners leave the board where it was.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserType, Page, expect
+from playwright.sync_api import BrowserType, Page, ViewportSize, expect
 
 from tests.browser.game_page import GamePage
 from tests.browser.library_page import (
@@ -25,25 +24,15 @@ from tests.browser.library_page import (
     pack_text,
     wait_for_report,
 )
-from tests.browser.test_editor import Editor
+from tests.browser.test_editor import Editor, thing, word
 from tests.support.local import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
-LAPTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 Object = dict[str, Any]
-
-
-def word(text: str, x: int, y: int) -> Object:
-    """A word tile of a draft level."""
-    return {"kind": "word", "text": text, "x": x, "y": y}
-
-
-def thing(noun: str, x: int, y: int) -> Object:
-    """A thing of a draft level."""
-    return {"kind": "object", "noun": noun, "x": x, "y": y}
 
 
 def draft(width: int, height: int, objects: list[Object]) -> dict[str, Any]:
@@ -87,9 +76,7 @@ def three_rules(width: int, height: int) -> dict[str, Any]:
 
 def open_draft(editor: Editor, pack: dict[str, Any]) -> None:
     """Store ``pack`` as the editor's draft and open the editor on it."""
-    editor.page.goto(f"{editor.base_url}/")
-    editor.page.evaluate("(draft) => localStorage.setItem('miau.draft', draft)", json.dumps(pack))
-    editor.open()
+    editor.open_draft(pack)
 
 
 def two_frames(page: Page) -> None:

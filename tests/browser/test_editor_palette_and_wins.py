@@ -20,8 +20,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.game_page import KEY_FOR_MOVE
 from tests.browser.library_page import ConsoleWatch
-from tests.browser.test_editor import Editor
-from tests.browser.test_editor_honesty import draft_pack, flag_walk, open_draft, thing, word
+from tests.browser.test_editor import Editor, thing, word
+from tests.browser.test_editor_honesty import draft_pack, flag_walk, open_draft
 
 pytestmark = pytest.mark.browser
 
