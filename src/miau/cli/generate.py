@@ -60,7 +60,7 @@ def add_parser(subparsers: Any) -> None:
         help="evolve levels with the solver and write the deepest as a pack",
         description=(
             "Mutate a seed level (or a vocabulary on an empty grid), solve every candidate, "
-            "keep the deepest level for each (mechanics, depth tier) cell, and write the "
+            "keep the deepest level for each (ideas, depth tier) cell, and write the "
             "levels deeper than the seed and the First Steps walks as a pack. The same "
             "--seed and options give the same pack under a count budget (--candidates), "
             "whatever the number of workers."
