@@ -159,3 +159,12 @@ test("beside a counted noun every noun is counted, so the count reads for one no
   });
   assert.equal(describeTurn(event, stateAt(1), start, right)[0], "Move 1: 2 MIAU and 1 MOUSE moved right.");
 });
+
+test("undo and restart are advised only on the turn that lost YOU, never on a board that had none", () => {
+  const lost = stateAt(1, { controlLost: true });
+  const wait = { kind: "wait", accepted: true, moved: [], blocked: [] };
+  assert.deepEqual(describeTurn(wait, lost, before, { intent: "wait" }).at(-1), "Nothing is YOU. Undo or restart.");
+  // Nothing was YOU before this turn either (a draft with no YOU from its start): no advice.
+  const noneBefore = stateAt(0, { controlLost: true });
+  assert.deepEqual(describeTurn(wait, lost, noneBefore, { intent: "wait" }).at(-1), "Nothing is YOU.");
+});

@@ -191,8 +191,8 @@ function moveClause(event, state, previous, intent) {
 /**
  * The line a turn deserves: the move itself, then rules formed and broken,
  * changes, losses and spawns (each kind said once, with a count), then the
- * outcome. `previous` is the state before the turn (it names what moved);
- * `intent` the intent sent (it gives the direction).
+ * outcome. `previous` is the state before the turn (it names what moved,
+ * and whether YOU was already gone); `intent` the intent sent (it gives the direction).
  */
 export function describeTurn(event, state, previous = null, intent = null) {
   const lines = [];
@@ -209,7 +209,12 @@ export function describeTurn(event, state, previous = null, intent = null) {
   );
   lines.push(...counted((event.created || []).map((record) => `${record.noun} appeared.`)));
   if (state.won) lines.push(`Solved in ${plural(state.moveCount, "move")}.`);
-  else if (state.controlLost) lines.push("Nothing is YOU. Undo or restart.");
+  else if (state.controlLost) {
+    // Undo and restart help only when this turn lost YOU: a level with nothing YOU from
+    // its start gets no advice that leads back to the same board.
+    const lostNow = !previous || !previous.controlLost;
+    lines.push(lostNow ? "Nothing is YOU. Undo or restart." : "Nothing is YOU.");
+  }
   return lines;
 }
 
