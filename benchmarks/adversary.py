@@ -1585,9 +1585,6 @@ async def attack_encode_flood(target: Target, tally: Tally, in_flight: int = 16)
     """
     body = {"pack": sixty_four_big_levels("encode-flood")}
     small = {"pack": one_tutorial_level("first-steps")}
-    statuses: dict[str, int] = {}
-    largest = [0]
-    honest = Honest()
 
     async def send(client: httpx.AsyncClient) -> httpx.Response:
         return await client.post("/api/shared/encode", json=body, headers=attacker_cookie())
@@ -1595,16 +1592,7 @@ async def attack_encode_flood(target: Target, tally: Tally, in_flight: int = 16)
     async def ask(client: httpx.AsyncClient) -> httpx.Response:
         return await client.post("/api/shared/encode", json=small)
 
-    await asyncio.gather(
-        flood_http(target, tally, "127.0.3.1", in_flight, send, statuses, largest),
-        keep_asking(target, honest, "127.0.3.100", ask),
-    )
-    tally.notes.append(
-        f"bodies of {len(json.dumps(body)) / 1024:.0f} KiB; "
-        + ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))
-        + "; "
-        + honest.note("the honest author's share")
-    )
+    await flood_beside_honest(target, tally, "127.0.3", in_flight, body, send, ask, "share")
 
 
 async def attack_put_level_flood(target: Target, tally: Tally, in_flight: int = 16) -> None:
@@ -1616,9 +1604,6 @@ async def attack_put_level_flood(target: Target, tally: Tally, in_flight: int = 
     body = {"pack": sixty_four_big_levels("put-flood")}
     small = {"pack": one_tutorial_level("first-steps")}
     author = attacker_cookie()
-    statuses: dict[str, int] = {}
-    largest = [0]
-    honest = Honest()
 
     async def send(client: httpx.AsyncClient) -> httpx.Response:
         return await client.put(
@@ -1630,15 +1615,36 @@ async def attack_put_level_flood(target: Target, tally: Tally, in_flight: int = 
             "/api/library/authors-levels/levels/first-steps", json=small, headers=author
         )
 
+    await flood_beside_honest(target, tally, "127.0.4", in_flight, body, send, ask, "save")
+
+
+async def flood_beside_honest(
+    target: Target,
+    tally: Tally,
+    network: str,
+    in_flight: int,
+    body: dict[str, Any],
+    send: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]],
+    ask: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]],
+    what: str,
+) -> None:
+    """Send ``body`` flat out while an honest author keeps asking; what each got, noted.
+
+    The attacker is ``network``.1, the author ``network``.100; the note gives the
+    body's size, the statuses and the author's times (their ``what``).
+    """
+    statuses: dict[str, int] = {}
+    largest = [0]
+    honest = Honest()
     await asyncio.gather(
-        flood_http(target, tally, "127.0.4.1", in_flight, send, statuses, largest),
-        keep_asking(target, honest, "127.0.4.100", ask),
+        flood_http(target, tally, f"{network}.1", in_flight, send, statuses, largest),
+        keep_asking(target, honest, f"{network}.100", ask),
     )
     tally.notes.append(
         f"bodies of {len(json.dumps(body)) / 1024:.0f} KiB; "
         + ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))
         + "; "
-        + honest.note("the honest author's save")
+        + honest.note(f"the honest author's {what}")
     )
 
 
